@@ -1,0 +1,511 @@
+/* cli/solve.c: bin/solve, the command-line solver.
+ *
+ *   solve GAME[:OPT=VAL,...] [--solver NAME[:OPT=VAL,...]] [--analyze] [--json]
+ *         [--query POSITION] [--threads N] [--max-memory SIZE] [--progress]
+ *         [--work-dir DIR]
+ *   solve --list
+ *
+ * Solves one game variant with one solver under the harness and prints the
+ * value of the initial position, the counts over reached positions, the
+ * counters, the wall time and the peak memory, as text or as one JSON
+ * object. Every error prints one line on standard error and exits with a
+ * non-zero code (core/error.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/db.h"
+#include "core/json.h"
+#include "core/mem.h"
+#include "games/game.h"
+#include "solvers/solver.h"
+
+typedef struct Args {
+    const char *game;
+    const char *solver;
+    const char *query;
+    bool json;
+    bool analyze;
+    bool list;
+    bool help;
+    SolveConfig cfg;
+} Args;
+
+static const char usage_text[] =
+    "usage: solve GAME[:OPT=VAL,...] [options]\n"
+    "       solve --list\n"
+    "\n"
+    "Strongly solves a game variant and reports its value, position counts,\n"
+    "counters (hash, unhash, ...), wall time and peak memory.\n"
+    "\n"
+    "options:\n"
+    "  --solver NAME[:OPT=VAL,...]  solver to use (default: the fastest that supports the game)\n"
+    "  --json                       print one JSON object\n"
+    "  --analyze                    add counts by remoteness\n"
+    "  --query POSITION             value of a position and of each move from it\n"
+    "  --threads N                  threads for parallel solvers (default: all cores)\n"
+    "  --max-memory SIZE            memory budget, e.g. 4G (default: 90% of available)\n"
+    "  --progress                   report progress of long solves on standard error\n"
+    "  --work-dir DIR               where solvers that spill to disk keep their files\n"
+    "  --list                       list games, their options, and solvers\n"
+    "  --help                       this text\n"
+    "\n"
+    "examples:\n"
+    "  solve tictactoe\n"
+    "  solve tictactoe:misere,sym --solver dfs --json\n"
+    "  solve tictactoe --query x-o------\n";
+
+static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
+    memset(a, 0, sizeof *a);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool has_next = i + 1 < argc;
+        if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(arg, "--analyze") == 0) {
+            a->analyze = true;
+        } else if (strcmp(arg, "--list") == 0) {
+            a->list = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            a->help = true;
+        } else if (strcmp(arg, "--progress") == 0) {
+            a->cfg.progress = true;
+        } else if (strcmp(arg, "--solver") == 0 || strcmp(arg, "--query") == 0 ||
+                   strcmp(arg, "--threads") == 0 || strcmp(arg, "--max-memory") == 0 ||
+                   strcmp(arg, "--work-dir") == 0) {
+            if (!has_next) {
+                return error_set(err, ERR_USAGE, "%s needs a value (solve --help)", arg);
+            }
+            const char *val = argv[++i];
+            if (strcmp(arg, "--solver") == 0) {
+                a->solver = val;
+            } else if (strcmp(arg, "--query") == 0) {
+                a->query = val;
+            } else if (strcmp(arg, "--work-dir") == 0) {
+                a->cfg.work_dir = val;
+            } else if (strcmp(arg, "--threads") == 0) {
+                int64_t n;
+                if (!parse_int64(val, 1, 1024, &n)) {
+                    return error_set(err, ERR_USAGE,
+                                     "--threads needs a whole number from 1 to 1024, not '%s'",
+                                     val);
+                }
+                a->cfg.threads = (int)n;
+            } else {
+                uint64_t bytes;
+                ErrCode rc = mem_parse(val, &bytes, err);
+                if (rc != ERR_OK) {
+                    return rc;
+                }
+                mem_set_limit(bytes);
+            }
+        } else if (arg[0] == '-') {
+            return error_set(err, ERR_USAGE, "unknown option '%s' (solve --help)", arg);
+        } else if (a->game == NULL) {
+            a->game = arg;
+        } else {
+            return error_set(err, ERR_USAGE, "one game at a time: '%s' and '%s' (solve --help)",
+                             a->game, arg);
+        }
+    }
+    if (!a->list && !a->help && a->game == NULL) {
+        return error_set(err, ERR_USAGE, "no game given (solve --list shows the games)");
+    }
+    return ERR_OK;
+}
+
+static void list_all(void) {
+    printf("games (GAME[:OPT=VAL,...]):\n");
+    for (int i = 0; game_registry[i] != NULL; i++) {
+        const GameModule *m = game_registry[i];
+        printf("  %-12s %s: %s\n", m->name, m->title, m->description);
+        for (int k = 0; m->options != NULL && m->options[k].name != NULL; k++) {
+            char line[256];
+            options_describe(&m->options[k], line, sizeof line);
+            printf("      %s\n", line);
+        }
+    }
+    printf("\nsolvers (--solver NAME[:OPT=VAL,...]), fastest first:\n");
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        const SolverModule *s = solver_registry[i];
+        char needs[128] = "stateless";
+        if (s->needs & NEEDS_GPS) {
+            strcat(needs, ", gps");
+        }
+        if (s->needs & NEEDS_GPS_CACHED) {
+            strcat(needs, ", gps-cached");
+        }
+        if (s->needs & NEEDS_PARENTS) {
+            strcat(needs, ", parents");
+        }
+        if (s->needs & NEEDS_TIERS) {
+            strcat(needs, ", tiers");
+        }
+        printf("  %-12s %s\n      needs: %s%s%s\n", s->name, s->description, needs,
+               s->loopy_ok ? "; solves loopy games" : "; non-loopy games only",
+               s->root_only ? "; initial position only" : "");
+        for (int k = 0; s->options != NULL && s->options[k].name != NULL; k++) {
+            char line[256];
+            options_describe(&s->options[k], line, sizeof line);
+            printf("      %s\n", line);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ query */
+
+typedef struct MoveResult {
+    char name[32];
+    char text[256];
+    Value value;         /* for the player making the move */
+    uint32_t remoteness; /* moves to the end when this move is played, counting it */
+    WinBy winby;
+} MoveResult;
+
+typedef struct Query {
+    char text[256];
+    Outcome outcome;
+    WinBy winby;
+    int nmoves;
+    MoveResult moves[GAME_MAX_MOVES];
+} Query;
+
+/* Looks up a position's outcome; ERR_USAGE if the solve never reached it. */
+static ErrCode lookup(const Game *g, const SolveResult *res, Position pos, Outcome *out,
+                      WinBy *winby, Error *err) {
+    Position key = game_canonical(g, pos);
+    uint32_t raw = db_peek(&res->db, key);
+    if (!db_raw_solved(&res->db, raw)) {
+        char text[256];
+        g->ops->format(g, pos, text, sizeof text);
+        return error_set(err, ERR_USAGE,
+                         "position '%s' is not reachable from the initial position of this "
+                         "variant",
+                         text);
+    }
+    out->value = db_raw_value(&res->db, raw);
+    out->remoteness = db_raw_remoteness(&res->db, raw);
+    *winby = res->db.winby != NULL ? res->db.winby[key] : 0;
+    return ERR_OK;
+}
+
+/* Best first: wins (quickest), ties (quickest), draws, losses (slowest). */
+static int move_rank(const MoveResult *m) {
+    switch (m->value) {
+    case VALUE_WIN:
+        return 0;
+    case VALUE_TIE:
+        return 1;
+    case VALUE_DRAW:
+        return 2;
+    default:
+        return 3;
+    }
+}
+
+static int compare_moves(const void *pa, const void *pb) {
+    const MoveResult *a = pa, *b = pb;
+    int ra = move_rank(a), rb = move_rank(b);
+    if (ra != rb) {
+        return ra - rb;
+    }
+    if (a->remoteness != b->remoteness) {
+        bool slower_first = a->value == VALUE_LOSE;
+        return (a->remoteness < b->remoteness) == slower_first ? 1 : -1;
+    }
+    return 0;
+}
+
+static ErrCode run_query(const Game *g, const SolveResult *res, const char *text, Query *q,
+                         Error *err) {
+    if (!res->has_db) {
+        return error_set(err, ERR_USAGE,
+                         "--query needs a solver that keeps a database (not a root-only "
+                         "solver such as minimax)");
+    }
+    Position pos;
+    ErrCode rc = g->ops->parse(g, text, &pos, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    g->ops->format(g, pos, q->text, sizeof q->text);
+    rc = lookup(g, res, pos, &q->outcome, &q->winby, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    q->nmoves = 0;
+    if (g->ops->primitive(g, pos) != VALUE_UNDECIDED) {
+        return ERR_OK;
+    }
+    Move moves[GAME_MAX_MOVES];
+    int n = g->ops->generate_moves(g, pos, moves);
+    for (int i = 0; i < n; i++) {
+        MoveResult *m = &q->moves[q->nmoves++];
+        Position child = g->ops->do_move(g, pos, moves[i]);
+        game_move_name(g, pos, moves[i], m->name, sizeof m->name);
+        g->ops->format(g, child, m->text, sizeof m->text);
+        Outcome c;
+        rc = lookup(g, res, child, &c, &m->winby, err);
+        if (rc != ERR_OK) {
+            return error_set(err, ERR_INTERNAL, "a child of a reached position was not solved");
+        }
+        m->value = value_for_mover(c.value);
+        /* Counted from the queried position: this move plus the child's. */
+        m->remoteness = c.value == VALUE_DRAW ? 0 : c.remoteness + 1;
+    }
+    qsort(q->moves, (size_t)q->nmoves, sizeof q->moves[0], compare_moves);
+    return ERR_OK;
+}
+
+/* ---------------------------------------------------------------- reports */
+
+static void describe_outcome(Outcome o, char *buf, size_t n) {
+    if (o.value == VALUE_DRAW) {
+        snprintf(buf, n, "draw");
+    } else {
+        snprintf(buf, n, "%s in %" PRIu32, value_name(o.value), o.remoteness);
+    }
+}
+
+static void print_text(const Game *g, const SolverModule *s, const SolveResult *res,
+                       const DbSummary *sum, const Query *q) {
+    char spec[GAME_VARIANT_MAX + 64], buf[64], peak[32], rss[32];
+    game_spec(g, spec, sizeof spec);
+    describe_outcome(res->root, buf, sizeof buf);
+    printf("game        %s (%s)\n", spec, g->module->title);
+    printf("solver      %s\n", s->name);
+    printf("value       %s", buf);
+    if (res->has_winby) {
+        printf(", winby %" PRId32 " (first player's discs minus second's)", res->root_winby);
+    }
+    printf("\n");
+    if (res->has_db) {
+        printf("positions   %" PRIu64 " reached: %" PRIu64 " win, %" PRIu64 " lose, %" PRIu64
+               " tie, %" PRIu64 " draw\n",
+               sum->positions, sum->count[VALUE_WIN], sum->count[VALUE_LOSE], sum->count[VALUE_TIE],
+               sum->count[VALUE_DRAW]);
+    }
+    printf("counters   ");
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        printf(" %s=%" PRIu64, counter_names[i], counters_get(&res->counters, i));
+    }
+    printf("%s\n", STATS_ENABLED ? "" : " (counting compiled out: STATS=0)");
+    printf("time        %.6f s wall, %d thread%s\n", res->wall_seconds, res->threads,
+           res->threads == 1 ? "" : "s");
+    printf("memory      peak %s (%s), peak RSS %s\n",
+           mem_format(res->peak_bytes, peak, sizeof peak),
+           mem_have_jemalloc() ? "jemalloc" : "no jemalloc in this build",
+           mem_format(res->peak_rss_bytes, rss, sizeof rss));
+    for (int i = 0; i < res->nextra; i++) {
+        printf("%-11s %.6g\n", res->extra[i].name, res->extra[i].value);
+    }
+    if (sum != NULL && sum->by_remoteness != NULL) {
+        printf("\nremoteness        win       lose        tie       draw\n");
+        for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
+            const uint64_t *c = sum->by_remoteness[r];
+            printf("%10" PRIu32 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", r,
+                   c[VALUE_WIN], c[VALUE_LOSE], c[VALUE_TIE], c[VALUE_DRAW]);
+        }
+    }
+    if (q != NULL) {
+        char board[GAME_TEXT_MAX];
+        Position pos;
+        g->ops->parse(g, q->text, &pos, NULL);
+        game_print(g, pos, board, sizeof board);
+        describe_outcome(q->outcome, buf, sizeof buf);
+        printf("\nposition    %s\n%s", q->text, board);
+        printf("value       %s for the player to move", buf);
+        if (res->has_winby) {
+            printf(", winby %" PRId32, q->winby);
+        }
+        printf("\n");
+        if (q->nmoves > 0) {
+            printf("moves       (value for the player making the move)\n");
+        }
+        for (int i = 0; i < q->nmoves; i++) {
+            const MoveResult *m = &q->moves[i];
+            describe_outcome((Outcome){m->value, m->remoteness}, buf, sizeof buf);
+            printf("  %-8s %-14s -> %s", m->name, buf, m->text);
+            if (res->has_winby) {
+                printf("  winby %" PRId32, m->winby);
+            }
+            printf("\n");
+        }
+    }
+}
+
+static void print_json(const Game *g, const SolverModule *s, const SolveResult *res,
+                       const DbSummary *sum, const Query *q) {
+    JsonWriter w;
+    json_init(&w, stdout, false);
+    json_object_begin(&w, NULL);
+    json_string(&w, "game", g->module->name);
+    json_string(&w, "variant", g->variant);
+    json_string(&w, "solver", s->name);
+    json_string(&w, "value", value_name(res->root.value));
+    json_uint(&w, "remoteness", res->root.remoteness);
+    if (res->has_winby) {
+        json_int(&w, "winby", res->root_winby);
+    }
+    static const char *const keys[] = {"wins", "losses", "ties", "draws"};
+    static const Value vals[] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE, VALUE_DRAW};
+    if (res->has_db) {
+        json_uint(&w, "positions", sum->positions);
+    } else {
+        json_null(&w, "positions");
+    }
+    for (int i = 0; i < 4; i++) {
+        if (res->has_db) {
+            json_uint(&w, keys[i], sum->count[vals[i]]);
+        } else {
+            json_null(&w, keys[i]);
+        }
+    }
+    json_uint(&w, "hash_space", g->num_positions);
+    json_object_begin(&w, "counters");
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        json_uint(&w, counter_names[i], counters_get(&res->counters, i));
+    }
+    json_object_end(&w);
+    json_bool(&w, "counting", STATS_ENABLED);
+    json_double(&w, "wall_seconds", res->wall_seconds);
+    json_uint(&w, "peak_bytes", res->peak_bytes);
+    json_uint(&w, "peak_rss_bytes", res->peak_rss_bytes);
+    json_string(&w, "allocator", mem_allocator());
+    json_int(&w, "threads", res->threads);
+    json_object_begin(&w, "solver_stats");
+    for (int i = 0; i < res->nextra; i++) {
+        json_double(&w, res->extra[i].name, res->extra[i].value);
+    }
+    json_object_end(&w);
+    if (sum != NULL && sum->by_remoteness != NULL) {
+        json_array_begin(&w, "by_remoteness");
+        for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
+            const uint64_t *c = sum->by_remoteness[r];
+            json_object_begin(&w, NULL);
+            json_uint(&w, "remoteness", r);
+            json_uint(&w, "win", c[VALUE_WIN]);
+            json_uint(&w, "lose", c[VALUE_LOSE]);
+            json_uint(&w, "tie", c[VALUE_TIE]);
+            json_uint(&w, "draw", c[VALUE_DRAW]);
+            json_object_end(&w);
+        }
+        json_array_end(&w);
+    }
+    if (q != NULL) {
+        json_object_begin(&w, "query");
+        json_string(&w, "position", q->text);
+        json_string(&w, "value", value_name(q->outcome.value));
+        json_uint(&w, "remoteness", q->outcome.remoteness);
+        if (res->has_winby) {
+            json_int(&w, "winby", q->winby);
+        }
+        json_array_begin(&w, "moves");
+        for (int i = 0; i < q->nmoves; i++) {
+            const MoveResult *m = &q->moves[i];
+            json_object_begin(&w, NULL);
+            json_string(&w, "move", m->name);
+            json_string(&w, "position", m->text);
+            json_string(&w, "value", value_name(m->value));
+            json_uint(&w, "remoteness", m->remoteness);
+            if (res->has_winby) {
+                json_int(&w, "winby", m->winby);
+            }
+            json_object_end(&w);
+        }
+        json_array_end(&w);
+        json_object_end(&w);
+    }
+    json_object_end(&w);
+}
+
+static int fail(const Error *err) {
+    fprintf(stderr, "solve: %s\n", err->msg);
+    return err->code != ERR_OK ? (int)err->code : 1;
+}
+
+int main(int argc, char **argv) {
+    Error err = {0};
+    Args a;
+    if (parse_args(argc, argv, &a, &err) != ERR_OK) {
+        return fail(&err);
+    }
+    if (a.help) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (a.list) {
+        list_all();
+        return 0;
+    }
+    Game *g = NULL;
+    if (game_create(a.game, &g, &err) != ERR_OK) {
+        return fail(&err);
+    }
+    const SolverModule *s = NULL;
+    ErrCode rc = ERR_OK;
+    if (a.solver != NULL) {
+        rc = solver_lookup(a.solver, &s, &a.cfg, &err);
+    } else {
+        s = solver_default(g);
+        if (s == NULL) {
+            rc = error_set(&err, ERR_UNSUPPORTED, "no registered solver supports game '%s'",
+                           g->module->name);
+        } else {
+            rc = options_parse(s->options, NULL, s->name, &a.cfg.options, &err);
+        }
+    }
+    if (rc != ERR_OK) {
+        game_destroy(g);
+        return fail(&err);
+    }
+    /* A malformed query is refused before a long solve. */
+    if (a.query != NULL) {
+        Position pos;
+        rc = g->ops->parse(g, a.query, &pos, &err);
+        if (rc == ERR_OK && s->root_only) {
+            rc = error_set(&err, ERR_USAGE,
+                           "--query needs a solver that keeps a database; '%s' solves the "
+                           "initial position only",
+                           s->name);
+        }
+        if (rc != ERR_OK) {
+            game_destroy(g);
+            return fail(&err);
+        }
+    }
+    SolveResult res;
+    rc = solver_run(s, g, &a.cfg, &res, &err);
+    if (rc != ERR_OK) {
+        game_destroy(g);
+        return fail(&err);
+    }
+    DbSummary sum = {0};
+    static Query q;
+    if (res.has_db) {
+        rc = db_summarize(&res.db, a.analyze, &sum, &err);
+        if (rc == ERR_OK && sum.undecided > 0) {
+            rc = error_set(&err, ERR_INTERNAL,
+                           "solver '%s' left %" PRIu64 " reached positions without a value",
+                           s->name, sum.undecided);
+        }
+    }
+    if (rc == ERR_OK && a.query != NULL) {
+        rc = run_query(g, &res, a.query, &q, &err);
+    }
+    if (rc == ERR_OK) {
+        const DbSummary *ps = res.has_db ? &sum : NULL;
+        const Query *pq = a.query != NULL ? &q : NULL;
+        if (a.json) {
+            print_json(g, s, &res, ps, pq);
+        } else {
+            print_text(g, s, &res, ps, pq);
+        }
+    }
+    db_summary_free(&sum);
+    solve_result_free(&res);
+    game_destroy(g);
+    return rc == ERR_OK ? 0 : fail(&err);
+}

@@ -1,0 +1,36 @@
+/* core/error.h: error codes and messages.
+ *
+ * Every fallible function returns an ErrCode (ERR_OK == 0) and, on failure,
+ * fills an Error with a message that says what went wrong and what to do.
+ * The command-line tools exit with the code, so every failure is non-zero.
+ */
+#ifndef CORE_ERROR_H
+#define CORE_ERROR_H
+
+typedef enum ErrCode {
+    ERR_OK = 0,
+    ERR_USAGE = 2,       /* bad input: unknown name, bad option, malformed position */
+    ERR_UNSUPPORTED = 3, /* this solver cannot run this game (the message says why) */
+    ERR_MEMORY = 4,      /* the solve would not fit in memory, or an allocation failed */
+    ERR_IO = 5,          /* a file could not be read or written, or is corrupt */
+    ERR_INTERNAL = 6,    /* a broken invariant in a game module or a solver */
+    ERR_LIMIT = 7,       /* a configured limit was reached (calls, depth, remoteness) */
+} ErrCode;
+
+typedef struct Error {
+    ErrCode code;
+    char msg[1024];
+} Error;
+
+/* Records code and a printf-style message in err (which may be NULL) and
+ * returns code, so that callers can write `return error_set(err, ...)`. */
+ErrCode error_set(Error *err, ErrCode code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Prefixes the message already in err with a printf-style context. */
+void error_prefix(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Clears err to ERR_OK with an empty message. */
+void error_clear(Error *err);
+
+#endif /* CORE_ERROR_H */

@@ -1,0 +1,241 @@
+/* games/game.h: the game interface.
+ *
+ * A game module (one file in games/) exports a const GameModule: its name,
+ * its variant options and a constructor. The constructor fills a Game for
+ * one variant ("connect4:w=6,h=5"): sizes, the initial position, and
+ * pointers to const tables of functions, one table per interface family:
+ *
+ *   ops         stateless family, REQUIRED. Every call takes a position and
+ *               unhashes it; do_move also hashes. The baseline the GPS
+ *               document measures against.
+ *   gps         GPS family, OPTIONAL. The board lives in a state object the
+ *               solver owns (the seed's "global board" made explicit, so it is
+ *               thread-safe): set (one unhash), then do_move/undo_move mutate
+ *               it and no further unhash is needed.
+ *   gps_cached  GPS-cached family, OPTIONAL. The same calls over a richer
+ *               state (a free-move list, incremental win detection: the seed's
+ *               "additional usage possibilities"), so that generate_moves and
+ *               primitive do no board scan.
+ *   tiers       tier (stage) layout, OPTIONAL: see TierOps.
+ *
+ * Slots are marked REQUIRED or OPTIONAL; game_create() checks that a
+ * variant provides every slot its flags promise (symmetric, has_winby,
+ * loopy parents), so solvers may call them without checking.
+ *
+ * Solvers call the counted wrappers at the end of this file (game_do_move,
+ * gps_do_move, ...), never the slots directly, so primitive/generate_moves/
+ * do_move/undo_move/parents are counted the same way for every solver.
+ * Games count hash and unhash themselves by hashing through hash/.
+ *
+ * Conventions: values are for the player to move (core/value.h); turn 0 is
+ * the first player. A position for which primitive() is VALUE_UNDECIDED must
+ * have at least one move (a game with passes generates a pass move).
+ */
+#ifndef GAMES_GAME_H
+#define GAMES_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/options.h"
+#include "core/stats.h"
+#include "core/types.h"
+#include "core/value.h"
+
+#define GAME_MAX_MOVES 256      /* bound on moves from one position, for stack buffers */
+#define GAME_MAX_CHILD_TIERS 64 /* bound on child tiers of one tier */
+#define GAME_VARIANT_MAX 256    /* length of the normalized variant string */
+#define GAME_TEXT_MAX 4096      /* buffer size for print() */
+
+typedef struct Game Game;
+typedef struct GameModule GameModule;
+
+/* A module's GPS state. Opaque: each module defines its own struct and casts. */
+typedef struct GpsState GpsState;
+
+/* Stateless family and text. */
+typedef struct GameOps {
+    /* REQUIRED. VALUE_UNDECIDED when the game goes on; otherwise the value
+     * for the player to move. */
+    Value (*primitive)(const Game *g, Position pos);
+    /* REQUIRED. Writes the moves of a non-primitive position (at most
+     * g->max_moves) and returns how many. */
+    int (*generate_moves)(const Game *g, Position pos, Move *moves);
+    /* REQUIRED. The position after `move`. */
+    Position (*do_move)(const Game *g, Position pos, Move move);
+
+    /* OPTIONAL; REQUIRED when g->has_winby. 0 if the first player is to move. */
+    int (*turn)(const Game *g, Position pos);
+    /* REQUIRED when g->has_winby: the score of a primitive position, from the
+     * first player's perspective (WinBy document). */
+    WinBy (*winby)(const Game *g, Position pos);
+    /* REQUIRED when g->symmetric: the representative of pos's symmetry class.
+     * Solvers store values at canonical positions only. */
+    Position (*canonical)(const Game *g, Position pos);
+    /* OPTIONAL (loopy support): the positions with a move to pos (un-moves),
+     * at most g->max_parents, each listed once, reachable or not. With
+     * g->symmetric, parents of a canonical pos, canonicalized. */
+    int (*generate_parents)(const Game *g, Position pos, Position *parents);
+
+    /* REQUIRED. The one-line text of a position that parse() accepts
+     * (e.g. "x-o------"); format(parse(t)) == t and parse(format(p)) == p. */
+    void (*format)(const Game *g, Position pos, char *buf, size_t n);
+    /* REQUIRED. Reads a position in format()'s text, or refuses it with a
+     * message (wrong length, bad characters, illegal piece counts...). */
+    ErrCode (*parse)(const Game *g, const char *text, Position *pos, Error *err);
+    /* OPTIONAL. A picture of the board for people (multi-line). Default:
+     * format(). */
+    void (*print)(const Game *g, Position pos, char *buf, size_t n);
+    /* OPTIONAL. How a move is shown to players. Default: its number. */
+    void (*move_name)(const Game *g, Position pos, Move move, char *buf, size_t n);
+} GameOps;
+
+/* GPS and GPS-cached families (same calls, different states). */
+typedef struct GpsOps {
+    /* REQUIRED. A new state holding the initial position; NULL and err set on
+     * failure. One state per thread. */
+    GpsState *(*create)(const Game *g, Error *err);
+    /* REQUIRED. */
+    void (*destroy)(GpsState *st);
+    /* REQUIRED. Loads pos into the state (one unhash) and clears the move
+     * history. */
+    void (*set)(GpsState *st, Position pos);
+    /* REQUIRED. The position of the current board (at most one hash: a
+     * state that keeps its hash up to date returns it without hashing). */
+    Position (*position)(GpsState *st);
+    /* REQUIRED. Like GameOps.primitive, on the current board. */
+    Value (*primitive)(GpsState *st);
+    /* REQUIRED. Like GameOps.generate_moves, on the current board. */
+    int (*generate_moves)(GpsState *st, Move *moves);
+    /* REQUIRED. Plays `move` on the board (do-move-bang) and returns the new
+     * position (one hash). */
+    Position (*do_move)(GpsState *st, Move move);
+    /* REQUIRED. Restores the board before the last do_move (undo-move-bang:
+     * the state keeps the history, so no argument). */
+    void (*undo_move)(GpsState *st);
+    /* REQUIRED when g->symmetric: canonical position of the current board. */
+    Position (*canonical)(GpsState *st);
+    /* REQUIRED when g->has_winby. */
+    int (*turn)(GpsState *st);
+    WinBy (*winby)(GpsState *st);
+} GpsOps;
+
+/* Tier (stage) layout. Tiers partition the position space so that a move
+ * from tier t leads only to tiers in children(t) (for placement games, the
+ * tier is the number of pieces on the board and the only child is t+1).
+ * Within a tier, positions have local indices [0, size(t)).
+ *
+ * When `first` is provided the game's hash is tier-major: tier t occupies
+ * positions [first(t), first(t) + size(t)) and index = pos - first(t), so
+ * the sweep, the tier solver and a distributed solver share one layout.
+ * Otherwise index_of/position_at convert (counting a hash/unhash each). */
+typedef struct TierOps {
+    int (*count)(const Game *g);                 /* REQUIRED */
+    uint64_t (*size)(const Game *g, int tier);   /* REQUIRED */
+    int (*tier_of)(const Game *g, Position pos); /* REQUIRED */
+    int (*children)(const Game *g, int tier,
+                    int *child_tiers);                 /* REQUIRED, <= GAME_MAX_CHILD_TIERS */
+    Position (*first)(const Game *g, int tier);        /* OPTIONAL: tier-major hash */
+    uint64_t (*index_of)(const Game *g, Position pos); /* REQUIRED without first */
+    Position (*position_at)(const Game *g, int tier, uint64_t i); /* REQUIRED without first */
+} TierOps;
+
+/* One game variant, filled by the module's create(). */
+struct Game {
+    const GameModule *module;
+    OptionValues options;           /* parsed variant options */
+    char variant[GAME_VARIANT_MAX]; /* normalized options, e.g. "w=6,h=5,k=4" */
+    void *self;                     /* the module's variant data, freed by destroy() */
+
+    const GameOps *ops;       /* REQUIRED */
+    const GpsOps *gps;        /* OPTIONAL */
+    const GpsOps *gps_cached; /* OPTIONAL */
+    const TierOps *tiers;     /* OPTIONAL */
+
+    uint64_t num_positions; /* positions are in [0, num_positions) */
+    Position initial;
+    int max_moves;      /* bound on generate_moves(), 1..GAME_MAX_MOVES */
+    int max_parents;    /* bound on generate_parents(), when provided */
+    uint32_t max_depth; /* longest game in moves (bounds remoteness); 0 if
+                           unknown, as for loopy games */
+    bool loopy;         /* positions can repeat: depth-first solvers refuse */
+    bool symmetric;     /* positions are canonicalized */
+    bool has_winby;     /* primitives have WinBy scores */
+};
+
+/* A small variant for the exhaustive tests; heavy ones are skipped by the
+ * sanitizer build. Lists end with {NULL}. */
+typedef struct GameTestVariant {
+    const char *options;
+    bool heavy;
+} GameTestVariant;
+
+struct GameModule {
+    const char *name;                     /* REQUIRED: "tictactoe" */
+    const char *title;                    /* REQUIRED: "Tic-tac-toe" */
+    const char *description;              /* REQUIRED: one line for --list */
+    const OptionSpec *options;            /* OPTIONAL: variant options, ending {0} */
+    const GameTestVariant *test_variants; /* REQUIRED: at least one */
+    /* REQUIRED. g->module and g->options are set; fill the rest, or refuse
+     * the variant with a message. */
+    ErrCode (*create)(Game *g, Error *err);
+    /* OPTIONAL. Frees g->self (default: free(g->self)). */
+    void (*destroy)(Game *g);
+};
+
+/* Registry (games/registry.c). */
+extern const GameModule *const game_registry[]; /* NULL-terminated */
+const GameModule *game_find(const char *name);
+
+/* Creates a game from "name" or "name:opt=val,...". */
+ErrCode game_create(const char *spec, Game **out, Error *err);
+void game_destroy(Game *g);
+
+/* "tictactoe" or "tictactoe:misere,sym": the spec of g's normalized variant. */
+void game_spec(const Game *g, char *buf, size_t n);
+
+/* Text helpers with the defaults of the OPTIONAL slots. */
+void game_print(const Game *g, Position pos, char *buf, size_t n);
+void game_move_name(const Game *g, Position pos, Move move, char *buf, size_t n);
+
+/* Counted calls, used by every solver. */
+static inline Value game_primitive(const Game *g, Position pos) {
+    STAT_INC(primitive);
+    return g->ops->primitive(g, pos);
+}
+static inline int game_generate_moves(const Game *g, Position pos, Move *moves) {
+    STAT_INC(generate_moves);
+    return g->ops->generate_moves(g, pos, moves);
+}
+static inline Position game_do_move(const Game *g, Position pos, Move move) {
+    STAT_INC(do_move);
+    return g->ops->do_move(g, pos, move);
+}
+static inline int game_generate_parents(const Game *g, Position pos, Position *parents) {
+    STAT_INC(parents);
+    return g->ops->generate_parents(g, pos, parents);
+}
+static inline Position game_canonical(const Game *g, Position pos) {
+    return g->symmetric ? g->ops->canonical(g, pos) : pos;
+}
+
+static inline Value gps_primitive(const GpsOps *f, GpsState *st) {
+    STAT_INC(primitive);
+    return f->primitive(st);
+}
+static inline int gps_generate_moves(const GpsOps *f, GpsState *st, Move *moves) {
+    STAT_INC(generate_moves);
+    return f->generate_moves(st, moves);
+}
+static inline Position gps_do_move(const GpsOps *f, GpsState *st, Move move) {
+    STAT_INC(do_move);
+    return f->do_move(st, move);
+}
+static inline void gps_undo_move(const GpsOps *f, GpsState *st) {
+    STAT_INC(undo_move);
+    f->undo_move(st);
+}
+
+#endif /* GAMES_GAME_H */

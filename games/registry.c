@@ -1,0 +1,17 @@
+/* games/registry.c: the list of game modules.
+ *
+ * To add a game (docs/adding-a-game.md walks through it):
+ *   1. Write games/<name>.c exporting `const GameModule <name>_module`.
+ *   2. Declare it below with `extern const GameModule <name>_module;`.
+ *   3. Add `&<name>_module,` to game_registry, before the NULL.
+ * The Makefile picks up every .c file in games/; the tests run every registered game
+ * through the round-trip, consistency and solver cross-checks by itself.
+ */
+#include "games/game.h"
+
+extern const GameModule tictactoe_module;
+
+const GameModule *const game_registry[] = {
+    &tictactoe_module,
+    NULL,
+};

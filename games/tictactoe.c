@@ -1,0 +1,571 @@
+/* games/tictactoe.c: tic-tac-toe (GamesmanClassic's mttt.c, in three families).
+ *
+ * Board: 9 cells, row by row, each Blank (0), o (1) or x (2); x moves first.
+ * Hash: base 3 over the cells (hash/basek.h), 3^9 = 19,683 positions; whose
+ * turn it is follows from the piece counts.
+ *
+ *      0 | 1 | 2      A move is the index of the empty cell that the player
+ *     ---+---+---     to move fills; players see it as 1..9.
+ *      3 | 4 | 5
+ *     ---+---+---     Primitive: a line of three ends the game: the player to
+ *      6 | 7 | 8      move has lost (won, in misere); a full board is a tie.
+ *
+ * Families:
+ *   stateless   every call unhashes its position (the GPS document's
+ *               baseline); do_move adds one base-3 digit (one hash).
+ *   gps         the seed's gPosition: board, next piece, pieces placed and a
+ *               move history; do_move re-hashes the whole board as the seed's
+ *               BlankOXToPosition does; primitive scans the 8 lines.
+ *   gps-cached  adds a free-cell list (generate_moves copies it), per-line
+ *               piece counts (a line reaching 3 marks the winner in do_move,
+ *               so primitive is O(1)), and the hash kept up to date by one
+ *               digit change per move. With `sym`, the 8 symmetric hashes are
+ *               kept the same way, so canonical() is a minimum of 8 numbers.
+ *
+ * Options: misere (three in a row loses), sym (store one position per class
+ * of the 8 board symmetries; 765 classes are reachable).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/game.h"
+#include "hash/basek.h"
+
+enum { BLANK = 0, O_PIECE = 1, X_PIECE = 2 };
+enum { CELLS = 9, LINES = 8, SYMMETRIES = 8 };
+
+static const uint8_t lines[LINES][3] = {
+    {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
+};
+
+typedef struct Ttt {
+    BaseK hash;
+    bool misere;
+    uint8_t sym[SYMMETRIES][CELLS];  /* sym[s][i]: where cell i goes under symmetry s */
+    uint8_t lines_through[CELLS][4]; /* lines through each cell */
+    uint8_t nlines_through[CELLS];
+} Ttt;
+
+static const Ttt *ttt(const Game *g) { return g->self; }
+
+/* ------------------------------------------------------------------ board */
+
+static bool three_in_a_row(const uint8_t *cells) {
+    for (int l = 0; l < LINES; l++) {
+        uint8_t a = cells[lines[l][0]];
+        if (a != BLANK && a == cells[lines[l][1]] && a == cells[lines[l][2]]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int count_pieces(const uint8_t *cells) {
+    int n = 0;
+    for (int i = 0; i < CELLS; i++) {
+        n += cells[i] != BLANK;
+    }
+    return n;
+}
+
+/* x moves when the counts are equal. */
+static uint8_t piece_to_move(int placed) { return (placed & 1) ? O_PIECE : X_PIECE; }
+
+static Value board_primitive(const Ttt *t, const uint8_t *cells, int placed) {
+    if (three_in_a_row(cells)) {
+        return t->misere ? VALUE_WIN : VALUE_LOSE;
+    }
+    return placed == CELLS ? VALUE_TIE : VALUE_UNDECIDED;
+}
+
+static int board_moves(const uint8_t *cells, Move *moves) {
+    int n = 0;
+    for (int i = 0; i < CELLS; i++) {
+        if (cells[i] == BLANK) {
+            moves[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* Smallest hash over the 8 symmetric images of the board (8 hashes). */
+static Position board_canonical(const Ttt *t, const uint8_t *cells) {
+    Position best = UINT64_MAX;
+    for (int s = 0; s < SYMMETRIES; s++) {
+        uint8_t image[CELLS];
+        for (int i = 0; i < CELLS; i++) {
+            image[t->sym[s][i]] = cells[i];
+        }
+        Position p = basek_hash(&t->hash, image);
+        if (p < best) {
+            best = p;
+        }
+    }
+    return best;
+}
+
+static char piece_char(uint8_t c) { return c == X_PIECE ? 'x' : c == O_PIECE ? 'o' : '-'; }
+
+/* -------------------------------------------------------- stateless family */
+
+static Value ttt_primitive(const Game *g, Position pos) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return board_primitive(ttt(g), cells, count_pieces(cells));
+}
+
+static int ttt_generate_moves(const Game *g, Position pos, Move *moves) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return board_moves(cells, moves);
+}
+
+static Position ttt_do_move(const Game *g, Position pos, Move move) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return basek_replace(&ttt(g)->hash, pos, move, BLANK, piece_to_move(count_pieces(cells)));
+}
+
+static int ttt_turn(const Game *g, Position pos) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return count_pieces(cells) & 1;
+}
+
+static Position ttt_canonical(const Game *g, Position pos) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return board_canonical(ttt(g), cells);
+}
+
+static void ttt_format(const Game *g, Position pos, char *buf, size_t n) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    char text[CELLS + 1];
+    for (int i = 0; i < CELLS; i++) {
+        text[i] = piece_char(cells[i]);
+    }
+    text[CELLS] = '\0';
+    snprintf(buf, n, "%s", text);
+}
+
+static void ttt_print(const Game *g, Position pos, char *buf, size_t n) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    int placed = count_pieces(cells);
+    Value v = board_primitive(ttt(g), cells, placed);
+    const char *status = v == VALUE_UNDECIDED
+                             ? (piece_to_move(placed) == X_PIECE ? "x to move" : "o to move")
+                             : "game over";
+    char c[CELLS];
+    for (int i = 0; i < CELLS; i++) {
+        c[i] = piece_char(cells[i]);
+    }
+    snprintf(buf, n, " %c %c %c    1 2 3\n %c %c %c    4 5 6    %s\n %c %c %c    7 8 9\n", c[0],
+             c[1], c[2], c[3], c[4], c[5], status, c[6], c[7], c[8]);
+}
+
+static void ttt_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
+    (void)g;
+    (void)pos;
+    snprintf(buf, n, "%d", (int)move + 1);
+}
+
+static bool has_line(const uint8_t *cells, uint8_t piece) {
+    for (int l = 0; l < LINES; l++) {
+        if (cells[lines[l][0]] == piece && cells[lines[l][1]] == piece &&
+            cells[lines[l][2]] == piece) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static ErrCode ttt_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    if (strlen(text) != CELLS) {
+        return error_set(err, ERR_USAGE,
+                         "a tic-tac-toe position is 9 cells row by row from x, o and - "
+                         "(e.g. x-o------); '%s' has %zu",
+                         text, strlen(text));
+    }
+    uint8_t cells[CELLS];
+    int nx = 0, no = 0;
+    for (int i = 0; i < CELLS; i++) {
+        switch (text[i]) {
+        case 'x':
+        case 'X':
+            cells[i] = X_PIECE;
+            nx++;
+            break;
+        case 'o':
+        case 'O':
+            cells[i] = O_PIECE;
+            no++;
+            break;
+        case '-':
+        case '.':
+            cells[i] = BLANK;
+            break;
+        default:
+            return error_set(err, ERR_USAGE, "'%c' at cell %d of '%s' is not x, o or - (blank)",
+                             text[i], i + 1, text);
+        }
+    }
+    if (nx != no && nx != no + 1) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' has %d x and %d o; x moves first, so x must have as many as o "
+                         "or one more",
+                         text, nx, no);
+    }
+    bool xl = has_line(cells, X_PIECE), ol = has_line(cells, O_PIECE);
+    if ((xl && ol) || (xl && nx != no + 1) || (ol && nx != no)) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' cannot arise in play: the game stops at the first three in a row",
+                         text);
+    }
+    *pos = basek_hash(&ttt(g)->hash, cells);
+    return ERR_OK;
+}
+
+static const GameOps ttt_ops = {
+    .primitive = ttt_primitive,
+    .generate_moves = ttt_generate_moves,
+    .do_move = ttt_do_move,
+    .turn = ttt_turn,
+    .canonical = ttt_canonical,
+    .format = ttt_format,
+    .parse = ttt_parse,
+    .print = ttt_print,
+    .move_name = ttt_move_name,
+};
+
+/* -------------------------------------------------------------- GPS family */
+
+typedef struct TttGps {
+    const Ttt *t;
+    uint8_t cells[CELLS];
+    int placed;
+    uint8_t next; /* the piece placed next */
+    int nhist;
+    Move hist[CELLS];
+} TttGps;
+
+static GpsState *gps_create(const Game *g, Error *err) {
+    TttGps *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        error_set(err, ERR_MEMORY, "out of memory for a tic-tac-toe GPS state");
+        return NULL;
+    }
+    s->t = ttt(g);
+    s->next = X_PIECE;
+    return (GpsState *)s;
+}
+
+static void gps_destroy(GpsState *st) { free(st); }
+
+static void gps_set(GpsState *st, Position pos) {
+    TttGps *s = (TttGps *)st;
+    basek_unhash(&s->t->hash, pos, s->cells);
+    s->placed = count_pieces(s->cells);
+    s->next = piece_to_move(s->placed);
+    s->nhist = 0;
+}
+
+static Position gps_position(GpsState *st) {
+    TttGps *s = (TttGps *)st;
+    return basek_hash(&s->t->hash, s->cells);
+}
+
+static Value gps_primitive_scan(GpsState *st) {
+    TttGps *s = (TttGps *)st;
+    return board_primitive(s->t, s->cells, s->placed);
+}
+
+static int gps_moves_scan(GpsState *st, Move *moves) {
+    return board_moves(((TttGps *)st)->cells, moves);
+}
+
+static Position gps_do(GpsState *st, Move move) {
+    TttGps *s = (TttGps *)st;
+    s->cells[move] = s->next;
+    s->next = s->next == X_PIECE ? O_PIECE : X_PIECE;
+    s->placed++;
+    s->hist[s->nhist++] = move;
+    return basek_hash(&s->t->hash, s->cells);
+}
+
+static void gps_undo(GpsState *st) {
+    TttGps *s = (TttGps *)st;
+    Move move = s->hist[--s->nhist];
+    s->cells[move] = BLANK;
+    s->next = s->next == X_PIECE ? O_PIECE : X_PIECE;
+    s->placed--;
+}
+
+static Position gps_canonical(GpsState *st) {
+    TttGps *s = (TttGps *)st;
+    return board_canonical(s->t, s->cells);
+}
+
+static int gps_turn(GpsState *st) { return ((TttGps *)st)->placed & 1; }
+
+static const GpsOps ttt_gps = {
+    .create = gps_create,
+    .destroy = gps_destroy,
+    .set = gps_set,
+    .position = gps_position,
+    .primitive = gps_primitive_scan,
+    .generate_moves = gps_moves_scan,
+    .do_move = gps_do,
+    .undo_move = gps_undo,
+    .canonical = gps_canonical,
+    .turn = gps_turn,
+};
+
+/* ------------------------------------------------------- GPS-cached family */
+
+typedef struct TttUndo {
+    uint8_t move;
+    uint8_t slot; /* where the move stood in the free list */
+    bool won;     /* the win flag before the move */
+} TttUndo;
+
+typedef struct TttCached {
+    const Ttt *t;
+    bool symmetric;
+    uint8_t cells[CELLS];
+    int placed;
+    uint8_t next;
+    bool won;                      /* the player who just moved made three in a row */
+    Position hash;                 /* hash of cells */
+    Position sym_hash[SYMMETRIES]; /* hashes of the symmetric images (symmetric only) */
+    uint8_t nfree;
+    uint8_t free_cells[CELLS];    /* free_cells[0..nfree) are the empty cells */
+    uint8_t slot_of[CELLS];       /* slot_of[c]: index of c in free_cells, if free */
+    uint8_t line_count[3][LINES]; /* pieces of each kind on each line */
+    int nhist;
+    TttUndo hist[CELLS];
+} TttCached;
+
+static GpsState *cached_create(const Game *g, Error *err) {
+    TttCached *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        error_set(err, ERR_MEMORY, "out of memory for a tic-tac-toe GPS-cached state");
+        return NULL;
+    }
+    s->t = ttt(g);
+    s->symmetric = g->symmetric;
+    return (GpsState *)s;
+}
+
+static void cached_set(GpsState *st, Position pos) {
+    TttCached *s = (TttCached *)st;
+    const Ttt *t = s->t;
+    basek_unhash(&t->hash, pos, s->cells);
+    s->hash = pos;
+    s->placed = count_pieces(s->cells);
+    s->next = piece_to_move(s->placed);
+    s->won = three_in_a_row(s->cells);
+    memset(s->line_count, 0, sizeof s->line_count);
+    for (int l = 0; l < LINES; l++) {
+        for (int k = 0; k < 3; k++) {
+            s->line_count[s->cells[lines[l][k]]][l]++;
+        }
+    }
+    s->nfree = 0;
+    for (int i = 0; i < CELLS; i++) {
+        if (s->cells[i] == BLANK) {
+            s->slot_of[i] = s->nfree;
+            s->free_cells[s->nfree++] = (uint8_t)i;
+        }
+    }
+    if (s->symmetric) {
+        /* The images' hashes are derived from pos by digit changes, so the
+         * only unhash is the one above; each image counts one hash. */
+        for (int sy = 0; sy < SYMMETRIES; sy++) {
+            uint8_t image[CELLS];
+            for (int i = 0; i < CELLS; i++) {
+                image[t->sym[sy][i]] = s->cells[i];
+            }
+            s->sym_hash[sy] = basek_hash(&t->hash, image);
+        }
+    }
+    s->nhist = 0;
+}
+
+static Position cached_position(GpsState *st) { return ((TttCached *)st)->hash; }
+
+static Value cached_primitive(GpsState *st) {
+    TttCached *s = (TttCached *)st;
+    if (s->won) {
+        return s->t->misere ? VALUE_WIN : VALUE_LOSE;
+    }
+    return s->placed == CELLS ? VALUE_TIE : VALUE_UNDECIDED;
+}
+
+static int cached_moves(GpsState *st, Move *moves) {
+    TttCached *s = (TttCached *)st;
+    for (int i = 0; i < s->nfree; i++) {
+        moves[i] = s->free_cells[i];
+    }
+    return s->nfree;
+}
+
+static Position cached_do(GpsState *st, Move move) {
+    TttCached *s = (TttCached *)st;
+    const Ttt *t = s->t;
+    uint8_t piece = s->next;
+    s->cells[move] = piece;
+    /* Remove the cell from the free list: swap with the last free cell. */
+    uint8_t slot = s->slot_of[move];
+    uint8_t last = s->free_cells[--s->nfree];
+    s->free_cells[slot] = last;
+    s->slot_of[last] = slot;
+    s->hist[s->nhist++] = (TttUndo){.move = (uint8_t)move, .slot = slot, .won = s->won};
+    /* Incremental win detection: only the lines through this cell change. */
+    for (int k = 0; k < t->nlines_through[move]; k++) {
+        uint8_t l = t->lines_through[move][k];
+        s->line_count[BLANK][l]--;
+        if (++s->line_count[piece][l] == 3) {
+            s->won = true;
+        }
+    }
+    s->placed++;
+    s->next = piece == X_PIECE ? O_PIECE : X_PIECE;
+    if (s->symmetric) {
+        for (int sy = 0; sy < SYMMETRIES; sy++) {
+            s->sym_hash[sy] =
+                basek_replace(&t->hash, s->sym_hash[sy], t->sym[sy][move], BLANK, piece);
+        }
+    }
+    s->hash = basek_replace(&t->hash, s->hash, move, BLANK, piece);
+    return s->hash;
+}
+
+static void cached_undo(GpsState *st) {
+    TttCached *s = (TttCached *)st;
+    const Ttt *t = s->t;
+    TttUndo u = s->hist[--s->nhist];
+    uint8_t piece = s->cells[u.move];
+    s->cells[u.move] = BLANK;
+    /* Put the cell back in its slot; the cell there goes back to the end. */
+    uint8_t displaced = s->free_cells[u.slot];
+    s->free_cells[s->nfree] = displaced;
+    s->slot_of[displaced] = s->nfree;
+    s->free_cells[u.slot] = u.move;
+    s->slot_of[u.move] = u.slot;
+    s->nfree++;
+    for (int k = 0; k < t->nlines_through[u.move]; k++) {
+        uint8_t l = t->lines_through[u.move][k];
+        s->line_count[piece][l]--;
+        s->line_count[BLANK][l]++;
+    }
+    s->won = u.won;
+    s->placed--;
+    s->next = piece;
+    /* Undo restores values, it does not hash: the old positions are derived
+     * by subtracting the digit, which is not a new board encoding. */
+    s->hash -= (uint64_t)piece * t->hash.pow[u.move];
+    if (s->symmetric) {
+        for (int sy = 0; sy < SYMMETRIES; sy++) {
+            s->sym_hash[sy] -= (uint64_t)piece * t->hash.pow[t->sym[sy][u.move]];
+        }
+    }
+}
+
+static Position cached_canonical(GpsState *st) {
+    TttCached *s = (TttCached *)st;
+    Position best = s->sym_hash[0];
+    for (int sy = 1; sy < SYMMETRIES; sy++) {
+        if (s->sym_hash[sy] < best) {
+            best = s->sym_hash[sy];
+        }
+    }
+    return best;
+}
+
+static int cached_turn(GpsState *st) { return ((TttCached *)st)->placed & 1; }
+
+static const GpsOps ttt_gps_cached = {
+    .create = cached_create,
+    .destroy = gps_destroy,
+    .set = cached_set,
+    .position = cached_position,
+    .primitive = cached_primitive,
+    .generate_moves = cached_moves,
+    .do_move = cached_do,
+    .undo_move = cached_undo,
+    .canonical = cached_canonical,
+    .turn = cached_turn,
+};
+
+/* ------------------------------------------------------------------ module */
+
+/* The 8 symmetries of the square: 4 rotations, each with or without a
+ * reflection. Cell (r, c) -> rotate: (c, 2 - r); reflect: (r, 2 - c). */
+static void init_symmetries(Ttt *t) {
+    for (int s = 0; s < SYMMETRIES; s++) {
+        for (int i = 0; i < CELLS; i++) {
+            int r = i / 3, c = i % 3;
+            if (s >= 4) {
+                c = 2 - c;
+            }
+            for (int k = 0; k < s % 4; k++) {
+                int nr = c, nc = 2 - r;
+                r = nr;
+                c = nc;
+            }
+            t->sym[s][i] = (uint8_t)(r * 3 + c);
+        }
+    }
+}
+
+static ErrCode ttt_create(Game *g, Error *err) {
+    Ttt *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        return error_set(err, ERR_MEMORY, "out of memory");
+    }
+    ErrCode rc = basek_init(&t->hash, 3, CELLS, err);
+    if (rc != ERR_OK) {
+        free(t);
+        return rc;
+    }
+    t->misere = opt_bool(&g->options, "misere");
+    init_symmetries(t);
+    for (int l = 0; l < LINES; l++) {
+        for (int k = 0; k < 3; k++) {
+            int c = lines[l][k];
+            t->lines_through[c][t->nlines_through[c]++] = (uint8_t)l;
+        }
+    }
+    g->self = t;
+    g->ops = &ttt_ops;
+    g->gps = &ttt_gps;
+    g->gps_cached = &ttt_gps_cached;
+    g->num_positions = t->hash.size;
+    g->initial = 0; /* the empty board */
+    g->max_moves = CELLS;
+    g->max_depth = CELLS;
+    g->symmetric = opt_bool(&g->options, "sym");
+    return ERR_OK;
+}
+
+static const OptionSpec ttt_options[] = {
+    {.name = "misere", .type = OPT_BOOL, .help = "three in a row loses"},
+    {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the 8 board symmetries"},
+    {0},
+};
+
+static const GameTestVariant ttt_tests[] = {
+    {.options = ""}, {.options = "misere"}, {.options = "sym"}, {.options = "misere,sym"}, {NULL},
+};
+
+const GameModule tictactoe_module = {
+    .name = "tictactoe",
+    .title = "Tic-tac-toe",
+    .description = "3x3 noughts and crosses; x moves first",
+    .options = ttt_options,
+    .test_variants = ttt_tests,
+    .create = ttt_create,
+};

@@ -1,0 +1,43 @@
+#!/bin/sh
+# scripts/deps.sh GROUP...: make sure the Debian packages a target needs are
+# installed. As root, installs the missing ones with apt-get; otherwise
+# prints the exact command to run and fails.
+#
+# Groups: build (bin/solve), test (make test), bench (make bench),
+#         format (make format), mpi (distributed solves).
+set -eu
+
+pkgs_for() {
+    case "$1" in
+    build) echo "gcc make libc6-dev libjemalloc-dev" ;;
+    test) echo "libcmocka-dev jq" ;;
+    bench) echo "g++ libbenchmark-dev gnuplot-nox jq" ;;
+    format) echo "clang-format" ;;
+    mpi) echo "libopenmpi-dev openmpi-bin" ;;
+    *) echo "deps.sh: unknown group '$1'" >&2; exit 2 ;;
+    esac
+}
+
+missing=""
+for group in "$@"; do
+    for p in $(pkgs_for "$group"); do
+        status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+        if [ "$status" != "installed" ]; then
+            case " $missing " in *" $p "*) ;; *) missing="$missing $p" ;; esac
+        fi
+    done
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "Missing Debian packages:$missing" >&2
+    echo "Install them with:" >&2
+    echo "  sudo apt-get update && sudo $cmd" >&2
+    exit 1
+fi
+echo "Installing Debian packages:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >&2

@@ -1,0 +1,24 @@
+/* solvers/registry.c: the list of solvers, fastest first.
+ *
+ * The default solver for a game is the first one here that supports it
+ * (root-only solvers are never the default), so keep the order by measured
+ * speed (make bench).
+ *
+ * To add a solver (docs/adding-a-solver.md walks through it):
+ *   1. Write solvers/<name>.c exporting `const SolverModule <name>_solver`.
+ *   2. Declare it below with `extern const SolverModule <name>_solver;`.
+ *   3. Add `&<name>_solver,` to solver_registry where its speed ranks it.
+ * The Makefile picks up every .c file in solvers/; the tests cross-check every
+ * registered solver against dfs on every game it supports, and the
+ * benchmark driver registers it for every game in the matrix.
+ */
+#include "solvers/solver.h"
+
+extern const SolverModule gps_cached_solver;
+extern const SolverModule gps_solver;
+extern const SolverModule dfs_solver;
+extern const SolverModule minimax_solver;
+
+const SolverModule *const solver_registry[] = {
+    &gps_cached_solver, &gps_solver, &dfs_solver, &minimax_solver, NULL,
+};

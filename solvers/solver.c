@@ -1,0 +1,137 @@
+/* solvers/solver.c: the harness and registry helpers (see solver.h). */
+#include "solvers/solver.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/mem.h"
+
+const SolverModule *solver_find(const char *name) {
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        if (strcmp(solver_registry[i]->name, name) == 0) {
+            return solver_registry[i];
+        }
+    }
+    return NULL;
+}
+
+ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *cfg, Error *err) {
+    char name[64];
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len == 0 || len >= sizeof name) {
+        return error_set(err, ERR_USAGE, "'%s' is not a solver name (see solve --list)", spec);
+    }
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    const SolverModule *s = solver_find(name);
+    if (s == NULL) {
+        return error_set(err, ERR_USAGE, "unknown solver '%s' (solve --list shows the solvers)",
+                         name);
+    }
+    char owner[96];
+    snprintf(owner, sizeof owner, "solver '%s'", name);
+    ErrCode rc = options_parse(s->options, colon ? colon + 1 : NULL, owner, &cfg->options, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    *out = s;
+    return ERR_OK;
+}
+
+bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) {
+    const char *gname = g->module->name;
+    const char *missing = NULL;
+    if ((s->needs & NEEDS_GPS) && g->gps == NULL) {
+        missing = "the GPS family (a board held in a state object, do!/undo!)";
+    } else if ((s->needs & NEEDS_GPS_CACHED) && g->gps_cached == NULL) {
+        missing = "the GPS-cached family (cached free moves, incremental win detection)";
+    } else if ((s->needs & NEEDS_PARENTS) && g->ops->generate_parents == NULL) {
+        missing = "generate_parents (un-moves)";
+    } else if ((s->needs & NEEDS_TIERS) && g->tiers == NULL) {
+        missing = "tiers (a stage layout of its positions)";
+    }
+    if (missing != NULL) {
+        if (why != NULL) {
+            snprintf(why, n, "solver '%s' needs %s, which game '%s' does not provide", s->name,
+                     missing, gname);
+        }
+        return false;
+    }
+    if (g->loopy && !s->loopy_ok) {
+        if (why != NULL) {
+            snprintf(why, n,
+                     "game '%s' is loopy (positions can repeat), so the depth-first solver '%s' "
+                     "would never finish; use a solver for loopy games (solve --list)",
+                     gname, s->name);
+        }
+        return false;
+    }
+    return true;
+}
+
+const SolverModule *solver_default(const Game *g) {
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        if (!solver_registry[i]->root_only && solver_supports(solver_registry[i], g, NULL, 0)) {
+            return solver_registry[i];
+        }
+    }
+    return NULL;
+}
+
+ErrCode solver_run(const SolverModule *s, const Game *g, const SolveConfig *cfg, SolveResult *res,
+                   Error *err) {
+    memset(res, 0, sizeof *res);
+    char why[512];
+    if (!solver_supports(s, g, why, sizeof why)) {
+        return error_set(err, ERR_UNSUPPORTED, "%s", why);
+    }
+    res->threads = 1;
+    stats_thread_reset();
+    mem_rss_peak_reset();
+    mem_thread_peak_reset();
+    double t0 = clock_seconds();
+    ErrCode rc = s->solve(g, cfg, res, err);
+    double t1 = clock_seconds();
+    res->peak_bytes = mem_thread_peak() + res->worker_peak_bytes;
+    res->peak_rss_bytes = mem_rss_peak();
+    stats_thread_collect(&res->counters);
+    res->wall_seconds = t1 - t0;
+    if (rc != ERR_OK) {
+        solve_result_free(res);
+        return rc;
+    }
+    return ERR_OK;
+}
+
+void solve_result_free(SolveResult *res) {
+    if (res->has_db) {
+        db_destroy(&res->db);
+        res->has_db = false;
+    }
+}
+
+void solve_result_extra(SolveResult *res, const char *name, double value) {
+    if (res->nextra < SOLVE_EXTRA_MAX) {
+        SolveExtra *e = &res->extra[res->nextra++];
+        snprintf(e->name, sizeof e->name, "%s", name);
+        e->value = value;
+    }
+}
+
+ErrCode solver_db_create(const Game *g, Database *db, Error *err) {
+    return db_create(db, g->num_positions, db_width_for(g->max_depth), g->has_winby, err);
+}
+
+ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err) {
+    if (w < WINBY_MIN || w > WINBY_MAX) {
+        return error_set(err, ERR_LIMIT,
+                         "WinBy score %" PRId32 " at position %" PRIu64
+                         " is outside the stored range %d..%d",
+                         w, pos, WINBY_MIN, WINBY_MAX);
+    }
+    db->winby[pos] = (int16_t)w;
+    return ERR_OK;
+}

@@ -1,0 +1,113 @@
+/* solvers/solver.h: the solver interface, the registry and the harness.
+ *
+ * A solver (one file in solvers/) exports a const SolverModule: its name,
+ * the interface families it needs, its options and a solve function. The
+ * harness (solver_run) checks that the game offers what the solver needs,
+ * then times the solve on the monotonic clock, resets and collects the
+ * counters (core/stats.h) and the jemalloc peak (core/mem.h) around it.
+ *
+ * A solve fills a SolveResult: the outcome of the initial position (with
+ * WinBy when the game has scores) and, unless the solver is root-only
+ * (minimax), a Database holding every position it reached. Solvers own all
+ * of their state; the only thread-local data are the counters.
+ *
+ * A solver that runs worker threads (OpenMP) must, in each worker, call
+ * stats_thread_reset() and mem_thread_peak_reset() at the start, and at the
+ * end add its counters into res->counters (stats_thread_collect, in a
+ * critical section) and its mem_thread_peak() into res->worker_peak_bytes.
+ * The harness adds the calling thread's own figures.
+ */
+#ifndef SOLVERS_SOLVER_H
+#define SOLVERS_SOLVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/db.h"
+#include "core/error.h"
+#include "core/options.h"
+#include "core/stats.h"
+#include "games/game.h"
+
+/* What a solver needs from a game beyond the stateless family. */
+enum {
+    NEEDS_GPS = 1u << 0,        /* game->gps */
+    NEEDS_GPS_CACHED = 1u << 1, /* game->gps_cached */
+    NEEDS_PARENTS = 1u << 2,    /* game->ops->generate_parents */
+    NEEDS_TIERS = 1u << 3,      /* game->tiers */
+};
+
+typedef struct SolveConfig {
+    OptionValues options; /* the solver's own options, parsed against its spec */
+    int threads;          /* worker threads for parallel solvers; 0: all cores */
+    bool progress;        /* report progress on standard error */
+    const char *work_dir; /* where solvers that spill to disk keep files; NULL: none */
+} SolveConfig;
+
+#define SOLVE_EXTRA_MAX 24
+
+typedef struct SolveExtra {
+    char name[48];
+    double value;
+} SolveExtra;
+
+typedef struct SolveResult {
+    Outcome root; /* value and remoteness of the initial position */
+    bool has_winby;
+    WinBy root_winby; /* when has_winby */
+    bool has_db;      /* db holds every reached position */
+    Database db;
+    Counters counters;
+    double wall_seconds;
+    uint64_t peak_bytes;        /* jemalloc peak of the calling thread + worker peaks */
+    uint64_t worker_peak_bytes; /* sum of the worker threads' peaks (filled by the solver) */
+    uint64_t peak_rss_bytes;    /* process peak resident set during the solve */
+    int threads;                /* threads the solve used */
+    int nextra;
+    SolveExtra extra[SOLVE_EXTRA_MAX]; /* solver-specific figures (sweeps, frontier sizes...) */
+} SolveResult;
+
+typedef struct SolverModule {
+    const char *name;          /* REQUIRED: "gps-cached" */
+    const char *description;   /* REQUIRED: one line for --list */
+    unsigned needs;            /* NEEDS_* bits */
+    bool loopy_ok;             /* solves loopy games (depth-first solvers do not) */
+    bool root_only;            /* solves only the initial position: no database */
+    bool parallel;             /* uses --threads */
+    const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
+    /* REQUIRED. Solves g; the harness has checked solver_supports(). */
+    ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
+} SolverModule;
+
+/* Registry (solvers/registry.c), fastest first: the default solver for a
+ * game is the first one that supports it. NULL-terminated. */
+extern const SolverModule *const solver_registry[];
+const SolverModule *solver_find(const char *name);
+
+/* Parses "name" or "name:opt=val,..." into the module and cfg->options. */
+ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *cfg, Error *err);
+
+/* True when s can solve g; otherwise why (if not NULL) says what is missing. */
+bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n);
+
+/* The first registered solver that supports g (NULL if none). */
+const SolverModule *solver_default(const Game *g);
+
+/* Runs s on g with instrumentation. On success res is filled (free with
+ * solve_result_free); on failure nothing needs freeing. */
+ErrCode solver_run(const SolverModule *s, const Game *g, const SolveConfig *cfg, SolveResult *res,
+                   Error *err);
+void solve_result_free(SolveResult *res);
+
+/* Records a solver-specific figure for reports (ignored past SOLVE_EXTRA_MAX). */
+void solve_result_extra(SolveResult *res, const char *name, double value);
+
+/* The database a full solve of g needs: width from g->max_depth, WinBy
+ * array when the game has scores; checks the memory budget first. */
+ErrCode solver_db_create(const Game *g, Database *db, Error *err);
+
+/* Stores the WinBy score of a position, refusing scores outside int16. */
+ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err);
+
+#endif /* SOLVERS_SOLVER_H */

@@ -1,0 +1,120 @@
+#!/bin/sh
+# tests/cli.sh SOLVE: end-to-end tests of bin/solve (a path to the binary).
+# Bad input must print one clear line on stderr and exit non-zero without a
+# crash (exit codes from a signal are >= 128); JSON output is checked with jq
+# against published tic-tac-toe figures and against itself across solvers.
+# Ends with "cli: N passed, N failed".
+set -u
+solve=$1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# refuse NAME EXPECTED_MESSAGE_PART ARGS...: non-zero exit below 128, a
+# message on stderr containing the part, nothing on stdout.
+refuse() {
+    name=$1 part=$2
+    shift 2
+    out=$("$solve" "$@" 2>/tmp/cli_err.$$)
+    rc=$?
+    err=$(cat /tmp/cli_err.$$)
+    if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && [ -z "$out" ] &&
+        echo "$err" | grep -q "^solve: .*$part"; then
+        ok "$name"
+    else
+        bad "$name (exit $rc, stderr: $err)"
+    fi
+}
+
+refuse "unknown game" "unknown game 'nosuchgame'" nosuchgame
+refuse "unknown solver" "unknown solver 'nosuch'" tictactoe --solver nosuch
+refuse "unknown game option" "unknown option 'foo'" tictactoe:foo=1
+refuse "switch with a bad value" "switch" tictactoe:sym=2
+refuse "query too long" "9 cells" tictactoe --query xxxxxxxxxx
+refuse "query illegal counts" "x must have" tictactoe --query xxxxxxxxx
+refuse "query two winners" "cannot arise" tictactoe --query xxxooo---
+refuse "query bad character" "is not x, o" tictactoe --query xo-z-----
+refuse "query on root-only solver" "keeps a database" tictactoe --solver minimax --query x--------
+refuse "solver option unknown" "unknown option 'foo'" tictactoe --solver dfs:foo=1
+refuse "minimax limit" "limit" tictactoe --solver minimax:limit=10
+refuse "memory budget" "memory budget" tictactoe --max-memory 1K
+refuse "bad memory size" "not a memory size" tictactoe --max-memory lots
+refuse "threads zero" "--threads" tictactoe --threads 0
+refuse "threads junk" "--threads" tictactoe --threads 2x
+refuse "unknown flag" "unknown option '--bogus'" tictactoe --bogus
+refuse "missing value" "needs a value" tictactoe --solver
+refuse "no game" "no game given"
+refuse "two games" "one game at a time" tictactoe tictactoe
+refuse "empty game name" "not a game name" :sym
+
+# The three DFS solvers agree with the published figures and each other.
+for s in dfs gps gps-cached; do
+    j=$("$solve" tictactoe --solver "$s" --json)
+    if echo "$j" | jq -e '.value == "tie" and .remoteness == 9 and .positions == 5478 and
+        .wins + .losses + .ties + .draws == .positions' >/dev/null; then
+        ok "$s tictactoe"
+    else
+        bad "$s tictactoe: $j"
+    fi
+    echo "$j" | jq -c '[.wins, .losses, .ties, .draws]' >"/tmp/cli_counts_$s.$$"
+done
+if cmp -s "/tmp/cli_counts_dfs.$$" "/tmp/cli_counts_gps.$$" &&
+    cmp -s "/tmp/cli_counts_dfs.$$" "/tmp/cli_counts_gps-cached.$$"; then
+    ok "same counts from every solver"
+else
+    bad "counts differ between solvers"
+fi
+rm -f /tmp/cli_counts_*.$$ /tmp/cli_err.$$
+
+j=$("$solve" tictactoe --solver dfs --json)
+if echo "$j" | jq -e '.counting == false or
+    (.counters.unhash >= 2 * .positions and
+     .counters.unhash >= .counters.primitive + .counters.generate_moves + .counters.do_move)' \
+    >/dev/null; then
+    ok "dfs unhashes in primitive, generate_moves and do_move"
+else
+    bad "dfs unhash count: $j"
+fi
+for s in gps gps-cached; do
+    j=$("$solve" tictactoe --solver "$s" --json)
+    if echo "$j" | jq -e '.counting == false or (.counters.unhash <= 1 and .counters.unhash >= 0)' \
+        >/dev/null; then
+        ok "$s unhashes at most once"
+    else
+        bad "$s unhash count: $j"
+    fi
+done
+
+j=$("$solve" tictactoe:sym --json)
+echo "$j" | jq -e '.positions == 765 and .value == "tie"' >/dev/null && ok "sym 765" ||
+    bad "sym: $j"
+
+j=$("$solve" tictactoe --solver minimax --json)
+echo "$j" | jq -e '.positions == null and .value == "tie" and .remoteness == 9 and
+    (.counting == false or .counters.calls == 549946)' >/dev/null && ok "minimax tree" ||
+    bad "minimax: $j"
+
+j=$("$solve" tictactoe --json --analyze)
+echo "$j" | jq -e '([.by_remoteness[] | .win + .lose + .tie + .draw] | add) == .positions and
+    ([.by_remoteness[] | .win] | add) == .wins and
+    (.by_remoteness | length) == 10' >/dev/null && ok "analyze histogram" ||
+    bad "analyze: $j"
+
+j=$("$solve" tictactoe --json --query xx-oo----)
+echo "$j" | jq -e '.query.value == "win" and .query.remoteness == 1 and
+    .query.moves[0].move == "3" and .query.moves[0].value == "win" and
+    .query.moves[0].remoteness == 1 and (.query.moves | length) == 5' >/dev/null &&
+    ok "query" || bad "query: $j"
+
+j=$("$solve" tictactoe --json)
+echo "$j" | jq -e '.solver == "gps-cached"' >/dev/null && ok "default solver" ||
+    bad "default solver: $j"
+
+"$solve" --list | grep -q "tictactoe" && "$solve" --list | grep -q "gps-cached" &&
+    ok "list" || bad "list"
+"$solve" --help | grep -q "usage" && ok "help" || bad "help"
+"$solve" tictactoe | grep -q "^value *tie in 9" && ok "text output" || bad "text output"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

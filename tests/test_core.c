@@ -1,0 +1,394 @@
+/* tests/test_core.c: options, value folding, the database, hashing, JSON. */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/db.h"
+#include "core/json.h"
+#include "core/mem.h"
+#include "core/options.h"
+#include "core/value.h"
+#include "hash/basek.h"
+
+/* ---------------------------------------------------------------- options */
+
+static const OptionSpec spec[] = {
+    {.name = "w", .type = OPT_INT, .min = 4, .max = 9, .def = 7, .help = "width"},
+    {.name = "sym", .type = OPT_BOOL, .help = "symmetry"},
+    {.name = "moves", .type = OPT_INT_LIST, .min = 1, .max = 99, .def_list = "1-2", .max_items = 4},
+    {0},
+};
+
+static void options_defaults(void **state) {
+    (void)state;
+    OptionValues v;
+    Error err = {0};
+    assert_int_equal(options_parse(spec, NULL, "t", &v, &err), ERR_OK);
+    assert_int_equal(opt_int(&v, "w"), 7);
+    assert_false(opt_bool(&v, "sym"));
+    const int64_t *items;
+    assert_int_equal(opt_list(&v, "moves", &items), 2);
+    assert_int_equal(items[0], 1);
+    assert_int_equal(items[1], 2);
+    char buf[128];
+    options_format(&v, buf, sizeof buf);
+    assert_string_equal(buf, "w=7,moves=1-2");
+}
+
+static void options_values(void **state) {
+    (void)state;
+    OptionValues v;
+    Error err = {0};
+    assert_int_equal(options_parse(spec, "sym,w=5,moves=3-1-4", "t", &v, &err), ERR_OK);
+    assert_int_equal(opt_int(&v, "w"), 5);
+    assert_true(opt_bool(&v, "sym"));
+    assert_true(opt_given(&v, "w"));
+    char buf[128];
+    options_format(&v, buf, sizeof buf);
+    assert_string_equal(buf, "w=5,sym,moves=3-1-4");
+    assert_int_equal(options_parse(spec, "sym=0", "t", &v, &err), ERR_OK);
+    assert_false(opt_bool(&v, "sym"));
+}
+
+static void options_refusals(void **state) {
+    (void)state;
+    static const char *const bad[] = {
+        "foo=1",   /* unknown */
+        "w=3",     /* below range */
+        "w=10",    /* above range */
+        "w=",      /* empty value */
+        "w",       /* missing value */
+        "w=5x",    /* trailing junk */
+        "w= 5",    /* space */
+        "w=+5",    /* sign */
+        "w=5,w=6", /* duplicate */
+        "sym=2",   /* not a switch value */
+        ",",       /* empty items */
+        "w=5,",    /* trailing comma */
+        "moves=1--2",
+        "moves=-1",
+        "moves=1-",
+        "moves=0",
+        "moves=1-2-3-4-5",
+        "moves=a",
+        "w=99999999999999999999999",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        OptionValues v;
+        Error err = {0};
+        ErrCode rc = options_parse(spec, bad[i], "game 't'", &v, &err);
+        if (rc != ERR_USAGE) {
+            fail_msg("'%s' was accepted", bad[i]);
+        }
+        assert_non_null(strstr(err.msg, "game 't'"));
+    }
+}
+
+static void parse_int64_strict(void **state) {
+    (void)state;
+    int64_t v;
+    assert_true(parse_int64("42", 0, 100, &v));
+    assert_int_equal(v, 42);
+    assert_true(parse_int64("-3", -5, 5, &v));
+    assert_false(parse_int64("", 0, 100, &v));
+    assert_false(parse_int64(" 4", 0, 100, &v));
+    assert_false(parse_int64("4 ", 0, 100, &v));
+    assert_false(parse_int64("101", 0, 100, &v));
+    assert_false(parse_int64("0x10", 0, 100, &v));
+}
+
+/* ------------------------------------------------------------ value fold */
+
+static Outcome fold_of(const Value *vals, const uint32_t *rs, int n) {
+    ChildFold f;
+    fold_init(&f);
+    for (int i = 0; i < n; i++) {
+        fold_add(&f, vals[i], rs[i]);
+    }
+    return fold_result(&f);
+}
+
+/* The remoteness rules of DESIGN.md, worked by hand. */
+static void fold_rules(void **state) {
+    (void)state;
+    /* Some child loses: win, 1 + min over losing children (3, 5 -> 4). */
+    Value a[] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE, VALUE_LOSE};
+    uint32_t ar[] = {1, 5, 0, 3};
+    Outcome o = fold_of(a, ar, 4);
+    assert_int_equal(o.value, VALUE_WIN);
+    assert_int_equal(o.remoteness, 4);
+    /* No losing child, ties at 2 and 6: tie in 3. */
+    Value b[] = {VALUE_WIN, VALUE_TIE, VALUE_TIE};
+    uint32_t br[] = {9, 6, 2};
+    o = fold_of(b, br, 3);
+    assert_int_equal(o.value, VALUE_TIE);
+    assert_int_equal(o.remoteness, 3);
+    /* All children win: lose, 1 + max (7 -> 8). */
+    Value c[] = {VALUE_WIN, VALUE_WIN, VALUE_WIN};
+    uint32_t cr[] = {1, 7, 3};
+    o = fold_of(c, cr, 3);
+    assert_int_equal(o.value, VALUE_LOSE);
+    assert_int_equal(o.remoteness, 8);
+    /* A draw child and winning children: draw. */
+    Value d[] = {VALUE_WIN, VALUE_DRAW};
+    uint32_t dr[] = {2, 0};
+    o = fold_of(d, dr, 2);
+    assert_int_equal(o.value, VALUE_DRAW);
+    /* A tie beats a draw. */
+    Value e[] = {VALUE_DRAW, VALUE_TIE};
+    uint32_t er[] = {0, 4};
+    o = fold_of(e, er, 2);
+    assert_int_equal(o.value, VALUE_TIE);
+    assert_int_equal(o.remoteness, 5);
+    /* No children: undecided (a module error the solvers report). */
+    o = fold_of(NULL, NULL, 0);
+    assert_int_equal(o.value, VALUE_UNDECIDED);
+    assert_int_equal(value_for_mover(VALUE_LOSE), VALUE_WIN);
+    assert_int_equal(value_for_mover(VALUE_WIN), VALUE_LOSE);
+    assert_int_equal(value_for_mover(VALUE_TIE), VALUE_TIE);
+    assert_int_equal(value_for_mover(VALUE_DRAW), VALUE_DRAW);
+}
+
+static void winby_order(void **state) {
+    (void)state;
+    assert_int_equal(winby_better(0, winby_worst(0), -5), -5);
+    assert_int_equal(winby_better(0, -5, 3), 3);
+    assert_int_equal(winby_better(1, 3, -5), -5);
+    assert_int_equal(winby_better(1, winby_worst(1), 7), 7);
+}
+
+/* --------------------------------------------------------------- database */
+
+static void db_round_trip(void **state) {
+    (void)state;
+    for (unsigned width = 1; width <= 2; width++) {
+        Database db;
+        Error err = {0};
+        assert_int_equal(db_create(&db, 100, width, true, &err), ERR_OK);
+        uint32_t maxr = width == 1 ? 63 : 16383;
+        assert_int_equal(db.max_remoteness, maxr);
+        for (Position p = 0; p < 100; p++) {
+            assert_false(db_raw_reached(db_peek(&db, p)));
+        }
+        const Value vals[] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE};
+        for (int i = 0; i < 3; i++) {
+            for (uint32_t r = 0; r <= maxr; r += (maxr / 7)) {
+                Position p = (Position)(i * 10 + r % 10);
+                assert_true(db_put(&db, p, vals[i], r));
+                uint32_t raw = db_peek(&db, p);
+                assert_true(db_raw_reached(raw));
+                assert_true(db_raw_solved(&db, raw));
+                assert_int_equal(db_raw_value(&db, raw), vals[i]);
+                assert_int_equal(db_raw_remoteness(&db, raw), r);
+            }
+            assert_false(db_put(&db, 50, vals[i], maxr + 1));
+        }
+        assert_true(db_put(&db, 60, VALUE_DRAW, 0));
+        assert_int_equal(db_raw_value(&db, db_peek(&db, 60)), VALUE_DRAW);
+        assert_true(db_raw_solved(&db, db_peek(&db, 60)));
+        db_poke(&db, 61, DB_VISITED);
+        assert_true(db_raw_reached(db_peek(&db, 61)));
+        assert_false(db_raw_solved(&db, db_peek(&db, 61)));
+        assert_int_equal(db_raw_value(&db, db_peek(&db, 61)), VALUE_UNDECIDED);
+        db_destroy(&db);
+    }
+    assert_int_equal(db_width_for(9), 1);
+    assert_int_equal(db_width_for(63), 1);
+    assert_int_equal(db_width_for(64), 2);
+    assert_int_equal(db_width_for(0), 2);
+}
+
+static void db_summary_counts(void **state) {
+    (void)state;
+    Database db;
+    Error err = {0};
+    assert_int_equal(db_create(&db, 10, 1, false, &err), ERR_OK);
+    assert_true(db_put(&db, 1, VALUE_WIN, 1));
+    assert_true(db_put(&db, 2, VALUE_WIN, 3));
+    assert_true(db_put(&db, 3, VALUE_LOSE, 0));
+    assert_true(db_put(&db, 7, VALUE_TIE, 3));
+    DbSummary s;
+    assert_int_equal(db_summarize(&db, true, &s, &err), ERR_OK);
+    assert_int_equal(s.positions, 4);
+    assert_int_equal(s.count[VALUE_WIN], 2);
+    assert_int_equal(s.count[VALUE_LOSE], 1);
+    assert_int_equal(s.count[VALUE_TIE], 1);
+    assert_int_equal(s.max_remoteness, 3);
+    assert_int_equal(s.by_remoteness[3][VALUE_WIN], 1);
+    assert_int_equal(s.by_remoteness[3][VALUE_TIE], 1);
+    assert_int_equal(s.by_remoteness[0][VALUE_LOSE], 1);
+    db_summary_free(&s);
+    db_destroy(&db);
+}
+
+static void db_refuses_over_budget(void **state) {
+    (void)state;
+    Database db;
+    Error err = {0};
+    mem_set_limit(1000);
+    assert_int_equal(db_create(&db, 5000, 1, false, &err), ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "memory budget"));
+    mem_set_limit(0);
+}
+
+/* ------------------------------------------------------------------ hash */
+
+/* Every base-k board of n cells round-trips, and distinct boards get
+ * distinct positions in [0, k^n). */
+static void basek_exhaustive(void **state) {
+    (void)state;
+    const int cases[][2] = {{2, 10}, {3, 9}, {4, 6}, {5, 5}, {7, 4}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        BaseK h;
+        Error err = {0};
+        int k = cases[c][0], n = cases[c][1];
+        assert_int_equal(basek_init(&h, k, n, &err), ERR_OK);
+        uint8_t cells[BASEK_MAX_CELLS] = {0}, back[BASEK_MAX_CELLS];
+        uint64_t expect = 1;
+        for (int i = 0; i < n; i++) {
+            expect *= (uint64_t)k;
+        }
+        assert_int_equal(h.size, expect);
+        uint8_t *seen = calloc(h.size, 1);
+        assert_non_null(seen);
+        /* Enumerate boards as an odometer, independently of the hash. */
+        for (uint64_t count = 0; count < h.size; count++) {
+            Position p = basek_hash(&h, cells);
+            assert_true(p < h.size);
+            assert_int_equal(seen[p], 0);
+            seen[p] = 1;
+            basek_unhash(&h, p, back);
+            assert_memory_equal(cells, back, (size_t)n);
+            for (int i = 0; i < n; i++) {
+                if (++cells[i] < k) {
+                    break;
+                }
+                cells[i] = 0;
+            }
+        }
+        /* basek_replace agrees with a fresh hash. */
+        for (int i = 0; i < n; i++) {
+            cells[i] = (uint8_t)(i % k);
+        }
+        Position p = basek_hash(&h, cells);
+        cells[1] = (uint8_t)((cells[1] + 1) % k);
+        assert_int_equal(basek_replace(&h, p, 1, (1 % k), cells[1]), basek_hash(&h, cells));
+        free(seen);
+    }
+}
+
+static void basek_counts(void **state) {
+    (void)state;
+    BaseK h;
+    Error err = {0};
+    assert_int_equal(basek_init(&h, 3, 9, &err), ERR_OK);
+    uint8_t cells[9] = {0};
+    stats_thread_reset();
+    Position p = basek_hash(&h, cells);
+    basek_unhash(&h, p, cells);
+    basek_unhash(&h, p, cells);
+    (void)basek_replace(&h, p, 0, 0, 1);
+    Counters c = {0};
+    stats_thread_collect(&c);
+#if STATS
+    assert_int_equal(c.hash, 2);
+    assert_int_equal(c.unhash, 2);
+#endif
+}
+
+static void basek_refuses_overflow(void **state) {
+    (void)state;
+    BaseK h;
+    Error err = {0};
+    assert_int_equal(basek_init(&h, 3, 40, &err), ERR_USAGE); /* 3^40 > 2^63 */
+    assert_int_equal(basek_init(&h, 2, 62, &err), ERR_OK);
+    assert_int_equal(basek_init(&h, 1, 5, &err), ERR_USAGE);
+}
+
+/* ------------------------------------------------------------------- json */
+
+static void json_output(void **state) {
+    (void)state;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    JsonWriter w;
+    json_init(&w, f, false);
+    json_object_begin(&w, NULL);
+    json_string(&w, "a", "q\"\\\n");
+    json_uint(&w, "b", 18446744073709551615ull);
+    json_array_begin(&w, "c");
+    json_int(&w, NULL, -3);
+    json_null(&w, NULL);
+    json_array_end(&w);
+    json_object_begin(&w, "d");
+    json_object_end(&w);
+    json_bool(&w, "e", true);
+    json_object_end(&w);
+    fclose(f);
+    assert_string_equal(buf, "{\"a\":\"q\\\"\\\\\\n\",\"b\":18446744073709551615,"
+                             "\"c\":[-3,null],\"d\":{},\"e\":true}\n");
+    free(buf);
+}
+
+/* ----------------------------------------------------------------- memory */
+
+static void mem_sizes(void **state) {
+    (void)state;
+    uint64_t b;
+    Error err = {0};
+    assert_int_equal(mem_parse("512M", &b, &err), ERR_OK);
+    assert_int_equal(b, 512ull << 20);
+    assert_int_equal(mem_parse("2GiB", &b, &err), ERR_OK);
+    assert_int_equal(b, 2ull << 30);
+    assert_int_equal(mem_parse("1000", &b, &err), ERR_OK);
+    assert_int_equal(b, 1000);
+    assert_int_equal(mem_parse("lots", &b, &err), ERR_USAGE);
+    assert_int_equal(mem_parse("5Q", &b, &err), ERR_USAGE);
+    assert_int_equal(mem_parse("-1G", &b, &err), ERR_USAGE);
+    assert_int_equal(mem_parse("1Gx", &b, &err), ERR_USAGE);
+}
+
+/* jemalloc's thread peak sees a large allocation that is really used. */
+static void mem_peak_tracks(void **state) {
+    (void)state;
+    if (!mem_have_jemalloc()) {
+        skip();
+    }
+    mem_thread_peak_reset();
+    size_t n = 64u << 20;
+    volatile char *p = malloc(n);
+    assert_non_null((void *)p);
+    for (size_t i = 0; i < n; i += 4096) {
+        p[i] = (char)i;
+    }
+    assert_int_equal(p[4096], (char)4096);
+    uint64_t peak = mem_thread_peak();
+    free((void *)p);
+    assert_true(peak >= n);
+    assert_true(peak < n + (8u << 20));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(options_defaults),
+        cmocka_unit_test(options_values),
+        cmocka_unit_test(options_refusals),
+        cmocka_unit_test(parse_int64_strict),
+        cmocka_unit_test(fold_rules),
+        cmocka_unit_test(winby_order),
+        cmocka_unit_test(db_round_trip),
+        cmocka_unit_test(db_summary_counts),
+        cmocka_unit_test(db_refuses_over_budget),
+        cmocka_unit_test(basek_exhaustive),
+        cmocka_unit_test(basek_counts),
+        cmocka_unit_test(basek_refuses_overflow),
+        cmocka_unit_test(json_output),
+        cmocka_unit_test(mem_sizes),
+        cmocka_unit_test(mem_peak_tracks),
+    };
+    return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}

@@ -1,0 +1,539 @@
+/* tests/test_games.c: properties every game module must have.
+ *
+ * For every registered game and each of its test variants, over every
+ * position reachable from the initial position:
+ *   - hash round trip: parse(format(p)) == p and format(parse(t)) == t
+ *     (the text is produced by unhashing, parsing hashes it again);
+ *   - the stateless family: primitive positions end the game, others have
+ *     1..max_moves distinct moves, children stay in the hash space;
+ *   - the GPS and GPS-cached families agree with the stateless family move
+ *     by move (position, primitive, moves, children, turn, canonical), and
+ *     undo_move restores the state exactly; long random do/undo walks too;
+ *   - symmetry: canonical() is idempotent and picks a class member;
+ *   - non-loopy games are acyclic and never last longer than max_depth;
+ *   - generate_parents (when provided) is the exact inverse of the moves;
+ *   - tiers (when provided) partition the positions and bound the moves;
+ *   - parse refuses malformed text with ERR_USAGE.
+ */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_move(const void *a, const void *b) {
+    Move x = *(const Move *)a, y = *(const Move *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_pos(const void *a, const void *b) {
+    Position x = *(const Position *)a, y = *(const Position *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted moves of a non-primitive position, checked for range and repeats. */
+static int sorted_moves(const Game *g, Position p, Move *moves) {
+    int n = g->ops->generate_moves(g, p, moves);
+    assert_in_range(n, 1, g->max_moves);
+    qsort(moves, (size_t)n, sizeof *moves, cmp_move);
+    for (int i = 1; i < n; i++) {
+        assert_true(moves[i] != moves[i - 1]);
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ round trip */
+
+static void round_trip(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    char text[1024], again[1024];
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position p = r.list[i], q;
+        Error err = {0};
+        g->ops->format(g, p, text, sizeof text);
+        if (g->ops->parse(g, text, &q, &err) != ERR_OK) {
+            fail_msg("parse(format(%llu)) = parse('%s') refused: %s", (unsigned long long)p, text,
+                     err.msg);
+        }
+        assert_int_equal(q, p);
+        g->ops->format(g, q, again, sizeof again);
+        assert_string_equal(again, text);
+        char board[GAME_TEXT_MAX];
+        game_print(g, p, board, sizeof board);
+        assert_true(strlen(board) > 0);
+    }
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+/* ---------------------------------------------------------- stateless */
+
+static void stateless_shape(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    Move moves[GAME_MAX_MOVES];
+    uint64_t primitives = 0;
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position p = r.list[i];
+        Value v = g->ops->primitive(g, p);
+        assert_in_range(v, VALUE_UNDECIDED, VALUE_TIE);
+        if (g->has_winby && v != VALUE_UNDECIDED) {
+            WinBy w = g->ops->winby(g, p);
+            assert_in_range(w, WINBY_MIN, WINBY_MAX);
+        }
+        if (v != VALUE_UNDECIDED) {
+            primitives++;
+            continue;
+        }
+        int n = sorted_moves(g, p, moves);
+        for (int k = 0; k < n; k++) {
+            Position c = g->ops->do_move(g, p, moves[k]);
+            assert_true(c < g->num_positions);
+            if (g->ops->turn != NULL) {
+                assert_in_range(g->ops->turn(g, c), 0, 1);
+            }
+        }
+    }
+    assert_true(primitives > 0);
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+static void symmetry(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    Move moves[GAME_MAX_MOVES];
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position p = r.list[i];
+        assert_int_equal(g->ops->canonical(g, p), p);
+        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
+            continue;
+        }
+        int n = g->ops->generate_moves(g, p, moves);
+        for (int k = 0; k < n; k++) {
+            Position c = g->ops->do_move(g, p, moves[k]);
+            Position cc = g->ops->canonical(g, c);
+            assert_true(cc <= c);
+            assert_int_equal(g->ops->canonical(g, cc), cc);
+            /* A class shares its value at the root of the class: primitive. */
+            assert_int_equal(g->ops->primitive(g, cc), g->ops->primitive(g, c));
+        }
+    }
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+/* ------------------------------------------------------------ GPS families */
+
+static void check_family(const Game *g, const GpsOps *f, const Reach *r) {
+    Error err = {0};
+    GpsState *st = f->create(g, &err);
+    assert_non_null(st);
+    assert_int_equal(f->position(st), g->initial);
+    Move a[GAME_MAX_MOVES], b[GAME_MAX_MOVES], c[GAME_MAX_MOVES];
+    for (uint64_t i = 0; i < r->count; i++) {
+        Position p = r->list[i];
+        f->set(st, p);
+        assert_int_equal(f->position(st), p);
+        Value v = g->ops->primitive(g, p);
+        assert_int_equal(f->primitive(st), v);
+        if (g->symmetric) {
+            assert_int_equal(f->canonical(st), p);
+        }
+        if (f->turn != NULL && g->ops->turn != NULL) {
+            assert_int_equal(f->turn(st), g->ops->turn(g, p));
+        }
+        if (v != VALUE_UNDECIDED) {
+            if (g->has_winby) {
+                assert_int_equal(f->winby(st), g->ops->winby(g, p));
+            }
+            continue;
+        }
+        int n = sorted_moves(g, p, a);
+        int m = f->generate_moves(st, b);
+        assert_int_equal(m, n);
+        qsort(b, (size_t)m, sizeof *b, cmp_move);
+        assert_memory_equal(a, b, (size_t)n * sizeof *a);
+        for (int k = 0; k < n; k++) {
+            Position child = g->ops->do_move(g, p, a[k]);
+            assert_int_equal(f->do_move(st, a[k]), child);
+            assert_int_equal(f->position(st), child);
+            assert_int_equal(f->primitive(st), g->ops->primitive(g, child));
+            if (g->symmetric) {
+                assert_int_equal(f->canonical(st), g->ops->canonical(g, child));
+            }
+            f->undo_move(st);
+            assert_int_equal(f->position(st), p);
+        }
+        /* The state is whole again: the same moves and value. */
+        assert_int_equal(f->primitive(st), v);
+        int m2 = f->generate_moves(st, c);
+        assert_int_equal(m2, n);
+        qsort(c, (size_t)m2, sizeof *c, cmp_move);
+        assert_memory_equal(a, c, (size_t)n * sizeof *a);
+    }
+    f->destroy(st);
+}
+
+static void gps_agrees(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    check_family(g, g->gps, &r);
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+static void gps_cached_agrees(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    check_family(g, g->gps_cached, &r);
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Random games played to the end on a state, then unwound move by move:
+ * each undo must give back the positions seen on the way down. */
+static void walk_family(const Game *g, const GpsOps *f) {
+    Error err = {0};
+    GpsState *st = f->create(g, &err);
+    assert_non_null(st);
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    enum { WALKS = 300, MAX_PLIES = 4096 };
+    Position *path = malloc(MAX_PLIES * sizeof *path);
+    assert_non_null(path);
+    Move moves[GAME_MAX_MOVES];
+    for (int w = 0; w < WALKS; w++) {
+        f->set(st, g->initial);
+        Position p = g->initial;
+        int depth = 0;
+        path[0] = p;
+        while (depth + 1 < MAX_PLIES && f->primitive(st) == VALUE_UNDECIDED) {
+            int n = f->generate_moves(st, moves);
+            assert_in_range(n, 1, g->max_moves);
+            Move m = moves[rng_next(&seed) % (uint64_t)n];
+            Position expect = g->ops->do_move(g, p, m);
+            p = f->do_move(st, m);
+            assert_int_equal(p, expect);
+            path[++depth] = p;
+        }
+        if (!g->loopy) {
+            assert_true((uint32_t)depth <= g->max_depth);
+        }
+        while (depth > 0) {
+            f->undo_move(st);
+            depth--;
+            assert_int_equal(f->position(st), path[depth]);
+        }
+    }
+    free(path);
+    f->destroy(st);
+}
+
+static void gps_walks(void **state) {
+    Game *g = test_game(*state);
+    walk_family(g, g->gps);
+    game_destroy(g);
+}
+
+static void gps_cached_walks(void **state) {
+    Game *g = test_game(*state);
+    walk_family(g, g->gps_cached);
+    game_destroy(g);
+}
+
+/* --------------------------------------------------------------- depth */
+
+enum { WHITE = 0, GRAY = 1, BLACK = 2 };
+
+/* Iterative DFS with colors: a gray child is a cycle. Returns the longest
+ * path (in moves) from the initial position to a primitive. */
+static uint32_t longest_path(const Game *g) {
+    uint8_t *color = calloc(g->num_positions, 1);
+    uint32_t *longest = calloc(g->num_positions, sizeof *longest);
+    assert_non_null(color);
+    assert_non_null(longest);
+    typedef struct Frame {
+        Position p;
+        int next, n;
+        Move moves[GAME_MAX_MOVES];
+    } Frame;
+    size_t cap = 64, top = 0;
+    Frame *stack = malloc(cap * sizeof *stack);
+    assert_non_null(stack);
+    Position root = game_canonical(g, g->initial);
+    stack[0] = (Frame){.p = root};
+    color[root] = GRAY;
+    stack[0].n = g->ops->primitive(g, root) == VALUE_UNDECIDED
+                     ? g->ops->generate_moves(g, root, stack[0].moves)
+                     : 0;
+    top = 1;
+    while (top > 0) {
+        Frame *fr = &stack[top - 1];
+        if (fr->next == fr->n) {
+            color[fr->p] = BLACK;
+            top--;
+            if (top > 0) {
+                Frame *up = &stack[top - 1];
+                if (longest[fr->p] + 1 > longest[up->p]) {
+                    longest[up->p] = longest[fr->p] + 1;
+                }
+            }
+            continue;
+        }
+        Position c = game_canonical(g, g->ops->do_move(g, fr->p, fr->moves[fr->next++]));
+        if (color[c] == GRAY) {
+            fail_msg("non-loopy game %s:%s has a cycle through position %llu", g->module->name,
+                     g->variant, (unsigned long long)c);
+        }
+        if (color[c] == BLACK) {
+            if (longest[c] + 1 > longest[fr->p]) {
+                longest[fr->p] = longest[c] + 1;
+            }
+            continue;
+        }
+        if (top == cap) {
+            cap *= 2;
+            stack = realloc(stack, cap * sizeof *stack);
+            assert_non_null(stack);
+        }
+        Frame *nf = &stack[top++];
+        nf->p = c;
+        nf->next = 0;
+        color[c] = GRAY;
+        nf->n = g->ops->primitive(g, c) == VALUE_UNDECIDED ? g->ops->generate_moves(g, c, nf->moves)
+                                                           : 0;
+    }
+    uint32_t result = longest[root];
+    free(stack);
+    free(color);
+    free(longest);
+    return result;
+}
+
+static void acyclic_within_depth(void **state) {
+    Game *g = test_game(*state);
+    uint32_t longest = longest_path(g);
+    if (longest > g->max_depth) {
+        fail_msg("%s:%s lasts %u moves, more than its max_depth %u", g->module->name, g->variant,
+                 longest, g->max_depth);
+    }
+    game_destroy(g);
+}
+
+/* ------------------------------------------------------------- parents */
+
+static bool contains(const Position *list, int n, Position p) {
+    for (int i = 0; i < n; i++) {
+        if (list[i] == p) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void parents_invert_moves(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    Position *parents = malloc((size_t)g->max_parents * sizeof *parents);
+    Position *sorted = malloc((size_t)g->max_parents * sizeof *sorted);
+    assert_non_null(parents);
+    assert_non_null(sorted);
+    Move moves[GAME_MAX_MOVES];
+    /* Each child lists its parent. */
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position p = r.list[i];
+        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
+            continue;
+        }
+        int n = g->ops->generate_moves(g, p, moves);
+        for (int k = 0; k < n; k++) {
+            Position c = game_canonical(g, g->ops->do_move(g, p, moves[k]));
+            int np = g->ops->generate_parents(g, c, parents);
+            assert_in_range(np, 0, g->max_parents);
+            if (!contains(parents, np, p)) {
+                fail_msg("%s:%s: child %llu does not list its parent %llu", g->module->name,
+                         g->variant, (unsigned long long)c, (unsigned long long)p);
+            }
+        }
+    }
+    /* Each parent generates the child, and parents are listed once. */
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position c = r.list[i];
+        int np = g->ops->generate_parents(g, c, parents);
+        memcpy(sorted, parents, (size_t)np * sizeof *sorted);
+        qsort(sorted, (size_t)np, sizeof *sorted, cmp_pos);
+        for (int k = 0; k < np; k++) {
+            Position q = parents[k];
+            assert_true(q < g->num_positions);
+            assert_true(k == 0 || sorted[k] != sorted[k - 1]);
+            if (!r.seen[q]) {
+                continue; /* unreachable parents are allowed; retro filters them */
+            }
+            assert_int_equal(g->ops->primitive(g, q), VALUE_UNDECIDED);
+            bool found = false;
+            int n = g->ops->generate_moves(g, q, moves);
+            for (int m = 0; m < n && !found; m++) {
+                found = game_canonical(g, g->ops->do_move(g, q, moves[m])) == c;
+            }
+            if (!found) {
+                fail_msg("%s:%s: parent %llu has no move to %llu", g->module->name, g->variant,
+                         (unsigned long long)q, (unsigned long long)c);
+            }
+        }
+    }
+    free(parents);
+    free(sorted);
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+/* ---------------------------------------------------------------- tiers */
+
+static void tiers_partition(void **state) {
+    Game *g = test_game(*state);
+    const TierOps *t = g->tiers;
+    Reach r;
+    test_reach(g, &r);
+    int ntiers = t->count(g);
+    assert_true(ntiers >= 1);
+    Move moves[GAME_MAX_MOVES];
+    int children[GAME_MAX_CHILD_TIERS];
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position p = r.list[i];
+        int tier = t->tier_of(g, p);
+        assert_in_range(tier, 0, ntiers - 1);
+        uint64_t idx = t->first ? p - t->first(g, tier) : t->index_of(g, p);
+        assert_true(idx < t->size(g, tier));
+        Position back = t->first ? t->first(g, tier) + idx : t->position_at(g, tier, idx);
+        assert_int_equal(back, p);
+        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
+            continue;
+        }
+        int nc = t->children(g, tier, children);
+        assert_in_range(nc, 0, GAME_MAX_CHILD_TIERS);
+        int n = g->ops->generate_moves(g, p, moves);
+        for (int k = 0; k < n; k++) {
+            Position c = game_canonical(g, g->ops->do_move(g, p, moves[k]));
+            int ct = t->tier_of(g, c);
+            bool listed = false;
+            for (int j = 0; j < nc; j++) {
+                listed |= children[j] == ct;
+            }
+            if (!listed) {
+                fail_msg("%s:%s: a move from tier %d reaches tier %d, not a listed child",
+                         g->module->name, g->variant, tier, ct);
+            }
+        }
+    }
+    if (t->first != NULL) {
+        uint64_t total = 0;
+        for (int k = 0; k < ntiers; k++) {
+            assert_int_equal(t->first(g, k), total);
+            total += t->size(g, k);
+        }
+        assert_true(total <= g->num_positions);
+    }
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
+/* ---------------------------------------------------------------- parse */
+
+static void parse_refuses(void **state) {
+    Game *g = test_game(*state);
+    static const char *const bad[] = {
+        "",
+        "?",
+        "\x01\x02",
+        "0123456789abcdefghijklmnopqrstuvwxyz",
+        "--------------------------------------------------------------------------------"
+        "--------------------------------------------------------------------------------"
+        "--------------------------------------------------------------------------------",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        Position p;
+        Error err = {0};
+        ErrCode rc = g->ops->parse(g, bad[i], &p, &err);
+        if (rc != ERR_USAGE) {
+            fail_msg("%s accepted '%s'", g->module->name, bad[i]);
+        }
+        assert_true(strlen(err.msg) > 0);
+    }
+    game_destroy(g);
+}
+
+/* ----------------------------------------------------------------- main */
+
+typedef struct Property {
+    const char *name;
+    CMUnitTestFunction fn;
+    bool (*applies)(const Game *g);
+} Property;
+
+static bool always(const Game *g) { return g != NULL; }
+static bool has_gps(const Game *g) { return g->gps != NULL; }
+static bool has_gps_cached(const Game *g) { return g->gps_cached != NULL; }
+static bool is_symmetric(const Game *g) { return g->symmetric; }
+static bool non_loopy(const Game *g) { return !g->loopy; }
+static bool has_parents(const Game *g) { return g->ops->generate_parents != NULL; }
+static bool has_tiers(const Game *g) { return g->tiers != NULL; }
+
+int main(void) {
+    static const Property props[] = {
+        {"round_trip", round_trip, always},
+        {"stateless_shape", stateless_shape, always},
+        {"parse_refuses", parse_refuses, always},
+        {"symmetry", symmetry, is_symmetric},
+        {"gps_agrees", gps_agrees, has_gps},
+        {"gps_walks", gps_walks, has_gps},
+        {"gps_cached_agrees", gps_cached_agrees, has_gps_cached},
+        {"gps_cached_walks", gps_cached_walks, has_gps_cached},
+        {"acyclic_within_depth", acyclic_within_depth, non_loopy},
+        {"parents_invert_moves", parents_invert_moves, has_parents},
+        {"tiers_partition", tiers_partition, has_tiers},
+    };
+    char **specs = test_game_specs();
+    size_t nspecs = 0;
+    while (specs[nspecs] != NULL) {
+        nspecs++;
+    }
+    size_t nprops = sizeof props / sizeof props[0];
+    struct CMUnitTest *tests = calloc(nspecs * nprops, sizeof *tests);
+    size_t n = 0;
+    for (size_t s = 0; s < nspecs; s++) {
+        Game *g = NULL;
+        Error err = {0};
+        if (game_create(specs[s], &g, &err) != ERR_OK) {
+            fprintf(stderr, "test variant %s does not build: %s\n", specs[s], err.msg);
+            return 1;
+        }
+        for (size_t p = 0; p < nprops; p++) {
+            if (props[p].applies(g)) {
+                tests[n++] = (struct CMUnitTest){
+                    .name = test_strdupf("%s %s", props[p].name, specs[s]),
+                    .test_func = props[p].fn,
+                    .initial_state = specs[s],
+                };
+            }
+        }
+        game_destroy(g);
+    }
+    int failed = test_run_group("games", tests, n);
+    free(tests);
+    test_free_specs(specs);
+    return failed;
+}

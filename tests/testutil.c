@@ -1,0 +1,121 @@
+/* tests/testutil.c: see testutil.h. */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool test_heavy_enabled(void) {
+    const char *v = getenv("TEST_HEAVY");
+    return v == NULL || strcmp(v, "0") != 0;
+}
+
+char *test_strdupf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+char **test_game_specs(void) {
+    size_t cap = 16, n = 0;
+    char **specs = malloc(cap * sizeof *specs);
+    assert_non_null(specs);
+    for (int i = 0; game_registry[i] != NULL; i++) {
+        const GameModule *m = game_registry[i];
+        for (const GameTestVariant *v = m->test_variants; v->options != NULL; v++) {
+            if (v->heavy && !test_heavy_enabled()) {
+                continue;
+            }
+            if (n + 2 > cap) {
+                cap *= 2;
+                specs = realloc(specs, cap * sizeof *specs);
+                assert_non_null(specs);
+            }
+            specs[n++] = v->options[0] ? test_strdupf("%s:%s", m->name, v->options)
+                                       : test_strdupf("%s", m->name);
+        }
+    }
+    specs[n] = NULL;
+    return specs;
+}
+
+void test_free_specs(char **specs) {
+    for (size_t i = 0; specs[i] != NULL; i++) {
+        free(specs[i]);
+    }
+    free(specs);
+}
+
+Game *test_game(const char *spec) {
+    Game *g = NULL;
+    Error err = {0};
+    if (game_create(spec, &g, &err) != ERR_OK) {
+        fail_msg("game_create(%s): %s", spec, err.msg);
+    }
+    return g;
+}
+
+void test_reach(const Game *g, Reach *r) {
+    r->seen = calloc(g->num_positions, 1);
+    assert_non_null(r->seen);
+    size_t cap = 1024;
+    r->list = malloc(cap * sizeof *r->list);
+    assert_non_null(r->list);
+    Position root = game_canonical(g, g->initial);
+    r->list[0] = root;
+    r->count = 1;
+    r->seen[root] = 1;
+    Move moves[GAME_MAX_MOVES];
+    for (uint64_t head = 0; head < r->count; head++) {
+        Position p = r->list[head];
+        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
+            continue;
+        }
+        int n = g->ops->generate_moves(g, p, moves);
+        for (int i = 0; i < n; i++) {
+            Position c = game_canonical(g, g->ops->do_move(g, p, moves[i]));
+            assert_true(c < g->num_positions);
+            if (!r->seen[c]) {
+                r->seen[c] = 1;
+                if (r->count == cap) {
+                    cap *= 2;
+                    r->list = realloc(r->list, cap * sizeof *r->list);
+                    assert_non_null(r->list);
+                }
+                r->list[r->count++] = c;
+            }
+        }
+    }
+}
+
+void test_reach_free(Reach *r) {
+    free(r->list);
+    free(r->seen);
+    r->list = NULL;
+    r->seen = NULL;
+}
+
+void test_solve(const char *solver, const Game *g, SolveResult *res) {
+    const SolverModule *s = NULL;
+    SolveConfig cfg = {0};
+    Error err = {0};
+    if (solver_lookup(solver, &s, &cfg, &err) != ERR_OK ||
+        solver_run(s, g, &cfg, res, &err) != ERR_OK) {
+        fail_msg("solver %s on %s:%s: %s", solver, g->module->name, g->variant, err.msg);
+    }
+}
+
+int test_run_group(const char *name, struct CMUnitTest *tests, size_t n) {
+    int failed = _cmocka_run_group_tests(name, tests, n, NULL, NULL);
+    for (size_t i = 0; i < n; i++) {
+        free((char *)tests[i].name);
+    }
+    return failed;
+}
