@@ -27,6 +27,8 @@ typedef struct Dfs {
     Database *db;
     Error *err;
     ErrCode rc; /* sticky: once set, the search unwinds */
+    Outcome root;
+    WinBy root_winby;
 } Dfs;
 
 static Outcome fail_no_moves(Dfs *d, Position pos) {
@@ -95,6 +97,11 @@ static Outcome visit(Dfs *d, Position pos, uint32_t depth, WinBy *winby) {
     return out;
 }
 
+static void run(void *arg) {
+    Dfs *d = arg;
+    d->root = visit(d, game_canonical(d->g, d->g->initial), 0, &d->root_winby);
+}
+
 static ErrCode dfs_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     (void)cfg;
     ErrCode rc = solver_db_create(g, &res->db, err);
@@ -103,11 +110,11 @@ static ErrCode dfs_solve(const Game *g, const SolveConfig *cfg, SolveResult *res
     }
     res->has_db = true;
     Dfs d = {.g = g, .db = &res->db, .err = err, .rc = ERR_OK};
-    WinBy winby = 0;
-    res->root = visit(&d, game_canonical(g, g->initial), 0, &winby);
+    rc = solver_run_deep(g, SOLVER_FRAME_BYTES, run, &d, res, err);
+    res->root = d.root;
     res->has_winby = g->has_winby;
-    res->root_winby = winby;
-    return d.rc;
+    res->root_winby = d.root_winby;
+    return rc != ERR_OK ? rc : d.rc;
 }
 
 const SolverModule dfs_solver = {

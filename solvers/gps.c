@@ -28,6 +28,8 @@ typedef struct Gps {
     Database *db;
     Error *err;
     ErrCode rc;
+    Outcome root;
+    WinBy root_winby;
 } Gps;
 
 /* Solves the state's current board, whose key (canonical position) is pos. */
@@ -96,6 +98,14 @@ static Outcome visit(Gps *s, Position pos, uint32_t depth, WinBy *winby) {
     return out;
 }
 
+/* Loads the initial position (the solve's one unhash) and searches. */
+static void run(void *arg) {
+    Gps *s = arg;
+    s->f->set(s->st, s->g->initial);
+    Position root = s->g->symmetric ? s->f->canonical(s->st) : s->g->initial;
+    s->root = visit(s, root, 0, &s->root_winby);
+}
+
 static ErrCode solve_family(const Game *g, const GpsOps *f, SolveResult *res, Error *err) {
     ErrCode rc = solver_db_create(g, &res->db, err);
     if (rc != ERR_OK) {
@@ -106,15 +116,13 @@ static ErrCode solve_family(const Game *g, const GpsOps *f, SolveResult *res, Er
     if (st == NULL) {
         return ERR_MEMORY;
     }
-    f->set(st, g->initial);
-    Position root = g->symmetric ? f->canonical(st) : g->initial;
     Gps s = {.g = g, .f = f, .st = st, .db = &res->db, .err = err, .rc = ERR_OK};
-    WinBy winby = 0;
-    res->root = visit(&s, root, 0, &winby);
+    rc = solver_run_deep(g, SOLVER_FRAME_BYTES, run, &s, res, err);
+    res->root = s.root;
     res->has_winby = g->has_winby;
-    res->root_winby = winby;
+    res->root_winby = s.root_winby;
     f->destroy(st);
-    return s.rc;
+    return rc != ERR_OK ? rc : s.rc;
 }
 
 static ErrCode gps_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {

@@ -23,6 +23,8 @@ typedef struct Minimax {
     uint64_t limit;
     Error *err;
     ErrCode rc;
+    Outcome root;
+    WinBy root_winby;
 } Minimax;
 
 static Outcome visit(Minimax *m, Position pos, uint32_t depth, WinBy *winby) {

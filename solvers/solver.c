@@ -2,6 +2,7 @@
 #include "solvers/solver.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,5 +134,57 @@ ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err) {
                          w, pos, WINBY_MIN, WINBY_MAX);
     }
     db->winby[pos] = (int16_t)w;
+    return ERR_OK;
+}
+
+/* Sanitizers enlarge stack frames (redzones), so deep recursions get more. */
+#if defined(__SANITIZE_ADDRESS__)
+#define STACK_FACTOR 4
+#else
+#define STACK_FACTOR 1
+#endif
+
+typedef struct DeepCall {
+    void (*fn)(void *arg);
+    void *arg;
+    Counters counters;
+    uint64_t peak;
+} DeepCall;
+
+static void *deep_trampoline(void *p) {
+    DeepCall *c = p;
+    stats_thread_reset();
+    mem_thread_peak_reset();
+    c->fn(c->arg);
+    c->peak = mem_thread_peak();
+    stats_thread_collect(&c->counters);
+    return NULL;
+}
+
+ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg), void *arg,
+                        SolveResult *res, Error *err) {
+    uint64_t depth = (uint64_t)g->max_depth + 64;
+    uint64_t need = depth * (uint64_t)frame_bytes * STACK_FACTOR + (8u << 20);
+    if (need > mem_budget() / 4) {
+        char buf[32];
+        return error_set(err, ERR_LIMIT,
+                         "a depth-first solve of game '%s' (up to %" PRIu32
+                         " plies) needs %s of stack, more than a quarter of the memory "
+                         "budget; use a solver that does not recurse",
+                         g->module->name, g->max_depth, mem_format(need, buf, sizeof buf));
+    }
+    pthread_attr_t attr;
+    pthread_t thread;
+    DeepCall call = {.fn = fn, .arg = arg};
+    if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, (size_t)need) != 0 ||
+        pthread_create(&thread, &attr, deep_trampoline, &call) != 0) {
+        pthread_attr_destroy(&attr);
+        return error_set(err, ERR_MEMORY,
+                         "cannot start a solver thread with %" PRIu64 " bytes of stack", need);
+    }
+    pthread_join(thread, NULL);
+    pthread_attr_destroy(&attr);
+    counters_add(&res->counters, &call.counters);
+    res->worker_peak_bytes += call.peak;
     return ERR_OK;
 }

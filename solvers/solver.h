@@ -107,6 +107,18 @@ void solve_result_extra(SolveResult *res, const char *name, double value);
  * array when the game has scores; checks the memory budget first. */
 ErrCode solver_db_create(const Game *g, Database *db, Error *err);
 
+/* Stack per ply of a depth-first visit that keeps a move buffer on the
+ * stack (dfs, gps, minimax): the buffer and a few locals. */
+#define SOLVER_FRAME_BYTES (GAME_MAX_MOVES * sizeof(Move) + 256)
+
+/* Runs fn(arg), a recursion at most g->max_depth plies deep using about
+ * frame_bytes of stack per ply, on a thread whose stack is large enough
+ * (the default 8 MiB would overflow on deep games). The thread's counters
+ * and jemalloc peak are added to res. Refuses with ERR_LIMIT when the stack
+ * needed exceeds a quarter of the memory budget. */
+ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg), void *arg,
+                        SolveResult *res, Error *err);
+
 /* Stores the WinBy score of a position, refusing scores outside int16. */
 ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err);
 
