@@ -29,6 +29,19 @@ bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out) {
     return true;
 }
 
+ErrCode spec_split(const char *spec, const char *what, char *name, size_t n, const char **options,
+                   Error *err) {
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (len == 0 || len >= n) {
+        return error_set(err, ERR_USAGE, "'%s' is not a %s name (see solve --list)", spec, what);
+    }
+    memcpy(name, spec, len);
+    name[len] = '\0';
+    *options = colon ? colon + 1 : NULL;
+    return ERR_OK;
+}
+
 static int spec_count(const OptionSpec *spec) {
     int n = 0;
     while (spec != NULL && spec[n].name != NULL) {

@@ -64,6 +64,12 @@ void options_format(const OptionValues *vals, char *buf, size_t n);
 /* One option described for --list: "w=4..9 (default 7)  board width". */
 void options_describe(const OptionSpec *spec, char *buf, size_t n);
 
+/* Splits "name" or "name:options" into name (at most n - 1 characters) and
+ * *options (NULL when there is no colon). `what` ("game", "solver") names
+ * the kind in the message refusing an empty or too long name. */
+ErrCode spec_split(const char *spec, const char *what, char *name, size_t n, const char **options,
+                   Error *err);
+
 /* Parses a whole decimal integer in [min, max]; false if malformed or out of
  * range. Shared by the command-line tools. */
 bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out);

@@ -61,13 +61,11 @@ static ErrCode validate(const Game *g, Error *err) {
 ErrCode game_create(const char *spec, Game **out, Error *err) {
     *out = NULL;
     char name[64];
-    const char *colon = strchr(spec, ':');
-    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (len == 0 || len >= sizeof name) {
-        return error_set(err, ERR_USAGE, "'%s' is not a game name (see solve --list)", spec);
+    const char *options;
+    ErrCode rc = spec_split(spec, "game", name, sizeof name, &options, err);
+    if (rc != ERR_OK) {
+        return rc;
     }
-    memcpy(name, spec, len);
-    name[len] = '\0';
     const GameModule *m = game_find(name);
     if (m == NULL) {
         return error_set(err, ERR_USAGE, "unknown game '%s' (solve --list shows the games)", name);
@@ -79,7 +77,7 @@ ErrCode game_create(const char *spec, Game **out, Error *err) {
     g->module = m;
     char owner[96];
     snprintf(owner, sizeof owner, "game '%s'", name);
-    ErrCode rc = options_parse(m->options, colon ? colon + 1 : NULL, owner, &g->options, err);
+    rc = options_parse(m->options, options, owner, &g->options, err);
     if (rc == ERR_OK) {
         options_format(&g->options, g->variant, sizeof g->variant);
         rc = m->create(g, err);

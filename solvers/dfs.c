@@ -31,13 +31,6 @@ typedef struct Dfs {
     WinBy root_winby;
 } Dfs;
 
-static Outcome fail_no_moves(Dfs *d, Position pos) {
-    d->rc = error_set(d->err, ERR_INTERNAL,
-                      "game '%s': position %" PRIu64 " is not primitive but has no moves",
-                      d->g->module->name, pos);
-    return (Outcome){VALUE_UNDECIDED, 0};
-}
-
 /* Solves pos (a canonical position) and returns its outcome; *winby gets its
  * score when the game has WinBy. */
 static Outcome visit(Dfs *d, Position pos, uint32_t depth, WinBy *winby) {
@@ -52,10 +45,7 @@ static Outcome visit(Dfs *d, Position pos, uint32_t depth, WinBy *winby) {
         return (Outcome){db_raw_value(db, raw), db_raw_remoteness(db, raw)};
     }
     if (depth > g->max_depth) {
-        d->rc = error_set(d->err, ERR_LIMIT,
-                          "game '%s' went deeper than its declared max_depth %" PRIu32
-                          " (is it loopy?)",
-                          g->module->name, g->max_depth);
+        d->rc = solver_depth_error(g, d->err);
         return (Outcome){VALUE_UNDECIDED, 0};
     }
     Outcome out;
@@ -85,15 +75,12 @@ static Outcome visit(Dfs *d, Position pos, uint32_t depth, WinBy *winby) {
         }
         out = fold_result(&fold);
         if (out.value == VALUE_UNDECIDED) {
-            return fail_no_moves(d, pos);
+            d->rc = solver_no_moves_error(g, pos, d->err);
+            return out;
         }
         *winby = best;
     }
-    if (!db_put(db, pos, out.value, out.remoteness)) {
-        d->rc = db_overflow_error(db, pos, out.remoteness, d->err);
-    } else if (g->has_winby) {
-        d->rc = solver_put_winby(db, pos, *winby, d->err);
-    }
+    d->rc = solver_store(g, db, pos, out, *winby, d->err);
     return out;
 }
 

@@ -46,10 +46,7 @@ static Outcome visit(Gps *s, Position pos, uint32_t depth, WinBy *winby) {
         return (Outcome){db_raw_value(db, raw), db_raw_remoteness(db, raw)};
     }
     if (depth > g->max_depth) {
-        s->rc = error_set(s->err, ERR_LIMIT,
-                          "game '%s' went deeper than its declared max_depth %" PRIu32
-                          " (is it loopy?)",
-                          g->module->name, g->max_depth);
+        s->rc = solver_depth_error(g, s->err);
         return (Outcome){VALUE_UNDECIDED, 0};
     }
     Outcome out;
@@ -83,18 +80,12 @@ static Outcome visit(Gps *s, Position pos, uint32_t depth, WinBy *winby) {
         }
         out = fold_result(&fold);
         if (out.value == VALUE_UNDECIDED) {
-            s->rc = error_set(s->err, ERR_INTERNAL,
-                              "game '%s': position %" PRIu64 " is not primitive but has no moves",
-                              g->module->name, pos);
+            s->rc = solver_no_moves_error(g, pos, s->err);
             return out;
         }
         *winby = best;
     }
-    if (!db_put(db, pos, out.value, out.remoteness)) {
-        s->rc = db_overflow_error(db, pos, out.remoteness, s->err);
-    } else if (g->has_winby) {
-        s->rc = solver_put_winby(db, pos, *winby, s->err);
-    }
+    s->rc = solver_store(g, db, pos, out, *winby, s->err);
     return out;
 }
 

@@ -39,10 +39,7 @@ static Outcome visit(Minimax *m, Position pos, uint32_t depth, WinBy *winby) {
         return (Outcome){VALUE_UNDECIDED, 0};
     }
     if (depth > g->max_depth) {
-        m->rc = error_set(m->err, ERR_LIMIT,
-                          "game '%s' went deeper than its declared max_depth %" PRIu32
-                          " (is it loopy?)",
-                          g->module->name, g->max_depth);
+        m->rc = solver_depth_error(g, m->err);
         return (Outcome){VALUE_UNDECIDED, 0};
     }
     Value v = game_primitive(g, pos);
@@ -70,9 +67,7 @@ static Outcome visit(Minimax *m, Position pos, uint32_t depth, WinBy *winby) {
     }
     Outcome out = fold_result(&fold);
     if (out.value == VALUE_UNDECIDED) {
-        m->rc = error_set(m->err, ERR_INTERNAL,
-                          "game '%s': position %" PRIu64 " is not primitive but has no moves",
-                          g->module->name, pos);
+        m->rc = solver_no_moves_error(g, pos, m->err);
     }
     *winby = best;
     return out;

@@ -20,13 +20,11 @@ const SolverModule *solver_find(const char *name) {
 
 ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *cfg, Error *err) {
     char name[64];
-    const char *colon = strchr(spec, ':');
-    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (len == 0 || len >= sizeof name) {
-        return error_set(err, ERR_USAGE, "'%s' is not a solver name (see solve --list)", spec);
+    const char *options;
+    ErrCode rc = spec_split(spec, "solver", name, sizeof name, &options, err);
+    if (rc != ERR_OK) {
+        return rc;
     }
-    memcpy(name, spec, len);
-    name[len] = '\0';
     const SolverModule *s = solver_find(name);
     if (s == NULL) {
         return error_set(err, ERR_USAGE, "unknown solver '%s' (solve --list shows the solvers)",
@@ -34,7 +32,7 @@ ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *c
     }
     char owner[96];
     snprintf(owner, sizeof owner, "solver '%s'", name);
-    ErrCode rc = options_parse(s->options, colon ? colon + 1 : NULL, owner, &cfg->options, err);
+    rc = options_parse(s->options, options, owner, &cfg->options, err);
     if (rc != ERR_OK) {
         return rc;
     }
@@ -126,15 +124,34 @@ ErrCode solver_db_create(const Game *g, Database *db, Error *err) {
     return db_create(db, g->num_positions, db_width_for(g->max_depth), g->has_winby, err);
 }
 
-ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err) {
-    if (w < WINBY_MIN || w > WINBY_MAX) {
+ErrCode solver_store(const Game *g, Database *db, Position pos, Outcome out, WinBy winby,
+                     Error *err) {
+    if (!db_put(db, pos, out.value, out.remoteness)) {
+        return db_overflow_error(db, pos, out.remoteness, err);
+    }
+    if (!g->has_winby) {
+        return ERR_OK;
+    }
+    if (winby < WINBY_MIN || winby > WINBY_MAX) {
         return error_set(err, ERR_LIMIT,
                          "WinBy score %" PRId32 " at position %" PRIu64
                          " is outside the stored range %d..%d",
-                         w, pos, WINBY_MIN, WINBY_MAX);
+                         winby, pos, WINBY_MIN, WINBY_MAX);
     }
-    db->winby[pos] = (int16_t)w;
+    db->winby[pos] = (int16_t)winby;
     return ERR_OK;
+}
+
+ErrCode solver_depth_error(const Game *g, Error *err) {
+    return error_set(err, ERR_LIMIT,
+                     "game '%s' went deeper than its declared max_depth %" PRIu32 " (is it loopy?)",
+                     g->module->name, g->max_depth);
+}
+
+ErrCode solver_no_moves_error(const Game *g, Position pos, Error *err) {
+    return error_set(err, ERR_INTERNAL,
+                     "game '%s': position %" PRIu64 " is not primitive but has no moves",
+                     g->module->name, pos);
 }
 
 /* Sanitizers enlarge stack frames (redzones), so deep recursions get more. */

@@ -119,7 +119,16 @@ ErrCode solver_db_create(const Game *g, Database *db, Error *err);
 ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg), void *arg,
                         SolveResult *res, Error *err);
 
-/* Stores the WinBy score of a position, refusing scores outside int16. */
-ErrCode solver_put_winby(Database *db, Position pos, WinBy w, Error *err);
+/* Stores a solved position's outcome (and its WinBy score when the game has
+ * scores). Refuses a remoteness the record cannot hold and a score outside
+ * int16 with ERR_LIMIT. */
+ErrCode solver_store(const Game *g, Database *db, Position pos, Outcome out, WinBy winby,
+                     Error *err);
+
+/* Messages for a game module that breaks its promises, shared by solvers:
+ * a recursion deeper than g->max_depth (ERR_LIMIT), and a non-primitive
+ * position without moves (ERR_INTERNAL). */
+ErrCode solver_depth_error(const Game *g, Error *err);
+ErrCode solver_no_moves_error(const Game *g, Position pos, Error *err);
 
 #endif /* SOLVERS_SOLVER_H */
