@@ -22,6 +22,15 @@
  *               digit change per move. With `sym`, the 8 symmetric hashes are
  *               kept the same way, so canonical() is a minimum of 8 numbers.
  *
+ * Tiers: tier t (0..9) holds the boards with t pieces, ceil(t/2) x and
+ * floor(t/2) o; a move leads from tier t to tier t+1. The base-3 hash is not
+ * tier-major, so a position's index in its tier is its multinomial rank
+ * among the boards with the tier's piece counts (hash/multinomial.h):
+ * index_of unhashes (base 3) and ranks (one hash); position_at unranks (one
+ * unhash) and hashes (base 3). The tiers cover the 6,046 boards with legal
+ * piece counts (1 + 9 + 72 + ... + 126); the other base-3 slots belong to
+ * no tier and are never reached.
+ *
  * Options: misere (three in a row loses), sym (store one position per class
  * of the 8 board symmetries; 765 classes are reachable).
  */
@@ -31,6 +40,7 @@
 
 #include "games/game.h"
 #include "hash/basek.h"
+#include "hash/multinomial.h"
 
 enum { BLANK = 0, O_PIECE = 1, X_PIECE = 2 };
 enum { CELLS = 9, LINES = 8, SYMMETRIES = 8 };
@@ -41,6 +51,7 @@ static const uint8_t lines[LINES][3] = {
 
 typedef struct Ttt {
     BaseK hash;
+    Multinomial tier_hash; /* tier-local index: rank among boards with the tier's counts */
     bool misere;
     uint8_t sym[SYMMETRIES][CELLS];  /* sym[s][i]: where cell i goes under symmetry s */
     uint8_t lines_through[CELLS][4]; /* lines through each cell */
@@ -500,6 +511,63 @@ static const GpsOps ttt_gps_cached = {
     .turn = cached_turn,
 };
 
+/* ------------------------------------------------------------------ tiers */
+
+/* Piece counts of tier t, indexed by cell digit (BLANK, O_PIECE, X_PIECE). */
+static void tier_counts(int tier, uint8_t *counts) {
+    counts[BLANK] = (uint8_t)(CELLS - tier);
+    counts[O_PIECE] = (uint8_t)(tier / 2);
+    counts[X_PIECE] = (uint8_t)((tier + 1) / 2);
+}
+
+static int ttt_tier_count(const Game *g) {
+    (void)g;
+    return CELLS + 1;
+}
+
+static uint64_t ttt_tier_size(const Game *g, int tier) {
+    uint8_t counts[3];
+    tier_counts(tier, counts);
+    return multinomial_count(&ttt(g)->tier_hash, counts);
+}
+
+static int ttt_tier_of(const Game *g, Position pos) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return count_pieces(cells);
+}
+
+static int ttt_tier_children(const Game *g, int tier, int *child_tiers) {
+    (void)g;
+    if (tier == CELLS) {
+        return 0;
+    }
+    child_tiers[0] = tier + 1;
+    return 1;
+}
+
+static uint64_t ttt_index_of(const Game *g, Position pos) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    return multinomial_rank(&ttt(g)->tier_hash, cells);
+}
+
+static Position ttt_position_at(const Game *g, int tier, uint64_t i) {
+    uint8_t counts[3], cells[CELLS];
+    tier_counts(tier, counts);
+    multinomial_unrank(&ttt(g)->tier_hash, counts, i, cells);
+    return basek_hash(&ttt(g)->hash, cells);
+}
+
+static const TierOps ttt_tiers = {
+    .count = ttt_tier_count,
+    .size = ttt_tier_size,
+    .tier_of = ttt_tier_of,
+    .children = ttt_tier_children,
+    .index_of = ttt_index_of,
+    .position_at = ttt_position_at,
+};
+
 /* ------------------------------------------------------------------ module */
 
 /* The 8 symmetries of the square: 4 rotations, each with or without a
@@ -527,6 +595,9 @@ static ErrCode ttt_create(Game *g, Error *err) {
         return error_set(err, ERR_MEMORY, "out of memory");
     }
     ErrCode rc = basek_init(&t->hash, 3, CELLS, err);
+    if (rc == ERR_OK) {
+        rc = multinomial_init(&t->tier_hash, 3, CELLS, err);
+    }
     if (rc != ERR_OK) {
         free(t);
         return rc;
@@ -543,6 +614,7 @@ static ErrCode ttt_create(Game *g, Error *err) {
     g->ops = &ttt_ops;
     g->gps = &ttt_gps;
     g->gps_cached = &ttt_gps_cached;
+    g->tiers = &ttt_tiers;
     g->num_positions = t->hash.size;
     g->initial = 0; /* the empty board */
     g->max_moves = CELLS;
