@@ -222,8 +222,9 @@ static ErrCode run_query(const Game *g, const SolveResult *res, const char *text
                          Error *err) {
     if (!res->has_db) {
         return error_set(err, ERR_USAGE,
-                         "--query needs a solver that keeps a database (not a root-only "
-                         "solver such as minimax)");
+                         "--query needs a solver that keeps a database, and this solve kept "
+                         "none (a root-only solver such as minimax, or a database too large "
+                         "for the memory budget)");
     }
     Position pos;
     ErrCode rc = g->ops->parse(g, text, &pos, err);
@@ -281,7 +282,7 @@ static void print_text(const Game *g, const SolverModule *s, const SolveResult *
         printf(", winby %" PRId32 " (first player's discs minus second's)", res->root_winby);
     }
     printf("\n");
-    if (res->has_db) {
+    if (sum != NULL) {
         printf("positions   %" PRIu64 " reached: %" PRIu64 " win, %" PRIu64 " lose, %" PRIu64
                " tie, %" PRIu64 " draw\n",
                sum->positions, sum->count[VALUE_WIN], sum->count[VALUE_LOSE], sum->count[VALUE_TIE],
@@ -351,13 +352,13 @@ static void print_json(const Game *g, const SolverModule *s, const SolveResult *
     }
     static const char *const keys[] = {"wins", "losses", "ties", "draws"};
     static const Value vals[] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE, VALUE_DRAW};
-    if (res->has_db) {
+    if (sum != NULL) {
         json_uint(&w, "positions", sum->positions);
     } else {
         json_null(&w, "positions");
     }
     for (int i = 0; i < 4; i++) {
-        if (res->has_db) {
+        if (sum != NULL) {
             json_uint(&w, keys[i], sum->count[vals[i]]);
         } else {
             json_null(&w, keys[i]);
@@ -496,7 +497,12 @@ int main(int argc, char **argv) {
         rc = run_query(g, &res, a.query, &q, &err);
     }
     if (rc == ERR_OK) {
-        const DbSummary *ps = res.has_db ? &sum : NULL;
+        /* A solver without a database may still report its totals. */
+        DbSummary kept = res.summary;
+        if (!a.analyze) {
+            kept.by_remoteness = NULL;
+        }
+        const DbSummary *ps = res.has_db ? &sum : res.has_summary ? &kept : NULL;
         const Query *pq = a.query != NULL ? &q : NULL;
         if (a.json) {
             print_json(g, s, &res, ps, pq);

@@ -110,6 +110,10 @@ void solve_result_free(SolveResult *res) {
         db_destroy(&res->db);
         res->has_db = false;
     }
+    if (res->has_summary) {
+        db_summary_free(&res->summary);
+        res->has_summary = false;
+    }
 }
 
 void solve_result_extra(SolveResult *res, const char *name, double value) {

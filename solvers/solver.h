@@ -58,6 +58,12 @@ typedef struct SolveResult {
     WinBy root_winby; /* when has_winby */
     bool has_db;      /* db holds every reached position */
     Database db;
+    /* OPTIONAL, for solvers that solve every reached position but cannot
+     * keep the whole database (tier, when it does not fit in memory): the
+     * totals of db_summarize, with by_remoteness filled (freed by
+     * solve_result_free). Ignored when has_db. */
+    bool has_summary;
+    DbSummary summary;
     Counters counters;
     double wall_seconds;
     uint64_t peak_bytes;        /* jemalloc peak of the calling thread + worker peaks */

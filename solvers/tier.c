@@ -1,0 +1,955 @@
+/* solvers/tier.c: Evan's stage (tier) solver, parallel with OpenMP.
+ *
+ * The game declares tiers (games/game.h TierOps): a partition of its
+ * positions such that a move from tier t leads only to t's child tiers, the
+ * tiers forming a DAG (placement games: the number of pieces on the board,
+ * one child t + 1). Positions of a tier have local indices 0..size(t)-1.
+ *
+ * 1. Forward pass (reachability), tiers in topological order from the
+ *    initial position's tier: one bit per position (a bitmap per tier); each
+ *    marked, non-primitive position sets the bits of its children. Positions
+ *    of a tier are independent, so OpenMP threads share a tier's positions
+ *    (atomic OR into the child bitmaps). `positions` then counts exactly the
+ *    positions reachable from the initial position.
+ * 2. Backward pass, children before parents (the last tier first): every
+ *    marked position of the tier is solved from its children's records,
+ *    which are final since their tiers are solved (fold_*, core/value.h;
+ *    WinBy as in dfs.c). Positions are independent again: threads take
+ *    chunks of the tier (dynamic schedule); each writes only its own
+ *    records, so the result is the same byte for byte for every thread count.
+ *    A tier's record array is freed as soon as no unsolved tier needs it, so
+ *    at most a tier and its children are in memory, plus the bitmaps (one
+ *    bit per position of the game, one block: the reach file).
+ *
+ * Memory modes, chosen from the estimates before anything is allocated:
+ *   - whole database: when the full database (one record per hash slot,
+ *     core/db.h) and the bitmaps fit the budget, res->db gets every record,
+ *     so --query works and the tests compare position by position. For a
+ *     tier-major hash (TierOps.first) a tier's records are a slice of res->db
+ *     (no copy); otherwise tier arrays are copied in via position_at().
+ *   - tiers in use only: otherwise (or with `tier:window`), the records of
+ *     a tier live only while it or a parent is being solved; the result has
+ *     the root value and the totals (res->summary) but no database, and a
+ *     note on stderr says so.
+ *   - refused: when not even that fits, ERR_MEMORY with the estimate.
+ *
+ * --work-dir DIR: every solved tier is written to DIR/tier-NNNN.gmdb, and the
+ * reachability bitmaps to DIR/reach.gmdb, with a header and checksum,
+ * atomically (core/dbfile.h). A later run of the same variant loads them
+ * instead of recomputing, so an interrupted solve resumes from the tiers
+ * already solved; a corrupt, truncated or foreign file is refused with
+ * ERR_IO and a message saying what to do.
+ *
+ * Game calls: the GPS-cached family when the game has it, else GPS, else
+ * the stateless family (`tier:stateless` forces it, to measure the
+ * difference); one state per thread, loaded once per position (one unhash),
+ * children by do!/undo!. Counters and jemalloc peaks are per thread and
+ * summed as solvers/solver.h describes.
+ *
+ * Progress (tier, positions done, rate, time left) goes to stderr when it is
+ * a terminal or with --progress.
+ *
+ * Time: O(R * b) game calls for R reachable positions of b moves, twice
+ * (forward and backward), divided among the threads. Memory: bits/8 bytes
+ * for the bitmaps plus, per resident tier, size * (width + 2 with WinBy)
+ * bytes; with the whole database, num_positions * (width + 2 with WinBy).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/dbfile.h"
+#include "core/mem.h"
+#include "solvers/solver.h"
+
+/* Positions handed to a thread at a time: large enough that scheduling is
+ * negligible, small enough that the two threads finish a tier together. */
+#define TIER_CHUNK_WORDS 256 /* 16384 positions */
+
+typedef struct TierInfo {
+    uint64_t size;
+    Position first; /* tier-major games only */
+    int nchildren;
+    int children[GAME_MAX_CHILD_TIERS];
+    int parents_left; /* parents not yet solved: the records are needed until 0 */
+    uint64_t *reach;  /* bitmap of reachable positions, (size + 63) / 64 words */
+    uint64_t reached;
+    Database vals; /* the tier's records, indexed by local index */
+    bool resident;
+    bool owned; /* vals allocated here (not a slice of res->db) */
+    bool solved;
+} TierInfo;
+
+typedef struct TierSolve {
+    const Game *g;
+    const GpsOps *fam; /* NULL: stateless family */
+    SolveResult *res;
+    Error *err;
+    int ntiers;
+    TierInfo *t;
+    int *order;            /* solve order: every tier after its children */
+    uint64_t *reach_block; /* the bitmaps of all tiers, one block (one file part) */
+    bool tier_major;
+    bool whole; /* res->db holds the whole database */
+    unsigned width;
+    bool winby;
+    int threads;
+    GpsState **states; /* one per thread */
+    uint64_t *worker_peak;
+    const char *work_dir;
+    char spec[DBFILE_SPEC_MAX];
+    int root_tier;
+    uint64_t root_index;
+    /* errors raised inside parallel regions */
+    volatile int failed;
+    /* progress */
+    bool progress;
+    bool tty;
+    double t0, last_report;
+    uint64_t total_reached, done_before; /* for the time-left estimate */
+    uint64_t tiers_solved, tiers_loaded;
+} TierSolve;
+
+/* ------------------------------------------------------------- helpers */
+
+static uint64_t words_of(uint64_t size) { return (size + 63) / 64; }
+
+static uint64_t record_bytes(const TierSolve *s, uint64_t size) {
+    return db_bytes(size, s->width, s->winby);
+}
+
+static Position position_of(const TierSolve *s, int tier, uint64_t i) {
+    return s->tier_major ? s->t[tier].first + i : s->g->tiers->position_at(s->g, tier, i);
+}
+
+/* Records an error from inside a parallel region (the first one wins). */
+static void fail_parallel(TierSolve *s, ErrCode code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void fail_parallel(TierSolve *s, ErrCode code, const char *fmt, ...) {
+#pragma omp critical(tier_error)
+    {
+        if (!s->failed) {
+            va_list ap;
+            va_start(ap, fmt);
+            char msg[sizeof s->err->msg];
+            vsnprintf(msg, sizeof msg, fmt, ap);
+            va_end(ap);
+            error_set(s->err, code, "%s", msg);
+            __atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
+        }
+    }
+}
+
+static bool has_failed(const TierSolve *s) { return __atomic_load_n(&s->failed, __ATOMIC_ACQUIRE); }
+
+/* Finds the child tier and local index of child position c of a position
+ * in tier `tier`. Tier-major: a range test over the child tiers (no game
+ * call); otherwise tier_of and index_of (counted hash/unhash). */
+static bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *ci) {
+    const TierInfo *ti = &s->t[tier];
+    if (s->tier_major) {
+        for (int k = 0; k < ti->nchildren; k++) {
+            const TierInfo *child = &s->t[ti->children[k]];
+            if (c - child->first < child->size) {
+                *ct = ti->children[k];
+                *ci = c - child->first;
+                return true;
+            }
+        }
+        return false;
+    }
+    int t = s->g->tiers->tier_of(s->g, c);
+    for (int k = 0; k < ti->nchildren; k++) {
+        if (ti->children[k] == t) {
+            *ct = t;
+            *ci = s->g->tiers->index_of(s->g, c);
+            return *ci < s->t[t].size;
+        }
+    }
+    return false;
+}
+
+/* A position's primitive value, or its children. */
+typedef struct Expansion {
+    Value primitive; /* VALUE_UNDECIDED unless primitive */
+    WinBy winby;     /* primitive's score */
+    int turn;        /* player to move (WinBy games) */
+    int n;
+    Position child[GAME_MAX_MOVES];
+} Expansion;
+
+static void expand(const TierSolve *s, GpsState *st, Position p, Expansion *e) {
+    const Game *g = s->g;
+    const GpsOps *f = s->fam;
+    Move moves[GAME_MAX_MOVES];
+    e->n = 0;
+    if (f != NULL) {
+        f->set(st, p);
+        e->primitive = gps_primitive(f, st);
+        if (e->primitive != VALUE_UNDECIDED) {
+            e->winby = s->winby ? f->winby(st) : 0;
+            return;
+        }
+        e->turn = s->winby ? f->turn(st) : 0;
+        int n = gps_generate_moves(f, st, moves);
+        for (int i = 0; i < n; i++) {
+            Position c = gps_do_move(f, st, moves[i]);
+            e->child[i] = g->symmetric ? f->canonical(st) : c;
+            gps_undo_move(f, st);
+        }
+        e->n = n;
+        return;
+    }
+    e->primitive = game_primitive(g, p);
+    if (e->primitive != VALUE_UNDECIDED) {
+        e->winby = s->winby ? g->ops->winby(g, p) : 0;
+        return;
+    }
+    e->turn = s->winby ? g->ops->turn(g, p) : 0;
+    int n = game_generate_moves(g, p, moves);
+    for (int i = 0; i < n; i++) {
+        e->child[i] = game_canonical(g, game_do_move(g, p, moves[i]));
+    }
+    e->n = n;
+}
+
+/* ------------------------------------------------------------ progress */
+
+static void progress_line(TierSolve *s, const char *phase, int tier, uint64_t done, uint64_t total,
+                          bool final) {
+    double now = clock_seconds();
+    if (!s->progress || (!final && now - s->last_report < 1.0)) {
+        return;
+    }
+    s->last_report = now;
+    double elapsed = now - s->t0;
+    uint64_t all_done = s->done_before + done;
+    double rate = elapsed > 0 ? (double)all_done / elapsed : 0;
+    /* Each reachable position is expanded twice: forward and backward. */
+    double left = rate > 0 ? (double)(2 * s->total_reached - all_done) / rate : 0;
+    fprintf(stderr,
+            "%stier: %s tier %d: %" PRIu64 "/%" PRIu64 " positions, %.2f M/s, %.0f s elapsed",
+            s->tty ? "\r" : "", phase, tier, done, total, rate / 1e6, elapsed);
+    if (s->total_reached != 0) { /* known once the forward pass is over */
+        fprintf(stderr, ", about %.0f s left", left);
+    }
+    fprintf(stderr, s->tty ? "   " : "\n");
+    if (s->tty && final) {
+        fprintf(stderr, "\n");
+    }
+}
+
+/* ------------------------------------------------------ parallel regions */
+
+/* Worker bookkeeping at the start and end of a parallel region. The main
+ * thread (0) is measured by the harness, so only the others reset. */
+static void worker_begin(void) {
+    if (omp_get_thread_num() != 0) {
+        stats_thread_reset();
+        mem_thread_peak_reset();
+    }
+}
+
+static void worker_end(TierSolve *s) {
+    int id = omp_get_thread_num();
+    if (id == 0) {
+        return;
+    }
+    uint64_t peak = mem_thread_peak();
+    if (peak > s->worker_peak[id]) {
+        s->worker_peak[id] = peak;
+    }
+#pragma omp critical(tier_counters)
+    stats_thread_collect(&s->res->counters);
+}
+
+/* ----------------------------------------------------------- forward */
+
+/* Marks the children of every reachable position of tier `tier`. */
+static void forward_tier(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    uint64_t nwords = words_of(ti->size);
+    uint64_t done = 0;
+#pragma omp parallel num_threads(s->threads)
+    {
+        worker_begin();
+        GpsState *st = s->states[omp_get_thread_num()];
+        Expansion e;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t w0 = 0; w0 < nwords; w0 += TIER_CHUNK_WORDS) {
+            if (has_failed(s)) {
+                continue;
+            }
+            uint64_t w1 = w0 + TIER_CHUNK_WORDS < nwords ? w0 + TIER_CHUNK_WORDS : nwords;
+            uint64_t count = 0;
+            for (uint64_t w = w0; w < w1; w++) {
+                for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
+                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                    Position p = position_of(s, tier, i);
+                    STAT_INC(calls);
+                    expand(s, st, p, &e);
+                    count++;
+                    if (e.primitive == VALUE_UNDECIDED && e.n <= 0) {
+                        fail_parallel(s, ERR_INTERNAL,
+                                      "game '%s': position %" PRIu64
+                                      " is not primitive but has no moves",
+                                      s->g->module->name, p);
+                    }
+                    for (int k = 0; k < e.n; k++) {
+                        STAT_INC(edges);
+                        int ct;
+                        uint64_t ci;
+                        if (!locate(s, tier, e.child[k], &ct, &ci)) {
+                            fail_parallel(s, ERR_INTERNAL,
+                                          "game '%s': a move from position %" PRIu64
+                                          " (tier %d) reaches position %" PRIu64
+                                          ", which is in none of the tier's child tiers",
+                                          s->g->module->name, p, tier, e.child[k]);
+                            continue;
+                        }
+                        __atomic_fetch_or(&s->t[ct].reach[ci / 64], UINT64_C(1) << (ci % 64),
+                                          __ATOMIC_RELAXED);
+                    }
+                }
+            }
+            uint64_t now_done = __atomic_add_fetch(&done, count, __ATOMIC_RELAXED);
+            if (omp_get_thread_num() == 0) {
+                progress_line(s, "reach", tier, now_done, ti->reached, false);
+            }
+        }
+        worker_end(s);
+    }
+}
+
+static uint64_t popcount_bitmap(const uint64_t *bits, uint64_t nwords) {
+    uint64_t n = 0;
+    for (uint64_t w = 0; w < nwords; w++) {
+        n += (uint64_t)__builtin_popcountll(bits[w]);
+    }
+    return n;
+}
+
+/* ---------------------------------------------------------- backward */
+
+/* Solves every reachable position of tier `tier` into its records. */
+static void solve_tier(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    uint64_t nwords = words_of(ti->size);
+    uint64_t done = 0;
+    const Game *g = s->g;
+#pragma omp parallel num_threads(s->threads)
+    {
+        worker_begin();
+        GpsState *st = s->states[omp_get_thread_num()];
+        Expansion e;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t w0 = 0; w0 < nwords; w0 += TIER_CHUNK_WORDS) {
+            if (has_failed(s)) {
+                continue;
+            }
+            uint64_t w1 = w0 + TIER_CHUNK_WORDS < nwords ? w0 + TIER_CHUNK_WORDS : nwords;
+            uint64_t count = 0;
+            for (uint64_t w = w0; w < w1; w++) {
+                for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
+                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                    Position p = position_of(s, tier, i);
+                    STAT_INC(calls);
+                    expand(s, st, p, &e);
+                    count++;
+                    Outcome out = {e.primitive, 0};
+                    WinBy best = e.winby;
+                    if (e.primitive == VALUE_UNDECIDED) {
+                        ChildFold fold;
+                        fold_init(&fold);
+                        best = winby_worst(e.turn);
+                        for (int k = 0; k < e.n; k++) {
+                            STAT_INC(edges);
+                            int ct;
+                            uint64_t ci;
+                            if (!locate(s, tier, e.child[k], &ct, &ci)) {
+                                fail_parallel(s, ERR_INTERNAL,
+                                              "game '%s': position %" PRIu64
+                                              " has a child outside its child tiers",
+                                              g->module->name, p);
+                                break;
+                            }
+                            const Database *cv = &s->t[ct].vals;
+                            uint32_t raw = db_get(cv, ci);
+                            if (!db_raw_solved(cv, raw)) {
+                                fail_parallel(s, ERR_INTERNAL,
+                                              "tier %d: child %" PRIu64 " of position %" PRIu64
+                                              " has no value",
+                                              ct, e.child[k], p);
+                                break;
+                            }
+                            fold_add(&fold, db_raw_value(cv, raw), db_raw_remoteness(cv, raw));
+                            if (s->winby) {
+                                best = winby_better(e.turn, best, cv->winby[ci]);
+                            }
+                        }
+                        out = fold_result(&fold);
+                        if (out.value == VALUE_UNDECIDED) {
+                            fail_parallel(s, ERR_INTERNAL,
+                                          "game '%s': position %" PRIu64
+                                          " is not primitive but has no moves",
+                                          g->module->name, p);
+                            continue;
+                        }
+                    }
+                    if (!db_put(&ti->vals, i, out.value, out.remoteness)) {
+                        Error e2;
+                        db_overflow_error(&ti->vals, p, out.remoteness, &e2);
+                        fail_parallel(s, ERR_LIMIT, "%s", e2.msg);
+                    } else if (s->winby) {
+                        if (best < WINBY_MIN || best > WINBY_MAX) {
+                            fail_parallel(s, ERR_LIMIT,
+                                          "WinBy score %" PRId32 " at position %" PRIu64
+                                          " is outside the stored range %d..%d",
+                                          best, p, WINBY_MIN, WINBY_MAX);
+                        }
+                        ti->vals.winby[i] = (int16_t)best;
+                    }
+                }
+            }
+            uint64_t now_done = __atomic_add_fetch(&done, count, __ATOMIC_RELAXED);
+            if (omp_get_thread_num() == 0) {
+                progress_line(s, "solve", tier, now_done, ti->reached, false);
+            }
+        }
+        worker_end(s);
+    }
+}
+
+/* ------------------------------------------------------- tier records */
+
+/* Makes room for tier `tier`'s records: a slice of res->db for a
+ * tier-major whole database, otherwise an array of its own. */
+static ErrCode tier_alloc(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    if (s->whole && s->tier_major) {
+        Database *db = &s->res->db;
+        ti->vals = *db;
+        ti->vals.size = ti->size;
+        if (db->r8 != NULL) {
+            ti->vals.r8 = db->r8 + ti->first;
+        } else {
+            ti->vals.r16 = db->r16 + ti->first;
+        }
+        if (db->winby != NULL) {
+            ti->vals.winby = db->winby + ti->first;
+        }
+        ti->owned = false;
+    } else {
+        ErrCode rc = db_create(&ti->vals, ti->size, s->width, s->winby, s->err);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+        ti->owned = true;
+    }
+    ti->resident = true;
+    return ERR_OK;
+}
+
+static void tier_free(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    if (ti->resident && ti->owned) {
+        db_destroy(&ti->vals);
+    }
+    ti->resident = false;
+}
+
+static void tier_parts(const TierInfo *ti, DbFileParts *parts) {
+    const Database *v = &ti->vals;
+    parts->n = 0;
+    parts->data[parts->n] = v->r8 != NULL ? (void *)v->r8 : (void *)v->r16;
+    parts->bytes[parts->n++] = ti->size * v->width;
+    if (v->winby != NULL) {
+        parts->data[parts->n] = v->winby;
+        parts->bytes[parts->n++] = ti->size * sizeof(int16_t);
+    }
+}
+
+static void file_info(const TierSolve *s, DbFileKind kind, int tier, DbFileInfo *info) {
+    memset(info, 0, sizeof *info);
+    info->kind = kind;
+    snprintf(info->spec, sizeof info->spec, "%s", s->spec);
+    info->count = s->ntiers;
+    info->index = tier;
+    if (kind == DBFILE_TIER) {
+        info->width = s->width;
+        info->records = s->t[tier].size;
+    } else {
+        for (int t = 0; t < s->ntiers; t++) {
+            info->records += s->t[t].size;
+        }
+    }
+}
+
+static void tier_path(const TierSolve *s, int tier, char *buf, size_t n) {
+    if (tier < 0) {
+        snprintf(buf, n, "%s/reach.gmdb", s->work_dir);
+    } else {
+        snprintf(buf, n, "%s/tier-%04d.gmdb", s->work_dir, tier);
+    }
+}
+
+/* Copies a solved tier into res->db for a whole database that is not
+ * tier-major (position_at: a counted unhash and hash per position). */
+static void scatter(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    Database *db = &s->res->db;
+    for (uint64_t i = 0; i < ti->size; i++) {
+        uint32_t raw = db_peek(&ti->vals, i);
+        if (raw == DB_UNREACHED) {
+            continue;
+        }
+        Position p = s->g->tiers->position_at(s->g, tier, i);
+        db_poke(db, p, raw);
+        if (db->winby != NULL) {
+            db->winby[p] = ti->vals.winby[i];
+        }
+    }
+}
+
+/* Adds a solved tier's records to the totals. */
+static ErrCode tally(TierSolve *s, int tier, DbSummary *sum) {
+    const Database *v = &s->t[tier].vals;
+    for (uint64_t i = 0; i < v->size; i++) {
+        uint32_t raw = db_peek(v, i);
+        if (raw == DB_UNREACHED) {
+            continue;
+        }
+        if (!db_raw_solved(v, raw)) {
+            return error_set(s->err, ERR_INTERNAL, "tier %d: position %" PRIu64 " left unsolved",
+                             tier, i);
+        }
+        Value val = db_raw_value(v, raw);
+        uint32_t r = db_raw_remoteness(v, raw);
+        sum->positions++;
+        sum->count[val]++;
+        if (r > sum->max_remoteness) {
+            sum->max_remoteness = r;
+        }
+        sum->by_remoteness[r][val]++;
+    }
+    return ERR_OK;
+}
+
+/* ------------------------------------------------------------- planning */
+
+/* Tiers, sizes, children, the solve order (children first, by depth-first
+ * postorder over children()), and checks of what the game declared. */
+static ErrCode plan(TierSolve *s) {
+    const Game *g = s->g;
+    const TierOps *to = g->tiers;
+    s->ntiers = to->count(g);
+    if (s->ntiers < 1 || s->ntiers > 1000000) {
+        return error_set(s->err, ERR_INTERNAL, "game '%s' declares %d tiers", g->module->name,
+                         s->ntiers);
+    }
+    s->t = mem_calloc((size_t)s->ntiers, sizeof *s->t, "the tier table", s->err);
+    s->order = mem_calloc((size_t)s->ntiers, sizeof *s->order, "the tier order", s->err);
+    if (s->t == NULL || s->order == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        TierInfo *ti = &s->t[t];
+        ti->size = to->size(g, t);
+        ti->nchildren = to->children(g, t, ti->children);
+        if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
+            return error_set(s->err, ERR_INTERNAL, "game '%s': tier %d has %d child tiers",
+                             g->module->name, t, ti->nchildren);
+        }
+        for (int k = 0; k < ti->nchildren; k++) {
+            if (ti->children[k] < 0 || ti->children[k] >= s->ntiers || ti->children[k] == t) {
+                return error_set(s->err, ERR_INTERNAL,
+                                 "game '%s': tier %d lists child tier %d (the tier solver needs "
+                                 "child tiers that are other tiers of the game)",
+                                 g->module->name, t, ti->children[k]);
+            }
+        }
+        if (s->tier_major) {
+            ti->first = to->first(g, t);
+            if (ti->first > g->num_positions || ti->size > g->num_positions - ti->first) {
+                return error_set(s->err, ERR_INTERNAL,
+                                 "game '%s': tier %d [%" PRIu64 ", +%" PRIu64
+                                 ") is outside the hash space",
+                                 g->module->name, t, ti->first, ti->size);
+            }
+        }
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        for (int k = 0; k < s->t[t].nchildren; k++) {
+            s->t[s->t[t].children[k]].parents_left++;
+        }
+    }
+    /* Postorder DFS over children: a tier comes after all its children.
+     * state 0 new, 1 on the stack, 2 done; a child on the stack is a cycle. */
+    uint8_t *state = mem_calloc((size_t)s->ntiers, 1, "the tier order", s->err);
+    int *stack = mem_calloc((size_t)s->ntiers, sizeof *stack, "the tier order", s->err);
+    int *next = mem_calloc((size_t)s->ntiers, sizeof *next, "the tier order", s->err);
+    ErrCode rc = (state && stack && next) ? ERR_OK : ERR_MEMORY;
+    int norder = 0;
+    for (int r = 0; r < s->ntiers && rc == ERR_OK; r++) {
+        if (state[r] != 0) {
+            continue;
+        }
+        int top = 0;
+        stack[top++] = r;
+        state[r] = 1;
+        while (top > 0 && rc == ERR_OK) {
+            int t = stack[top - 1];
+            if (next[t] < s->t[t].nchildren) {
+                int c = s->t[t].children[next[t]++];
+                if (state[c] == 1) {
+                    rc = error_set(s->err, ERR_INTERNAL,
+                                   "game '%s': its tiers form a cycle through tier %d (the tier "
+                                   "solver needs tiers that never lead back)",
+                                   g->module->name, c);
+                } else if (state[c] == 0) {
+                    state[c] = 1;
+                    stack[top++] = c;
+                }
+            } else {
+                state[t] = 2;
+                s->order[norder++] = t;
+                top--;
+            }
+        }
+    }
+    free(state);
+    free(stack);
+    free(next);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    Position root = game_canonical(g, g->initial);
+    s->root_tier = to->tier_of(g, root);
+    if (s->root_tier < 0 || s->root_tier >= s->ntiers) {
+        return error_set(s->err, ERR_INTERNAL, "game '%s': the initial position is in tier %d",
+                         g->module->name, s->root_tier);
+    }
+    s->root_index = s->tier_major ? root - s->t[s->root_tier].first : to->index_of(g, root);
+    if (s->root_index >= s->t[s->root_tier].size) {
+        return error_set(s->err, ERR_INTERNAL,
+                         "game '%s': the initial position is outside its tier", g->module->name);
+    }
+    return ERR_OK;
+}
+
+/* Peak bytes of tier records when only the tiers in use are kept: replays
+ * the solve order with the eviction rule of the backward pass. */
+static uint64_t window_peak(const TierSolve *s) {
+    int *left = malloc((size_t)s->ntiers * sizeof *left);
+    if (left == NULL) {
+        return UINT64_MAX;
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        left[t] = s->t[t].parents_left;
+    }
+    uint64_t resident = 0, peak = 0;
+    for (int k = 0; k < s->ntiers; k++) {
+        int t = s->order[k];
+        resident += record_bytes(s, s->t[t].size);
+        peak = resident > peak ? resident : peak;
+        for (int c = 0; c < s->t[t].nchildren; c++) {
+            int ct = s->t[t].children[c];
+            if (--left[ct] == 0) {
+                resident -= record_bytes(s, s->t[ct].size);
+            }
+        }
+        if (left[t] == 0) {
+            resident -= record_bytes(s, s->t[t].size);
+        }
+    }
+    free(left);
+    return peak;
+}
+
+/* Chooses the memory mode (see the top of the file) or refuses. */
+static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
+    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES;
+    for (int t = 0; t < s->ntiers; t++) {
+        bitmaps += words_of(s->t[t].size) * 8;
+        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
+    }
+    files += bitmaps;
+    uint64_t window = window_peak(s);
+    uint64_t full =
+        db_bytes(s->g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
+    uint64_t budget = mem_budget();
+    char a[32], b[32], c[32];
+    *whole = !window_only && full <= budget;
+    if (!*whole) {
+        ErrCode rc =
+            mem_check(bitmaps + window, "the tiers in use and the reachability bitmaps", s->err);
+        if (rc != ERR_OK) {
+            error_prefix(s->err, "tier solver: even keeping only the tiers in use: ");
+            return rc;
+        }
+        if (!window_only) {
+            fprintf(stderr,
+                    "tier: the whole database (%s) does not fit the memory budget (%s); keeping "
+                    "only the tiers in use (peak %s): the root value and the counts are "
+                    "reported, --query is not available%s\n",
+                    mem_format(full, a, sizeof a), mem_format(budget, b, sizeof b),
+                    mem_format(bitmaps + window, c, sizeof c),
+                    s->work_dir ? "" : "; give --work-dir to keep the solved tiers on disk");
+        }
+    }
+    if (s->work_dir != NULL) {
+        if (mkdir(s->work_dir, 0755) != 0 && errno != EEXIST) {
+            return error_set(s->err, ERR_IO, "cannot create the work directory %s: %s", s->work_dir,
+                             strerror(errno));
+        }
+        struct statvfs vfs;
+        if (statvfs(s->work_dir, &vfs) != 0) {
+            return error_set(s->err, ERR_IO, "cannot use the work directory %s: %s", s->work_dir,
+                             strerror(errno));
+        }
+        uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+        if (files > free_bytes) {
+            return error_set(s->err, ERR_IO,
+                             "the tier files need up to %s in %s, which has %s free; use "
+                             "another --work-dir",
+                             mem_format(files, a, sizeof a), s->work_dir,
+                             mem_format(free_bytes, b, sizeof b));
+        }
+    }
+    return ERR_OK;
+}
+
+/* ---------------------------------------------------------------- solve */
+
+/* Loads the bitmaps from the work directory, or runs the forward pass (and
+ * saves them there). */
+static ErrCode reachability(TierSolve *s) {
+    uint64_t total_words = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        total_words += words_of(s->t[t].size);
+    }
+    /* One block for all bitmaps, so that the reach file is one part. */
+    uint64_t *block =
+        mem_calloc((size_t)total_words, sizeof *block, "the reachability bitmaps", s->err);
+    if (block == NULL) {
+        return ERR_MEMORY;
+    }
+    s->reach_block = block;
+    uint64_t off = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        s->t[t].reach = block + off;
+        off += words_of(s->t[t].size);
+    }
+    DbFileInfo info;
+    DbFileParts parts = {.n = 1, .data = {block}, .bytes = {total_words * 8}};
+    char path[4096];
+    bool found = false;
+    ErrCode rc = ERR_OK;
+    if (s->work_dir != NULL) {
+        file_info(s, DBFILE_REACH, -1, &info);
+        tier_path(s, -1, path, sizeof path);
+        rc = dbfile_read(path, &info, &parts, &found, s->err);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    }
+    if (!found) {
+        memset(block, 0, total_words * 8);
+        s->t[s->root_tier].reach[s->root_index / 64] |= UINT64_C(1) << (s->root_index % 64);
+        for (int k = s->ntiers - 1; k >= 0 && !has_failed(s); k--) {
+            int t = s->order[k];
+            s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
+            forward_tier(s, t);
+            progress_line(s, "reach", t, s->t[t].reached, s->t[t].reached, true);
+            s->done_before += s->t[t].reached;
+        }
+        if (has_failed(s)) {
+            return s->err->code;
+        }
+        if (s->work_dir != NULL) {
+            rc = dbfile_write(path, &info, &parts, s->err);
+        }
+    }
+    s->total_reached = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
+        s->total_reached += s->t[t].reached;
+    }
+    if (found) {
+        s->done_before = s->total_reached; /* the forward half is done */
+    }
+    return rc;
+}
+
+static ErrCode backward(TierSolve *s, DbSummary *sum) {
+    ErrCode rc = ERR_OK;
+    for (int k = 0; k < s->ntiers && rc == ERR_OK; k++) {
+        int t = s->order[k];
+        TierInfo *ti = &s->t[t];
+        rc = tier_alloc(s, t);
+        if (rc != ERR_OK) {
+            break;
+        }
+        DbFileInfo info;
+        DbFileParts parts;
+        char path[4096];
+        bool found = false;
+        if (s->work_dir != NULL) {
+            file_info(s, DBFILE_TIER, t, &info);
+            tier_parts(ti, &parts);
+            tier_path(s, t, path, sizeof path);
+            rc = dbfile_read(path, &info, &parts, &found, s->err);
+            if (rc != ERR_OK) {
+                break;
+            }
+        }
+        if (found) {
+            s->tiers_loaded++;
+        } else if (ti->reached > 0) {
+            solve_tier(s, t);
+            if (has_failed(s)) {
+                rc = s->err->code;
+                break;
+            }
+            s->tiers_solved++;
+            if (s->work_dir != NULL) {
+                rc = dbfile_write(path, &info, &parts, s->err);
+            }
+        }
+        s->done_before += ti->reached;
+        progress_line(s, "solve", t, ti->reached, ti->reached, true);
+        ti->solved = true;
+        if (rc == ERR_OK) {
+            rc = tally(s, t, sum);
+        }
+        if (rc != ERR_OK) {
+            break;
+        }
+        if (t == s->root_tier) {
+            uint32_t raw = db_peek(&ti->vals, s->root_index);
+            s->res->root =
+                (Outcome){db_raw_value(&ti->vals, raw), db_raw_remoteness(&ti->vals, raw)};
+            s->res->root_winby = s->winby ? ti->vals.winby[s->root_index] : 0;
+        }
+        if (s->whole && !s->tier_major) {
+            scatter(s, t);
+        }
+        for (int c = 0; c < ti->nchildren; c++) {
+            int ct = ti->children[c];
+            if (--s->t[ct].parents_left == 0) {
+                tier_free(s, ct);
+            }
+        }
+        if (ti->parents_left == 0) {
+            tier_free(s, t);
+        }
+    }
+    return rc;
+}
+
+static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
+    TierSolve s = {
+        .g = g,
+        .res = res,
+        .err = err,
+        .tier_major = g->tiers->first != NULL,
+        .width = db_width_for(g->max_depth),
+        .winby = g->has_winby,
+        .work_dir = cfg->work_dir,
+        .progress = cfg->progress || isatty(STDERR_FILENO),
+        .tty = isatty(STDERR_FILENO),
+        .t0 = clock_seconds(),
+    };
+    if (!opt_bool(&cfg->options, "stateless")) {
+        s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
+    }
+    game_spec(g, s.spec, sizeof s.spec);
+    s.threads = cfg->threads > 0 ? cfg->threads : omp_get_num_procs();
+    res->threads = s.threads;
+    DbSummary sum = {0};
+    ErrCode rc = plan(&s);
+    if (rc == ERR_OK) {
+        rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
+    }
+    if (rc == ERR_OK && s.whole) {
+        rc = solver_db_create(g, &res->db, err);
+        res->has_db = rc == ERR_OK;
+    }
+    if (rc == ERR_OK) {
+        s.states = mem_calloc((size_t)s.threads, sizeof *s.states, "the GPS states", err);
+        s.worker_peak = mem_calloc((size_t)s.threads, sizeof *s.worker_peak, "peaks", err);
+        sum.by_remoteness =
+            mem_calloc((size_t)(s.width == 1 ? DB_MAX_REMOTENESS_8 : DB_MAX_REMOTENESS_16) + 1,
+                       sizeof *sum.by_remoteness, "the remoteness histogram", err);
+        rc = s.states && s.worker_peak && sum.by_remoteness ? ERR_OK : ERR_MEMORY;
+    }
+    for (int i = 0; i < s.threads && rc == ERR_OK && s.fam != NULL; i++) {
+        s.states[i] = s.fam->create(g, err);
+        rc = s.states[i] != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    if (rc == ERR_OK) {
+        rc = reachability(&s);
+    }
+    if (rc == ERR_OK) {
+        rc = backward(&s, &sum);
+    }
+    if (rc == ERR_OK) {
+        res->has_winby = g->has_winby;
+        if (!s.whole) {
+            res->summary = sum;
+            res->has_summary = true;
+            sum.by_remoteness = NULL;
+        }
+        solve_result_extra(res, "tiers", s.ntiers);
+        solve_result_extra(res, "tiers_solved", (double)s.tiers_solved);
+        solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
+        solve_result_extra(res, "whole_database", s.whole);
+        solve_result_extra(res, "family_gps", s.fam != NULL);
+    }
+    for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
+        res->worker_peak_bytes += s.worker_peak[i];
+    }
+    for (int i = 0; i < s.threads && s.states != NULL; i++) {
+        if (s.states[i] != NULL) {
+            s.fam->destroy(s.states[i]);
+        }
+    }
+    for (int t = 0; t < s.ntiers && s.t != NULL; t++) {
+        tier_free(&s, t);
+    }
+    free(s.reach_block);
+    db_summary_free(&sum);
+    free(s.states);
+    free(s.worker_peak);
+    free(s.t);
+    free(s.order);
+    return rc;
+}
+
+static const OptionSpec tier_options[] = {
+    {.name = "window",
+     .type = OPT_BOOL,
+     .help = "keep only the tiers in use, even when the whole database would fit"},
+    {.name = "stateless",
+     .type = OPT_BOOL,
+     .help = "call the stateless family even when the game has a GPS family"},
+    {0},
+};
+
+const SolverModule tier_solver = {
+    .name = "tier",
+    .description = "Evan's stage solver: tiers last to first, each in parallel (OpenMP)",
+    .needs = NEEDS_TIERS,
+    .parallel = true,
+    .options = tier_options,
+    .solve = tier_solve,
+};
