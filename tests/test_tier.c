@@ -1,0 +1,361 @@
+/* tests/test_tier.c: the tier solver beyond the dfs cross-check.
+ *
+ * For every registered game variant that declares tiers:
+ *   - --threads 1 and --threads 2 give byte-identical databases (records
+ *     and WinBy) and the same counters;
+ *   - keeping only the tiers in use (tier:window) gives the same root and
+ *     the same totals, by value and by remoteness, as the whole database.
+ * On tic-tac-toe, the work directory:
+ *   - a solve with --work-dir writes every tier and the reach file and
+ *     equals the solve without; a second run loads every tier and makes no
+ *     game call; deleting the files of the tiers solved last (an interrupted
+ *     run) resumes with the rest loaded, to the same bytes; a stale .tmp is
+ *     ignored;
+ *   - a flipped payload byte, a flipped header byte, a truncated file, a file
+ *     of another variant and a corrupt reach file are each refused (ERR_IO);
+ * and the memory budget: a budget too small for the whole database falls
+ * back to the tiers in use, one too small for those is refused
+ * (ERR_MEMORY); tiers that form a cycle are refused (ERR_INTERNAL).
+ */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/mem.h"
+
+static ErrCode run_tier(const Game *g, const char *opts, int threads, const char *dir,
+                        SolveResult *res, Error *err) {
+    const SolverModule *s = solver_find("tier");
+    assert_non_null(s);
+    SolveConfig cfg = {.threads = threads, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, opts, "tier", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+static void solve_ok(const Game *g, const char *opts, int threads, const char *dir,
+                     SolveResult *res) {
+    Error err = {0};
+    if (run_tier(g, opts, threads, dir, res, &err) != ERR_OK) {
+        fail_msg("tier on %s:%s: %s", g->module->name, g->variant, err.msg);
+    }
+}
+
+static double extra(const SolveResult *res, const char *name) {
+    for (int i = 0; i < res->nextra; i++) {
+        if (strcmp(res->extra[i].name, name) == 0) {
+            return res->extra[i].value;
+        }
+    }
+    fail_msg("solver_stats has no %s", name);
+    return 0;
+}
+
+static void assert_same_db(const Database *a, const Database *b) {
+    assert_int_equal(a->size, b->size);
+    assert_int_equal(a->width, b->width);
+    const void *ra = a->r8 ? (const void *)a->r8 : (const void *)a->r16;
+    const void *rb = b->r8 ? (const void *)b->r8 : (const void *)b->r16;
+    assert_memory_equal(ra, rb, a->size * a->width);
+    assert_true((a->winby == NULL) == (b->winby == NULL));
+    if (a->winby != NULL) {
+        assert_memory_equal(a->winby, b->winby, a->size * sizeof *a->winby);
+    }
+}
+
+/* ------------------------------------------------- every tiered variant */
+
+static void threads_identical(void **state) {
+    Game *g = test_game(*state);
+    SolveResult one, two;
+    solve_ok(g, NULL, 1, NULL, &one);
+    solve_ok(g, NULL, 2, NULL, &two);
+    assert_int_equal(one.threads, 1);
+    assert_int_equal(two.threads, 2);
+    assert_true(one.has_db && two.has_db);
+    assert_same_db(&one.db, &two.db);
+    assert_memory_equal(&one.counters, &two.counters, sizeof one.counters);
+    solve_result_free(&one);
+    solve_result_free(&two);
+    game_destroy(g);
+}
+
+static void window_matches_whole(void **state) {
+    Game *g = test_game(*state);
+    SolveResult whole, window;
+    solve_ok(g, NULL, 2, NULL, &whole);
+    solve_ok(g, "window", 2, NULL, &window);
+    assert_false(window.has_db);
+    assert_true(window.has_summary);
+    assert_int_equal(extra(&window, "whole_database"), 0);
+    assert_int_equal(window.root.value, whole.root.value);
+    assert_int_equal(window.root.remoteness, whole.root.remoteness);
+    assert_int_equal(window.root_winby, whole.root_winby);
+    DbSummary sum;
+    Error err = {0};
+    assert_int_equal(db_summarize(&whole.db, true, &sum, &err), ERR_OK);
+    const DbSummary *w = &window.summary;
+    assert_int_equal(w->positions, sum.positions);
+    assert_memory_equal(w->count, sum.count, sizeof sum.count);
+    assert_int_equal(w->max_remoteness, sum.max_remoteness);
+    assert_memory_equal(w->by_remoteness, sum.by_remoteness,
+                        (sum.max_remoteness + 1) * sizeof *sum.by_remoteness);
+    db_summary_free(&sum);
+    solve_result_free(&whole);
+    solve_result_free(&window);
+    game_destroy(g);
+}
+
+/* ------------------------------------------------------ work directory */
+
+static char *make_dir(void) {
+    char *dir = test_strdupf("/tmp/test_tier.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void remove_dir(char *dir) {
+    char *cmd = test_strdupf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+static char *tier_file(const char *dir, int tier) {
+    return tier < 0 ? test_strdupf("%s/reach.gmdb", dir)
+                    : test_strdupf("%s/tier-%04d.gmdb", dir, tier);
+}
+
+static bool file_exists(const char *path) { return access(path, F_OK) == 0; }
+
+/* Flips one byte of a file at `offset` (from the end when negative). */
+static void flip_byte(const char *path, long offset) {
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, offset, offset < 0 ? SEEK_END : SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_true(c != EOF);
+    assert_int_equal(fseek(f, -1, SEEK_CUR), 0);
+    fputc(c ^ 0x5A, f);
+    fclose(f);
+}
+
+static void truncate_by(const char *path, long bytes) {
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long size = ftell(f);
+    fclose(f);
+    assert_int_equal(truncate(path, size - bytes), 0);
+}
+
+static void copy_file(const char *from, const char *to) {
+    char *cmd = test_strdupf("cp '%s' '%s'", from, to);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
+/* Expects the solve to be refused with ERR_IO naming `part`. */
+static void refused(const Game *g, const char *dir, const char *part) {
+    SolveResult res;
+    Error err = {0};
+    ErrCode rc = run_tier(g, NULL, 2, dir, &res, &err);
+    if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
+        fail_msg("expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
+    }
+}
+
+static void files_resume(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    int ntiers = g->tiers->count(g);
+    char *dir = make_dir();
+    SolveResult plain, first, again;
+    solve_ok(g, NULL, 2, NULL, &plain);
+    solve_ok(g, NULL, 2, dir, &first);
+    assert_same_db(&plain.db, &first.db);
+    assert_int_equal(extra(&first, "tiers_solved"), ntiers);
+    for (int t = -1; t < ntiers; t++) {
+        char *p = tier_file(dir, t);
+        assert_true(file_exists(p));
+        free(p);
+    }
+    /* Everything on disk: nothing to solve, no game call. */
+    solve_ok(g, NULL, 2, dir, &again);
+    assert_same_db(&plain.db, &again.db);
+    assert_int_equal(extra(&again, "tiers_loaded"), ntiers);
+    assert_int_equal(extra(&again, "tiers_solved"), 0);
+    assert_int_equal(again.counters.primitive, 0);
+    assert_int_equal(again.counters.do_move, 0);
+    solve_result_free(&again);
+    /* An interrupted run: the tiers solved last (the first ones) are
+     * missing, and a write was cut short. */
+    for (int t = 0; t < 4; t++) {
+        char *p = tier_file(dir, t);
+        assert_int_equal(unlink(p), 0);
+        free(p);
+    }
+    char *tmp = test_strdupf("%s/tier-0002.gmdb.tmp", dir);
+    FILE *f = fopen(tmp, "wb");
+    assert_non_null(f);
+    fputs("half a file", f);
+    fclose(f);
+    solve_ok(g, NULL, 1, dir, &again);
+    assert_same_db(&plain.db, &again.db);
+    assert_int_equal(extra(&again, "tiers_loaded"), ntiers - 4);
+    assert_int_equal(extra(&again, "tiers_solved"), 4);
+    assert_true(again.counters.primitive > 0);
+    assert_true(again.counters.primitive < first.counters.primitive);
+    assert_false(file_exists(tmp));
+    solve_result_free(&again);
+    free(tmp);
+    solve_result_free(&first);
+    solve_result_free(&plain);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void files_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    Game *other = test_game("tictactoe:misere");
+    char *dir = make_dir(), *other_dir = make_dir();
+    SolveResult res;
+    solve_ok(g, NULL, 2, dir, &res);
+    solve_result_free(&res);
+    solve_ok(other, NULL, 2, other_dir, &res);
+    solve_result_free(&res);
+    char *p5 = tier_file(dir, 5), *p6 = tier_file(dir, 6), *reach = tier_file(dir, -1);
+    char *saved = test_strdupf("%s/saved", dir);
+    /* A flipped payload byte: the checksum. */
+    copy_file(p5, saved);
+    flip_byte(p5, -3);
+    refused(g, dir, "corrupt (payload checksum");
+    copy_file(saved, p5);
+    /* A flipped header byte (in the tier count): the header checksum. */
+    flip_byte(p5, 20);
+    refused(g, dir, "corrupt (header checksum");
+    copy_file(saved, p5);
+    /* Truncated. */
+    truncate_by(p5, 100);
+    refused(g, dir, "truncated");
+    copy_file(saved, p5);
+    /* Another variant's tier 6 (same size, other values). */
+    char *foreign = tier_file(other_dir, 6);
+    copy_file(p6, saved);
+    copy_file(foreign, p6);
+    refused(g, dir, "another game variant (tictactoe:misere");
+    copy_file(saved, p6);
+    /* Another tier's file under this name. */
+    copy_file(p5, p6);
+    refused(g, dir, "does not hold what its name says");
+    copy_file(saved, p6);
+    /* The reach file. */
+    copy_file(reach, saved);
+    flip_byte(reach, -1);
+    refused(g, dir, "reach.gmdb is corrupt");
+    copy_file(saved, reach);
+    /* Restored, the directory solves again. */
+    solve_ok(g, NULL, 2, dir, &res);
+    assert_int_equal(res.root.value, VALUE_TIE);
+    solve_result_free(&res);
+    free(p5);
+    free(p6);
+    free(reach);
+    free(saved);
+    free(foreign);
+    remove_dir(dir);
+    remove_dir(other_dir);
+    game_destroy(g);
+    game_destroy(other);
+}
+
+/* ------------------------------------------------------ memory and tiers */
+
+static void memory_budget(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    SolveResult res;
+    Error err = {0};
+    /* The whole database is 19,683 bytes plus bitmaps; the largest pair of
+     * adjacent tiers (6 and 7 pieces: 1,680 + 1,260 boards) is far less. */
+    mem_set_limit(12000);
+    solve_ok(g, NULL, 1, NULL, &res);
+    assert_false(res.has_db);
+    assert_true(res.has_summary);
+    assert_int_equal(res.summary.positions, 5478);
+    assert_int_equal(res.root.value, VALUE_TIE);
+    solve_result_free(&res);
+    mem_set_limit(2000);
+    ErrCode rc = run_tier(g, NULL, 1, NULL, &res, &err);
+    mem_set_limit(0);
+    assert_int_equal(rc, ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "tiers in use"));
+    game_destroy(g);
+}
+
+static int cyclic_children(const Game *g, int tier, int *child_tiers) {
+    (void)g;
+    child_tiers[0] = (tier + 1) % 10; /* tier 9 leads back to tier 0 */
+    return 1;
+}
+
+static void cyclic_tiers_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    TierOps ops = *g->tiers;
+    ops.children = cyclic_children;
+    Game fake = *g;
+    fake.tiers = &ops;
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(run_tier(&fake, NULL, 1, NULL, &res, &err), ERR_INTERNAL);
+    assert_non_null(strstr(err.msg, "cycle"));
+    game_destroy(g);
+}
+
+int main(void) {
+    char **specs = test_game_specs();
+    size_t nspecs = 0;
+    while (specs[nspecs] != NULL) {
+        nspecs++;
+    }
+    struct CMUnitTest *tests = calloc(2 * nspecs + 8, sizeof *tests);
+    assert_non_null(tests);
+    size_t n = 0;
+    for (size_t i = 0; i < nspecs; i++) {
+        Game *g = test_game(specs[i]);
+        if (g->tiers != NULL) {
+            tests[n++] = (struct CMUnitTest){
+                .name = test_strdupf("threads 1 and 2 identical on %s", specs[i]),
+                .test_func = threads_identical,
+                .initial_state = specs[i],
+            };
+            tests[n++] = (struct CMUnitTest){
+                .name = test_strdupf("tiers in use match the whole database on %s", specs[i]),
+                .test_func = window_matches_whole,
+                .initial_state = specs[i],
+            };
+        }
+        game_destroy(g);
+    }
+    static const struct {
+        const char *name;
+        CMUnitTestFunction fn;
+    } fixed[] = {
+        {"work dir: write, reload, resume", files_resume},
+        {"work dir: corrupt, truncated, foreign files refused", files_refused},
+        {"memory budget: tiers in use, then refused", memory_budget},
+        {"cyclic tiers refused", cyclic_tiers_refused},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        tests[n++] = (struct CMUnitTest){.name = test_strdupf("%s", fixed[i].name),
+                                         .test_func = fixed[i].fn};
+    }
+    int failed = test_run_group("tier", tests, n);
+    free(tests);
+    test_free_specs(specs);
+    return failed;
+}
