@@ -124,26 +124,14 @@ static void report_sweep(const Sweep *s) {
             clock_seconds() - s->t0);
 }
 
-static ErrCode store(Sweep *s, Position p, Value v, uint32_t r) {
-    if (!db_put(s->db, p, v, r)) {
-        return db_overflow_error(s->db, p, r, s->err);
-    }
+/* Stores an outcome (and WinBy score) and counts it for the sweep's log. */
+static ErrCode store(Sweep *s, Position p, Value v, uint32_t r, WinBy winby) {
     s->log[s->nlog - 1].resolved++;
-    return ERR_OK;
+    return solver_store(s->g, s->db, p, (Outcome){v, r}, winby, s->err);
 }
 
 static ErrCode store_primitive(Sweep *s, Position p, Value v) {
-    ErrCode rc = store(s, p, v, 0);
-    if (rc == ERR_OK && s->g->has_winby) {
-        rc = solver_put_winby(s->db, p, s->g->ops->winby(s->g, p), s->err);
-    }
-    return rc;
-}
-
-static ErrCode no_moves(const Sweep *s, Position p) {
-    return error_set(s->err, ERR_INTERNAL,
-                     "game '%s': position %" PRIu64 " is not primitive but has no moves",
-                     s->g->module->name, p);
+    return store(s, p, v, 0, s->g->has_winby ? s->g->ops->winby(s->g, p) : 0);
 }
 
 /* ------------------------------------------------------------- marking */
@@ -183,7 +171,7 @@ static ErrCode mark(Sweep *s) {
             }
             int n = game_generate_moves(g, p, moves);
             if (n <= 0) {
-                return no_moves(s, p);
+                return solver_no_moves_error(g, p, s->err);
             }
             for (int i = 0; i < n; i++) {
                 STAT_INC(edges);
@@ -222,7 +210,7 @@ static ErrCode read_children(const Sweep *s, Position p, Children *ch) {
     Move moves[GAME_MAX_MOVES];
     int n = game_generate_moves(g, p, moves);
     if (n <= 0) {
-        return no_moves(s, p);
+        return solver_no_moves_error(g, p, s->err);
     }
     int turn = g->has_winby ? g->ops->turn(g, p) : 0;
     fold_init(&ch->fold);
@@ -285,10 +273,7 @@ static ErrCode value_sweep(Sweep *s, SweepKind kind, uint32_t bound, uint32_t *w
         const ChildFold *f = &ch.fold;
         if (ch.unsolved == 0) { /* exact; in a tie sweep, a tie (no child loses in R) */
             Outcome o = fold_result(f);
-            rc = store(s, p, o.value, o.remoteness);
-            if (rc == ERR_OK && g->has_winby) {
-                rc = solver_put_winby(db, p, ch.best, s->err);
-            }
+            rc = store(s, p, o.value, o.remoteness, ch.best);
             if (rc != ERR_OK) {
                 return rc;
             }
@@ -298,7 +283,7 @@ static ErrCode value_sweep(Sweep *s, SweepKind kind, uint32_t bound, uint32_t *w
         bool early = kind == SWEEP_VALUE ? f->losing > 0 && !g->has_winby : f->tying > 0;
         uint32_t r = kind == SWEEP_VALUE ? f->min_lose_r : f->min_tie_r;
         if (early && r <= bound) {
-            rc = store(s, p, kind == SWEEP_VALUE ? VALUE_WIN : VALUE_TIE, r + 1);
+            rc = store(s, p, kind == SWEEP_VALUE ? VALUE_WIN : VALUE_TIE, r + 1, 0);
             if (rc != ERR_OK) {
                 return rc;
             }

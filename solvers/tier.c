@@ -299,10 +299,9 @@ static void forward_tier(TierSolve *s, int tier) {
                     expand(s, st, p, &e);
                     count++;
                     if (e.primitive == VALUE_UNDECIDED && e.n <= 0) {
-                        fail_parallel(s, ERR_INTERNAL,
-                                      "game '%s': position %" PRIu64
-                                      " is not primitive but has no moves",
-                                      s->g->module->name, p);
+                        Error e2;
+                        solver_no_moves_error(s->g, p, &e2);
+                        fail_parallel(s, e2.code, "%s", e2.msg);
                     }
                     for (int k = 0; k < e.n; k++) {
                         STAT_INC(edges);
@@ -398,25 +397,17 @@ static void solve_tier(TierSolve *s, int tier) {
                         }
                         out = fold_result(&fold);
                         if (out.value == VALUE_UNDECIDED) {
-                            fail_parallel(s, ERR_INTERNAL,
-                                          "game '%s': position %" PRIu64
-                                          " is not primitive but has no moves",
-                                          g->module->name, p);
+                            Error e2;
+                            solver_no_moves_error(g, p, &e2);
+                            fail_parallel(s, e2.code, "%s", e2.msg);
                             continue;
                         }
                     }
-                    if (!db_put(&ti->vals, i, out.value, out.remoteness)) {
-                        Error e2;
-                        db_overflow_error(&ti->vals, p, out.remoteness, &e2);
-                        fail_parallel(s, ERR_LIMIT, "%s", e2.msg);
-                    } else if (s->winby) {
-                        if (best < WINBY_MIN || best > WINBY_MAX) {
-                            fail_parallel(s, ERR_LIMIT,
-                                          "WinBy score %" PRId32 " at position %" PRIu64
-                                          " is outside the stored range %d..%d",
-                                          best, p, WINBY_MIN, WINBY_MAX);
-                        }
-                        ti->vals.winby[i] = (int16_t)best;
+                    Error store_err;
+                    if (solver_store(g, &ti->vals, i, out, best, &store_err) != ERR_OK) {
+                        fail_parallel(s, store_err.code,
+                                      "tier %d, index %" PRIu64 " (position %" PRIu64 "): %s", tier,
+                                      i, p, store_err.msg);
                     }
                 }
             }
