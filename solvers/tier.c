@@ -235,7 +235,8 @@ static void progress_line(TierSolve *s, const char *phase, int tier, uint64_t do
     uint64_t all_done = s->done_before + done;
     double rate = elapsed > 0 ? (double)all_done / elapsed : 0;
     /* Each reachable position is expanded twice: forward and backward. */
-    double left = rate > 0 ? (double)(2 * s->total_reached - all_done) / rate : 0;
+    uint64_t todo = 2 * s->total_reached > all_done ? 2 * s->total_reached - all_done : 0;
+    double left = rate > 0 ? (double)todo / rate : 0;
     fprintf(stderr,
             "%stier: %s tier %d: %" PRIu64 "/%" PRIu64 " positions, %.2f M/s, %.0f s elapsed",
             s->tty ? "\r" : "", phase, tier, done, total, rate / 1e6, elapsed);
@@ -702,6 +703,11 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
             return error_set(s->err, ERR_IO, "cannot create the work directory %s: %s", s->work_dir,
                              strerror(errno));
         }
+        struct stat st;
+        if (stat(s->work_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            return error_set(s->err, ERR_IO, "the work directory %s is not a directory",
+                             s->work_dir);
+        }
         struct statvfs vfs;
         if (statvfs(s->work_dir, &vfs) != 0) {
             return error_set(s->err, ERR_IO, "cannot use the work directory %s: %s", s->work_dir,
@@ -816,8 +822,8 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
                 rc = dbfile_write(path, &info, &parts, s->err);
             }
         }
-        s->done_before += ti->reached;
         progress_line(s, "solve", t, ti->reached, ti->reached, true);
+        s->done_before += ti->reached;
         ti->solved = true;
         if (rc == ERR_OK) {
             rc = tally(s, t, sum);
@@ -860,6 +866,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
     };
+    s.last_report = s.t0;
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }

@@ -116,5 +116,42 @@ echo "$j" | jq -e '.solver == "gps-cached"' >/dev/null && ok "default solver" ||
 "$solve" --help | grep -q "usage" && ok "help" || bad "help"
 "$solve" tictactoe | grep -q "^value *tie in 9" && ok "text output" || bad "text output"
 
+# The bottom-up solvers: the same value, remoteness and counts as dfs.
+j=$("$solve" tictactoe --solver dfs --json | jq -c '[.value, .remoteness, .positions, .wins, .losses, .ties, .draws]')
+for s in sweep sweep:down sweep:recheck tier tier:window tier:stateless; do
+    k=$("$solve" tictactoe --solver "$s" --threads 2 --json |
+        jq -c '[.value, .remoteness, .positions, .wins, .losses, .ties, .draws]')
+    [ "$j" = "$k" ] && ok "$s matches dfs" || bad "$s: $k, dfs: $j"
+done
+j=$("$solve" tictactoe --solver sweep --json)
+echo "$j" | jq -e '.solver_stats.sweeps >= 2 and .solver_stats.marking_sweeps == 1 and
+    (.counting == false or .counters.sweeps == .solver_stats.sweeps)' >/dev/null &&
+    ok "sweep stats" || bad "sweep stats: $j"
+j=$("$solve" tictactoe --solver tier --threads 2 --json --query xx-oo----)
+echo "$j" | jq -e '.threads == 2 and .query.value == "win" and .query.remoteness == 1 and
+    .solver_stats.whole_database == 1' >/dev/null && ok "tier query" || bad "tier query: $j"
+"$solve" tictactoe --solver sweep --progress 2>&1 >/dev/null | grep -q "^sweep 1 (marking)" &&
+    ok "sweep progress" || bad "sweep progress"
+"$solve" tictactoe --solver tier --progress 2>&1 >/dev/null | grep -q "^tier: solve tier 0" &&
+    ok "tier progress" || bad "tier progress"
+"$solve" tictactoe --solver tier 2>&1 >/dev/null | grep -q "tier:" &&
+    bad "tier progress without a terminal or --progress" || ok "tier quiet"
+refuse "tier query without a database" "keeps a database" tictactoe --solver tier:window \
+    --query x--------
+refuse "tier memory" "tiers in use" tictactoe --solver tier --max-memory 2K
+refuse "tier work dir is a file" "work directory" tictactoe --solver tier --work-dir /dev/null
+refuse "sweep option" "unknown option 'up'" tictactoe --solver sweep:up
+wd=$(mktemp -d)
+"$solve" tictactoe --solver tier --work-dir "$wd" --json >/dev/null &&
+    "$solve" tictactoe --solver tier --work-dir "$wd" --json |
+    jq -e '.solver_stats.tiers_loaded == 10 and .value == "tie" and .positions == 5478' \
+        >/dev/null && ok "tier resume from work dir" || bad "tier resume from work dir"
+printf 'garbage' >"$wd/tier-0003.gmdb"
+refuse "tier corrupt file" "tier-0003.gmdb is truncated" tictactoe --solver tier --work-dir "$wd"
+"$solve" tictactoe:misere --solver tier --work-dir "$wd" 2>/tmp/cli_err.$$ >/dev/null
+grep -q "another game variant" /tmp/cli_err.$$ && ok "tier foreign work dir" ||
+    bad "tier foreign work dir: $(cat /tmp/cli_err.$$)"
+rm -rf "$wd" /tmp/cli_err.$$
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
