@@ -70,9 +70,16 @@
 #include "core/mem.h"
 #include "solvers/solver.h"
 
-/* Positions handed to a thread at a time: large enough that scheduling is
- * negligible, small enough that the two threads finish a tier together. */
-#define TIER_CHUNK_WORDS 256 /* 16384 positions */
+/* Tuning knobs (solver options, so the tests can force tiny chunks):
+ *   chunk         positions handed to a thread at a time (a multiple of 64,
+ *                 default 16384): large enough that scheduling costs
+ *                 nothing, small enough that the threads finish a tier
+ *                 together;
+ *   parallel_min  a tier with fewer reachable positions is done by one
+ *                 thread (default 65536): starting a team costs more than
+ *                 the work (all of tic-tac-toe's tiers). */
+#define TIER_CHUNK_DEFAULT 16384
+#define TIER_PARALLEL_MIN_DEFAULT 65536
 
 typedef struct TierInfo {
     uint64_t size;
@@ -102,6 +109,8 @@ typedef struct TierSolve {
     unsigned width;
     bool winby;
     int threads;
+    uint64_t chunk_words; /* bitmap words per work unit */
+    uint64_t parallel_min;
     GpsState **states; /* one per thread */
     uint64_t *worker_peak;
     const char *work_dir;
@@ -280,17 +289,17 @@ static void forward_tier(TierSolve *s, int tier) {
     TierInfo *ti = &s->t[tier];
     uint64_t nwords = words_of(ti->size);
     uint64_t done = 0;
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
         Expansion e;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t w0 = 0; w0 < nwords; w0 += TIER_CHUNK_WORDS) {
+        for (uint64_t w0 = 0; w0 < nwords; w0 += s->chunk_words) {
             if (has_failed(s)) {
                 continue;
             }
-            uint64_t w1 = w0 + TIER_CHUNK_WORDS < nwords ? w0 + TIER_CHUNK_WORDS : nwords;
+            uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
             uint64_t count = 0;
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
@@ -346,17 +355,17 @@ static void solve_tier(TierSolve *s, int tier) {
     uint64_t nwords = words_of(ti->size);
     uint64_t done = 0;
     const Game *g = s->g;
-#pragma omp parallel num_threads(s->threads)
+#pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
         Expansion e;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t w0 = 0; w0 < nwords; w0 += TIER_CHUNK_WORDS) {
+        for (uint64_t w0 = 0; w0 < nwords; w0 += s->chunk_words) {
             if (has_failed(s)) {
                 continue;
             }
-            uint64_t w1 = w0 + TIER_CHUNK_WORDS < nwords ? w0 + TIER_CHUNK_WORDS : nwords;
+            uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
             uint64_t count = 0;
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
@@ -867,6 +876,8 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .t0 = clock_seconds(),
     };
     s.last_report = s.t0;
+    s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
+    s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
@@ -940,6 +951,18 @@ static const OptionSpec tier_options[] = {
     {.name = "stateless",
      .type = OPT_BOOL,
      .help = "call the stateless family even when the game has a GPS family"},
+    {.name = "chunk",
+     .type = OPT_INT,
+     .min = 64,
+     .max = INT64_C(1) << 30,
+     .def = TIER_CHUNK_DEFAULT,
+     .help = "positions handed to a thread at a time (rounded down to a multiple of 64)"},
+    {.name = "parallel_min",
+     .type = OPT_INT,
+     .min = 0,
+     .max = INT64_MAX,
+     .def = TIER_PARALLEL_MIN_DEFAULT,
+     .help = "tiers with fewer reachable positions run on one thread"},
     {0},
 };
 

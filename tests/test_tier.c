@@ -2,7 +2,8 @@
  *
  * For every registered game variant that declares tiers:
  *   - --threads 1 and --threads 2 give byte-identical databases (records
- *     and WinBy) and the same counters;
+ *     and WinBy) and the same counters, with chunks small enough that both
+ *     threads share every tier, and equal to dfs's;
  *   - keeping only the tiers in use (tier:window) gives the same root and
  *     the same totals, by value and by remoteness, as the whole database.
  * On tic-tac-toe, the work directory:
@@ -67,16 +68,27 @@ static void assert_same_db(const Database *a, const Database *b) {
 
 /* ------------------------------------------------- every tiered variant */
 
+/* Chunks of 64 positions and no minimum: two threads really share every
+ * tier, even on tic-tac-toe. */
+#define SMALL_CHUNKS "chunk=64,parallel_min=0"
+
 static void threads_identical(void **state) {
     Game *g = test_game(*state);
     SolveResult one, two;
-    solve_ok(g, NULL, 1, NULL, &one);
-    solve_ok(g, NULL, 2, NULL, &two);
+    solve_ok(g, SMALL_CHUNKS, 1, NULL, &one);
+    solve_ok(g, SMALL_CHUNKS, 2, NULL, &two);
     assert_int_equal(one.threads, 1);
     assert_int_equal(two.threads, 2);
     assert_true(one.has_db && two.has_db);
     assert_same_db(&one.db, &two.db);
     assert_memory_equal(&one.counters, &two.counters, sizeof one.counters);
+    /* And the shared tiers are right: the records are dfs's, byte for byte. */
+    if (solver_supports(solver_find("dfs"), g, NULL, 0)) {
+        SolveResult oracle;
+        test_solve("dfs", g, &oracle);
+        assert_same_db(&oracle.db, &two.db);
+        solve_result_free(&oracle);
+    }
     solve_result_free(&one);
     solve_result_free(&two);
     game_destroy(g);
@@ -85,8 +97,8 @@ static void threads_identical(void **state) {
 static void window_matches_whole(void **state) {
     Game *g = test_game(*state);
     SolveResult whole, window;
-    solve_ok(g, NULL, 2, NULL, &whole);
-    solve_ok(g, "window", 2, NULL, &window);
+    solve_ok(g, SMALL_CHUNKS, 2, NULL, &whole);
+    solve_ok(g, "window," SMALL_CHUNKS, 2, NULL, &window);
     assert_false(window.has_db);
     assert_true(window.has_summary);
     assert_int_equal(extra(&window, "whole_database"), 0);
