@@ -30,8 +30,13 @@ ErrCode multinomial_init(Multinomial *m, int k, int n, Error *err) {
     return ERR_OK;
 }
 
-/* total * a / b, exact, with a 128-bit intermediate. */
+/* total * a / b, exact; the 128-bit division (a library call) only when
+ * the product does not fit in 64 bits. */
 static inline uint64_t muldiv(uint64_t total, uint64_t a, uint64_t b) {
+    uint64_t prod;
+    if (!__builtin_mul_overflow(total, a, &prod)) {
+        return prod / b;
+    }
     return (uint64_t)((unsigned __int128)total * a / b);
 }
 
