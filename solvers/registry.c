@@ -22,6 +22,6 @@ extern const SolverModule sweep_solver;
 extern const SolverModule tier_solver;
 
 const SolverModule *const solver_registry[] = {
-    &gps_cached_solver, &gps_solver,     &tier_solver, &dfs_solver,
-    &sweep_solver,      &minimax_solver, NULL,
+    &gps_cached_solver, &gps_solver,     &dfs_solver, &sweep_solver,
+    &tier_solver,       &minimax_solver, NULL,
 };
