@@ -16,7 +16,9 @@
  *     of another variant and a corrupt reach file are each refused (ERR_IO);
  * and the memory budget: a budget too small for the whole database falls
  * back to the tiers in use, one too small for those is refused
- * (ERR_MEMORY); tiers that form a cycle are refused (ERR_INTERNAL).
+ * (ERR_MEMORY); tiers that form a cycle are refused (ERR_INTERNAL); and
+ * WinBy, on a random layered graph with two child tiers per tier: tier (1
+ * and 2 threads) and sweep match dfs record for record, scores included.
  */
 #include "tests/testutil.h"
 
@@ -118,6 +120,177 @@ static void window_matches_whole(void **state) {
     solve_result_free(&whole);
     solve_result_free(&window);
     game_destroy(g);
+}
+
+/* ------------------------------------------ a layered WinBy game */
+
+/* A random layered DAG with scores: position = layer * WIDTH + node, layer
+ * = tier (tier-major, first(t) = t * WIDTH), children one or three layers
+ * down (two child tiers, turns still alternate), player one to move on even
+ * layers; the last layers and some random nodes are primitive with a
+ * random score from player one's perspective, whose sign gives the value
+ * for the player to move. Both bottom-up solvers must match dfs, WinBy
+ * included, and tier with --threads 1 and 2. */
+enum { LAYERS = 12, WIDTH = 500, LAYER_DEG = 4 };
+
+typedef struct Layered {
+    int16_t score[LAYERS * WIDTH]; /* primitives' scores */
+    bool prim[LAYERS * WIDTH];
+    int deg[LAYERS * WIDTH];
+    Position succ[LAYERS * WIDTH][LAYER_DEG];
+} Layered;
+
+static const Layered *layered(const Game *g) { return g->self; }
+
+static int lay_turn(const Game *g, Position p) {
+    (void)g;
+    return (int)(p / WIDTH) % 2;
+}
+
+static WinBy lay_winby(const Game *g, Position p) { return layered(g)->score[p]; }
+
+static Value lay_primitive(const Game *g, Position p) {
+    if (!layered(g)->prim[p]) {
+        return VALUE_UNDECIDED;
+    }
+    int s = layered(g)->score[p];
+    if (s == 0) {
+        return VALUE_TIE;
+    }
+    return (s > 0) == (lay_turn(g, p) == 0) ? VALUE_WIN : VALUE_LOSE;
+}
+
+static int lay_moves(const Game *g, Position p, Move *moves) {
+    for (int m = 0; m < layered(g)->deg[p]; m++) {
+        moves[m] = m;
+    }
+    return layered(g)->deg[p];
+}
+
+static Position lay_do_move(const Game *g, Position p, Move m) { return layered(g)->succ[p][m]; }
+
+static void lay_format(const Game *g, Position p, char *buf, size_t n) {
+    (void)g;
+    snprintf(buf, n, "%llu", (unsigned long long)p);
+}
+
+static ErrCode lay_parse(const Game *g, const char *text, Position *p, Error *err) {
+    (void)g;
+    (void)text;
+    (void)p;
+    return error_set(err, ERR_USAGE, "not parsed");
+}
+
+static int lay_tier_count(const Game *g) {
+    (void)g;
+    return LAYERS;
+}
+
+static uint64_t lay_tier_size(const Game *g, int t) {
+    (void)g;
+    (void)t;
+    return WIDTH;
+}
+
+static int lay_tier_of(const Game *g, Position p) {
+    (void)g;
+    return (int)(p / WIDTH);
+}
+
+static int lay_children(const Game *g, int t, int *child) {
+    (void)g;
+    int n = 0;
+    if (t + 1 < LAYERS) {
+        child[n++] = t + 1;
+    }
+    if (t + 3 < LAYERS) {
+        child[n++] = t + 3;
+    }
+    return n;
+}
+
+static Position lay_first(const Game *g, int t) {
+    (void)g;
+    return (Position)t * WIDTH;
+}
+
+static const GameOps lay_ops = {
+    .primitive = lay_primitive,
+    .generate_moves = lay_moves,
+    .do_move = lay_do_move,
+    .turn = lay_turn,
+    .winby = lay_winby,
+    .format = lay_format,
+    .parse = lay_parse,
+};
+
+static const TierOps lay_tiers = {
+    .count = lay_tier_count,
+    .size = lay_tier_size,
+    .tier_of = lay_tier_of,
+    .children = lay_children,
+    .first = lay_first,
+};
+
+static const GameModule lay_module = {.name = "layered", .title = "layered WinBy graph"};
+
+static uint64_t lay_rng(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void winby_layered_graph(void **state) {
+    (void)state;
+    Layered *lay = calloc(1, sizeof *lay);
+    assert_non_null(lay);
+    uint64_t seed = 0x2545F4914F6CDD1Dull;
+    for (int p = 0; p < LAYERS * WIDTH; p++) {
+        int layer = p / WIDTH;
+        if (layer == LAYERS - 1 || (p > 0 && lay_rng(&seed) % 10 == 0)) {
+            lay->prim[p] = true;
+            lay->score[p] = (int16_t)((int)(lay_rng(&seed) % 41) - 20);
+            continue;
+        }
+        lay->deg[p] = 2 + (int)(lay_rng(&seed) % (LAYER_DEG - 1));
+        for (int m = 0; m < lay->deg[p]; m++) {
+            int down = layer + 3 < LAYERS && lay_rng(&seed) % 4 == 0 ? 3 : 1;
+            lay->succ[p][m] = (Position)((layer + down) * WIDTH + (int)(lay_rng(&seed) % WIDTH));
+        }
+    }
+    Game g = {.module = &lay_module,
+              .self = lay,
+              .ops = &lay_ops,
+              .tiers = &lay_tiers,
+              .num_positions = LAYERS * WIDTH,
+              .initial = 0,
+              .max_moves = LAYER_DEG,
+              .max_depth = LAYERS,
+              .has_winby = true};
+    SolveResult oracle, one, two, sweep;
+    test_solve("dfs", &g, &oracle);
+    solve_ok(&g, SMALL_CHUNKS, 1, NULL, &one);
+    solve_ok(&g, SMALL_CHUNKS, 2, NULL, &two);
+    test_solve("sweep", &g, &sweep);
+    assert_true(oracle.db.winby != NULL);
+    assert_same_db(&oracle.db, &one.db);
+    assert_same_db(&oracle.db, &two.db);
+    assert_same_db(&oracle.db, &sweep.db);
+    assert_true(two.has_winby && sweep.has_winby);
+    assert_int_equal(two.root_winby, oracle.root_winby);
+    assert_int_equal(sweep.root_winby, oracle.root_winby);
+    DbSummary sum;
+    Error err = {0};
+    assert_int_equal(db_summarize(&oracle.db, false, &sum, &err), ERR_OK);
+    /* Not a trivial graph: over a thousand reached positions, every value. */
+    assert_true(sum.positions > 1000);
+    assert_true(sum.count[VALUE_WIN] > 0 && sum.count[VALUE_LOSE] > 0 && sum.count[VALUE_TIE] > 0);
+    solve_result_free(&oracle);
+    solve_result_free(&one);
+    solve_result_free(&two);
+    solve_result_free(&sweep);
+    free(lay);
 }
 
 /* ------------------------------------------------------ work directory */
@@ -361,6 +534,7 @@ int main(void) {
         {"work dir: corrupt, truncated, foreign files refused", files_refused},
         {"memory budget: tiers in use, then refused", memory_budget},
         {"cyclic tiers refused", cyclic_tiers_refused},
+        {"WinBy layered graph: tier and sweep match dfs", winby_layered_graph},
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         tests[n++] = (struct CMUnitTest){.name = test_strdupf("%s", fixed[i].name),
