@@ -11,11 +11,13 @@
  * (minimax), a Database holding every position it reached. Solvers own all
  * of their state; the only thread-local data are the counters.
  *
- * A solver that runs worker threads (OpenMP) must, in each worker, call
+ * A solver that runs worker threads (OpenMP) must, in each worker other
+ * than the calling thread (OpenMP's thread 0 is the caller), call
  * stats_thread_reset() and mem_thread_peak_reset() at the start, and at the
  * end add its counters into res->counters (stats_thread_collect, in a
  * critical section) and its mem_thread_peak() into res->worker_peak_bytes.
- * The harness adds the calling thread's own figures.
+ * The harness adds the calling thread's own figures (resetting them in a
+ * worker would lose the work the caller did before the parallel region).
  */
 #ifndef SOLVERS_SOLVER_H
 #define SOLVERS_SOLVER_H
