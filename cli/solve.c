@@ -1,8 +1,8 @@
 /* cli/solve.c: bin/solve, the command-line solver.
  *
  *   solve GAME[:OPT=VAL,...] [--solver NAME[:OPT=VAL,...]] [--analyze] [--json]
- *         [--query POSITION] [--threads N] [--max-memory SIZE] [--progress]
- *         [--work-dir DIR]
+ *         [--query POSITION [--pick RULE]] [--threads N] [--max-memory SIZE]
+ *         [--progress] [--work-dir DIR]
  *   solve --list
  *
  * Solves one game variant with one solver under the harness and prints the
@@ -10,6 +10,13 @@
  * counters, the wall time and the peak memory, as text or as one JSON
  * object. Every error prints one line on standard error and exits with a
  * non-zero code (core/error.h).
+ *
+ * With --query, the move a perfect player would choose from the position is
+ * named by one of three rules (--pick): the usual remoteness order (win
+ * soonest, lose latest), the WinBy document's GetWinByMove (the best margin
+ * for the mover: player one maximizes the score, player two minimizes it),
+ * or its "false hope" future goal (among the winning moves, the one that
+ * wins by the least).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,10 +29,21 @@
 #include "games/game.h"
 #include "solvers/solver.h"
 
+/* How the picked move of a query is chosen. */
+typedef enum PickRule {
+    PICK_REMOTENESS, /* the best by value, then remoteness (the first of the sorted moves) */
+    PICK_WINBY,      /* the best margin for the mover; ties by remoteness order */
+    PICK_FALSE_HOPE, /* among winning moves, the smallest margin; no win: as PICK_WINBY */
+} PickRule;
+
+static const char *const pick_names[] = {"remoteness", "winby", "false-hope"};
+
 typedef struct Args {
     const char *game;
     const char *solver;
     const char *query;
+    const char *pick_text; /* --pick as given, NULL if absent */
+    PickRule pick;
     bool json;
     bool analyze;
     bool list;
@@ -45,6 +63,8 @@ static const char usage_text[] =
     "  --json                       print one JSON object\n"
     "  --analyze                    add counts by remoteness\n"
     "  --query POSITION             value of a position and of each move from it\n"
+    "  --pick RULE                  the move --query picks: remoteness (default), winby\n"
+    "                               (best margin) or false-hope (win by the least)\n"
     "  --threads N                  threads for parallel solvers (default: all cores)\n"
     "  --max-memory SIZE            memory budget, e.g. 4G (default: 90% of available)\n"
     "  --progress                   report progress of long solves on standard error\n"
@@ -55,7 +75,19 @@ static const char usage_text[] =
     "examples:\n"
     "  solve tictactoe\n"
     "  solve tictactoe:misere,sym --solver dfs --json\n"
-    "  solve tictactoe --query x-o------\n";
+    "  solve tictactoe --query x-o------\n"
+    "  solve othello --query -----ox--xo-----:x --pick false-hope\n";
+
+static ErrCode parse_pick(const char *text, PickRule *rule, Error *err) {
+    for (int i = 0; i < (int)(sizeof pick_names / sizeof pick_names[0]); i++) {
+        if (strcmp(text, pick_names[i]) == 0) {
+            *rule = (PickRule)i;
+            return ERR_OK;
+        }
+    }
+    return error_set(err, ERR_USAGE, "--pick takes remoteness, winby or false-hope, not '%s'",
+                     text);
+}
 
 static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     memset(a, 0, sizeof *a);
@@ -74,7 +106,7 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             a->cfg.progress = true;
         } else if (strcmp(arg, "--solver") == 0 || strcmp(arg, "--query") == 0 ||
                    strcmp(arg, "--threads") == 0 || strcmp(arg, "--max-memory") == 0 ||
-                   strcmp(arg, "--work-dir") == 0) {
+                   strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--pick") == 0) {
             if (!has_next) {
                 return error_set(err, ERR_USAGE, "%s needs a value (solve --help)", arg);
             }
@@ -85,6 +117,12 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 a->query = val;
             } else if (strcmp(arg, "--work-dir") == 0) {
                 a->cfg.work_dir = val;
+            } else if (strcmp(arg, "--pick") == 0) {
+                ErrCode rc = parse_pick(val, &a->pick, err);
+                if (rc != ERR_OK) {
+                    return rc;
+                }
+                a->pick_text = val;
             } else if (strcmp(arg, "--threads") == 0) {
                 int64_t n;
                 if (!parse_int64(val, 1, 1024, &n)) {
@@ -112,6 +150,11 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     }
     if (!a->list && !a->help && a->game == NULL) {
         return error_set(err, ERR_USAGE, "no game given (solve --list shows the games)");
+    }
+    if (a->pick_text != NULL && a->query == NULL) {
+        return error_set(err, ERR_USAGE,
+                         "--pick chooses among the moves of a queried position; give --query "
+                         "POSITION too");
     }
     return ERR_OK;
 }
@@ -169,7 +212,9 @@ typedef struct Query {
     Outcome outcome;
     WinBy winby;
     int nmoves;
-    MoveResult moves[GAME_MAX_MOVES];
+    MoveResult moves[GAME_MAX_MOVES]; /* best first by value and remoteness */
+    PickRule rule;
+    int pick; /* index in moves of the picked move; -1 when there is none */
 } Query;
 
 /* Looks up a position's outcome; ERR_USAGE if the solve never reached it. */
@@ -218,8 +263,36 @@ static int compare_moves(const void *pa, const void *pb) {
     return 0;
 }
 
-static ErrCode run_query(const Game *g, const SolveResult *res, const char *text, Query *q,
-                         Error *err) {
+/* The index of the move the rule picks from q->moves (sorted best first),
+ * -1 if there are no moves. `turn` is the mover (0: player one). A move's
+ * margin for the mover is its WinBy score from the mover's side. */
+static int pick_move(const Query *q, PickRule rule, int turn) {
+    if (q->nmoves == 0) {
+        return -1;
+    }
+    if (rule == PICK_REMOTENESS) {
+        return 0;
+    }
+    int best = -1, hope = -1;
+    WinBy best_margin = 0, hope_margin = 0;
+    for (int i = 0; i < q->nmoves; i++) {
+        const MoveResult *m = &q->moves[i];
+        WinBy margin = turn == 0 ? m->winby : -m->winby;
+        /* Strict comparisons keep the first (by remoteness) among equals. */
+        if (best < 0 || margin > best_margin) {
+            best = i;
+            best_margin = margin;
+        }
+        if (m->value == VALUE_WIN && (hope < 0 || margin < hope_margin)) {
+            hope = i;
+            hope_margin = margin;
+        }
+    }
+    return rule == PICK_FALSE_HOPE && hope >= 0 ? hope : best;
+}
+
+static ErrCode run_query(const Game *g, const SolveResult *res, const char *text, PickRule rule,
+                         Query *q, Error *err) {
     if (!res->has_db) {
         return error_set(err, ERR_USAGE,
                          "--query needs a solver that keeps a database, and this solve kept "
@@ -237,6 +310,8 @@ static ErrCode run_query(const Game *g, const SolveResult *res, const char *text
         return rc;
     }
     q->nmoves = 0;
+    q->rule = rule;
+    q->pick = -1;
     if (g->ops->primitive(g, pos) != VALUE_UNDECIDED) {
         return ERR_OK;
     }
@@ -257,6 +332,7 @@ static ErrCode run_query(const Game *g, const SolveResult *res, const char *text
         m->remoteness = c.value == VALUE_DRAW ? 0 : c.remoteness + 1;
     }
     qsort(q->moves, (size_t)q->nmoves, sizeof q->moves[0], compare_moves);
+    q->pick = pick_move(q, rule, g->has_winby ? g->ops->turn(g, pos) : 0);
     return ERR_OK;
 }
 
@@ -279,7 +355,7 @@ static void print_text(const Game *g, const SolverModule *s, const SolveResult *
     printf("solver      %s\n", s->name);
     printf("value       %s", buf);
     if (res->has_winby) {
-        printf(", winby %" PRId32 " (first player's discs minus second's)", res->root_winby);
+        printf(", winby %" PRId32 " (the first player's margin)", res->root_winby);
     }
     printf("\n");
     if (sum != NULL) {
@@ -333,6 +409,9 @@ static void print_text(const Game *g, const SolverModule *s, const SolveResult *
                 printf("  winby %" PRId32, m->winby);
             }
             printf("\n");
+        }
+        if (q->pick >= 0) {
+            printf("pick        %s (rule %s)\n", q->moves[q->pick].name, pick_names[q->rule]);
         }
     }
 }
@@ -417,6 +496,14 @@ static void print_json(const Game *g, const SolverModule *s, const SolveResult *
             json_object_end(&w);
         }
         json_array_end(&w);
+        json_object_begin(&w, "pick");
+        json_string(&w, "rule", pick_names[q->rule]);
+        if (q->pick >= 0) {
+            json_string(&w, "move", q->moves[q->pick].name);
+        } else {
+            json_null(&w, "move");
+        }
+        json_object_end(&w);
         json_object_end(&w);
     }
     json_object_end(&w);
@@ -466,6 +553,12 @@ int main(int argc, char **argv) {
     if (a.query != NULL) {
         Position pos;
         rc = g->ops->parse(g, a.query, &pos, &err);
+        if (rc == ERR_OK && a.pick != PICK_REMOTENESS && !g->has_winby) {
+            rc = error_set(&err, ERR_USAGE,
+                           "--pick %s needs WinBy scores, which game '%s' does not have (e.g. "
+                           "othello has them)",
+                           pick_names[a.pick], g->module->name);
+        }
         if (rc == ERR_OK && s->root_only) {
             rc = error_set(&err, ERR_USAGE,
                            "--query needs a solver that keeps a database; '%s' solves the "
@@ -494,7 +587,7 @@ int main(int argc, char **argv) {
         }
     }
     if (rc == ERR_OK && a.query != NULL) {
-        rc = run_query(g, &res, a.query, &q, &err);
+        rc = run_query(g, &res, a.query, a.pick, &q, &err);
     }
     if (rc == ERR_OK) {
         /* A solver without a database may still report its totals. */

@@ -10,8 +10,10 @@
 #include "games/game.h"
 
 extern const GameModule tictactoe_module;
+extern const GameModule othello_module;
 
 const GameModule *const game_registry[] = {
     &tictactoe_module,
+    &othello_module,
     NULL,
 };

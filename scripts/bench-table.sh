@@ -4,7 +4,7 @@
 # bin/solve --json run each. (The Google Benchmark driver replaces this.)
 set -eu
 solve=${SOLVE:-bin/solve}
-variants=${GAMES:-"tictactoe tictactoe:sym tictactoe:misere"}
+variants=${GAMES:-"tictactoe tictactoe:sym tictactoe:misere othello othello:sym"}
 solvers=$("$solve" --list | sed -n '/^solvers/,$p' | awk 'NR > 1 && /^  [a-z]/ {print $1}')
 printf '%-22s %-12s %6s %9s %10s %10s %10s %10s %11s\n' game solver value remote positions \
     hash unhash calls seconds

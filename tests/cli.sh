@@ -152,6 +152,82 @@ refuse "tier corrupt file" "tier-0003.gmdb is truncated" tictactoe --solver tier
 grep -q "another game variant" /tmp/cli_err.$$ && ok "tier foreign work dir" ||
     bad "tier foreign work dir: $(cat /tmp/cli_err.$$)"
 rm -rf "$wd" /tmp/cli_err.$$
+# Othello and WinBy.
+refuse "othello odd side" "sides must be even" othello:n=5
+refuse "othello odd width" "sides must be even" othello:w=3,h=4
+refuse "othello n with w" "not both" othello:n=4,w=4
+refuse "othello side range" "2..20" othello:n=22
+refuse "othello too large to hash" "63-bit hash" othello:n=8
+refuse "othello database too large" "needs an estimated" othello:n=6
+refuse "othello query length" "row by row" othello --query -----ox--xo-----
+refuse "othello query turn" "player to move" othello --query -----ox--xo-----:z
+refuse "othello query empty centre" "centre squares" othello --query -----o---xo-----:x
+refuse "othello query disconnected" "connected" othello:w=2,h=8 --query x-----oxxo------:o
+refuse "othello query unreachable" "not reachable" othello --query -----ox--xo-----:o
+refuse "pick without query" "give --query" othello --pick winby
+refuse "pick unknown rule" "remoteness, winby or false-hope" othello --query -----ox--xo-----:x \
+    --pick most
+refuse "pick winby without scores" "needs WinBy scores" tictactoe --query x-------- --pick winby
+
+# Every solver gives the same value and WinBy; the published result is a
+# second-player win, so the first player's margin is negative.
+for s in gps-cached gps dfs minimax; do
+    "$solve" othello --solver "$s" --json | jq -c '[.value, .remoteness, .winby]' \
+        >"/tmp/cli_oth_$s.$$"
+done
+if jq -e '.[0] == "lose" and .[2] < 0' "/tmp/cli_oth_dfs.$$" >/dev/null &&
+    cmp -s "/tmp/cli_oth_dfs.$$" "/tmp/cli_oth_gps.$$" &&
+    cmp -s "/tmp/cli_oth_dfs.$$" "/tmp/cli_oth_gps-cached.$$" &&
+    cmp -s "/tmp/cli_oth_dfs.$$" "/tmp/cli_oth_minimax.$$"; then
+    ok "othello: lose with the same winby from every solver"
+else
+    bad "othello: $(cat /tmp/cli_oth_*.$$)"
+fi
+rm -f /tmp/cli_oth_*.$$
+j=$("$solve" othello --json)
+echo "$j" | jq -e '.value == "lose" and (.winby | type) == "number" and
+    .solver == "gps-cached"' >/dev/null && ok "othello default" || bad "othello default: $j"
+j=$("$solve" othello:sym --json)
+echo "$j" | jq -e '.value == "lose" and .variant == "w=4,h=4,sym"' >/dev/null &&
+    ok "othello sym" || bad "othello sym: $j"
+
+# The three --pick rules, checked against the move list they choose from:
+# remoteness takes the first (best by value and remoteness); winby the best
+# margin for the mover, whose WinBy equals the position's (WinBy document:
+# the child with the parent's WinBy is the best move); false-hope the
+# winning move with the smallest margin. In these positions (x and o to
+# move) all three differ, so no rule can pass for another.
+for p in -----ox--oxx-o--:x ----xxx--xo---xo:o; do
+    picks=""
+    for rule in remoteness winby false-hope; do
+        j=$("$solve" othello --json --query "$p" --pick "$rule")
+        if echo "$j" | jq -e --arg rule "$rule" --arg p "$p" '
+            .query as $q
+            | (if ($p | endswith(":x")) then 1 else -1 end) as $sign
+            | [$q.moves[] | . + {margin: ($sign * .winby)}] as $ms
+            | ($ms | map(select(.move == $q.pick.move)) | .[0]) as $m
+            | $q.pick.rule == $rule and
+              (if $rule == "remoteness" then $q.pick.move == $q.moves[0].move
+               elif $rule == "winby" then
+                 $m.margin == ($ms | map(.margin) | max) and $m.winby == $q.winby
+               else $m.value == "win" and
+                 $m.margin == ($ms | map(select(.value == "win") | .margin) | min)
+               end)' >/dev/null; then
+            ok "pick $rule at $p"
+        else
+            bad "pick $rule at $p: $j"
+        fi
+        picks="$picks $(echo "$j" | jq -r .query.pick.move)"
+    done
+    [ "$(echo $picks | tr ' ' '\n' | sort -u | wc -l)" -eq 3 ] && ok "three picks differ at $p" ||
+        bad "picks at $p:$picks"
+done
+"$solve" othello --query -----ox--oxx-o--:x --pick false-hope | grep -q "^pick .*false-hope" &&
+    ok "pick in text" || bad "pick in text"
+j=$("$solve" othello:w=4,h=2 --json --query xxx-ooo-:x)
+echo "$j" | jq -e '.query.value == "tie" and .query.winby == 0 and (.query.moves | length) == 0 and
+    .query.pick.move == null' >/dev/null && ok "query of a finished game" ||
+    bad "finished game query: $j"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -11,6 +11,7 @@
 #include "core/options.h"
 #include "core/value.h"
 #include "hash/basek.h"
+#include "hash/discs.h"
 
 /* ---------------------------------------------------------------- options */
 
@@ -307,6 +308,112 @@ static void basek_refuses_overflow(void **state) {
     assert_int_equal(basek_init(&h, 1, 5, &err), ERR_USAGE);
 }
 
+/* Every disc board of n cells (fixed cells never empty) round-trips with
+ * each turn, and the boards fill [0, 2^f 3^(n-f) turns) exactly: boards are
+ * enumerated as an odometer over the cell states, independently of the hash.
+ * The cases cover partial nibbles, fixed cells anywhere, and 1 or 2 turns. */
+static void discs_exhaustive(void **state) {
+    (void)state;
+    static const struct {
+        int cells;
+        uint64_t fixed;
+        int turns;
+    } cases[] = {{8, 0x66, 2}, {9, 0, 1}, {10, 0x201, 2}, {5, 0x10, 1}, {12, 0x0F0, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        DiscHash h;
+        Error err = {0};
+        int n = cases[c].cells, t = cases[c].turns;
+        uint64_t fixed = cases[c].fixed;
+        assert_int_equal(discs_init(&h, n, fixed, t, &err), ERR_OK);
+        uint64_t expect = (uint64_t)t;
+        for (int i = 0; i < n; i++) {
+            expect *= (fixed >> i) & 1 ? 2 : 3;
+        }
+        assert_int_equal(h.size, expect);
+        uint8_t *seen = calloc(h.size, 1);
+        assert_non_null(seen);
+        uint8_t cell[DISCS_MAX_CELLS] = {0}; /* 0 empty, 1 first, 2 second */
+        uint64_t boards = 0;
+        for (;;) {
+            bool valid = true;
+            uint64_t a = 0, b = 0;
+            for (int i = 0; i < n; i++) {
+                valid &= !((fixed >> i) & 1) || cell[i] != 0;
+                a |= (uint64_t)(cell[i] == 1) << i;
+                b |= (uint64_t)(cell[i] == 2) << i;
+            }
+            if (valid) {
+                boards++;
+                for (int turn = 0; turn < t; turn++) {
+                    Position p = discs_hash(&h, a, b, turn);
+                    assert_true(p < h.size);
+                    assert_int_equal(seen[p], 0);
+                    seen[p] = 1;
+                    uint64_t a2, b2;
+                    int turn2;
+                    discs_unhash(&h, p, &a2, &b2, &turn2);
+                    assert_int_equal(a2, a);
+                    assert_int_equal(b2, b);
+                    assert_int_equal(turn2, turn);
+                }
+            }
+            int i = 0;
+            while (i < n && ++cell[i] == 3) {
+                cell[i++] = 0;
+            }
+            if (i == n) {
+                break;
+            }
+        }
+        assert_int_equal(boards * (uint64_t)t, h.size); /* every slot is one board */
+        free(seen);
+    }
+}
+
+static void discs_counts_and_refusals(void **state) {
+    (void)state;
+    DiscHash h;
+    Error err = {0};
+    assert_int_equal(discs_init(&h, 16, 0x660, 2, &err), ERR_OK);
+    assert_int_equal(h.size, UINT64_C(17006112)); /* 2^4 * 3^12 * 2, Othello 4x4 */
+    stats_thread_reset();
+    uint64_t a, b;
+    int turn;
+    Position p = discs_hash(&h, 0x240, 0x420, 1);
+    discs_unhash(&h, p, &a, &b, &turn);
+    Counters c = {0};
+    stats_thread_collect(&c);
+#if STATS
+    assert_int_equal(c.hash, 1);
+    assert_int_equal(c.unhash, 1);
+#endif
+    /* 2^4 * 3^36 * 2 < 2^63 <= 2^4 * 3^37 * 2. */
+    assert_int_equal(discs_init(&h, 40, 0xF, 2, &err), ERR_OK);
+    assert_int_equal(discs_init(&h, 41, 0xF, 2, &err), ERR_USAGE);
+    assert_non_null(strstr(err.msg, "63 bits"));
+    assert_int_equal(discs_init(&h, 62, (UINT64_C(1) << 62) - 1, 1, &err), ERR_OK);
+    assert_int_equal(discs_init(&h, 64, UINT64_MAX, 1, &err), ERR_USAGE);
+    assert_int_equal(discs_init(&h, 8, 0x100, 1, &err), ERR_USAGE); /* fixed cell off the board */
+    assert_int_equal(discs_init(&h, 8, 0, 3, &err), ERR_USAGE);
+}
+
+/* WinBy scores are stored as int16; anything outside is refused, never
+ * truncated. */
+static void winby_range_is_refused(void **state) {
+    (void)state;
+    Database db;
+    Error err = {0};
+    assert_int_equal(db_create(&db, 4, 1, true, &err), ERR_OK);
+    assert_int_equal(solver_put_winby(&db, 0, WINBY_MAX, &err), ERR_OK);
+    assert_int_equal(solver_put_winby(&db, 1, WINBY_MIN, &err), ERR_OK);
+    assert_int_equal(db.winby[0], 32767);
+    assert_int_equal(db.winby[1], -32768);
+    assert_int_equal(solver_put_winby(&db, 2, WINBY_MAX + 1, &err), ERR_LIMIT);
+    assert_int_equal(solver_put_winby(&db, 2, WINBY_MIN - 1, &err), ERR_LIMIT);
+    assert_int_equal(db.winby[2], 0);
+    db_destroy(&db);
+}
+
 /* ------------------------------------------------------------------- json */
 
 static void json_output(void **state) {
@@ -386,6 +493,9 @@ int main(void) {
         cmocka_unit_test(basek_exhaustive),
         cmocka_unit_test(basek_counts),
         cmocka_unit_test(basek_refuses_overflow),
+        cmocka_unit_test(discs_exhaustive),
+        cmocka_unit_test(discs_counts_and_refusals),
+        cmocka_unit_test(winby_range_is_refused),
         cmocka_unit_test(json_output),
         cmocka_unit_test(mem_sizes),
         cmocka_unit_test(mem_peak_tracks),

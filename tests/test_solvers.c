@@ -42,10 +42,11 @@ static void compare_databases(const Game *g, const SolveResult *oracle, const So
         if (!same && mismatches++ < 5) {
             char text[256];
             g->ops->format(g, p, text, sizeof text);
-            print_error("%s vs dfs at %" PRIu64 " (%s): %s %s %u vs %s %s %u\n", name, p, text,
-                        sa ? "solved" : "unsolved", value_name(db_raw_value(a, ra)),
-                        db_raw_remoteness(a, ra), sb ? "solved" : "unsolved",
-                        value_name(db_raw_value(b, rb)), db_raw_remoteness(b, rb));
+            print_error("%s vs dfs at %" PRIu64 " (%s): %s %s %u winby %d vs %s %s %u winby %d\n",
+                        name, p, text, sa ? "solved" : "unsolved", value_name(db_raw_value(a, ra)),
+                        db_raw_remoteness(a, ra), a->winby ? a->winby[p] : 0,
+                        sb ? "solved" : "unsolved", value_name(db_raw_value(b, rb)),
+                        db_raw_remoteness(b, rb), b->winby ? b->winby[p] : 0);
         }
     }
     if (mismatches > 0) {
