@@ -398,20 +398,24 @@ static void discs_counts_and_refusals(void **state) {
 }
 
 /* WinBy scores are stored as int16; anything outside is refused, never
- * truncated. */
+ * truncated (othello is a game with scores). */
 static void winby_range_is_refused(void **state) {
     (void)state;
+    Game *g = test_game("othello");
     Database db;
     Error err = {0};
+    Outcome win = {VALUE_WIN, 1};
     assert_int_equal(db_create(&db, 4, 1, true, &err), ERR_OK);
-    assert_int_equal(solver_put_winby(&db, 0, WINBY_MAX, &err), ERR_OK);
-    assert_int_equal(solver_put_winby(&db, 1, WINBY_MIN, &err), ERR_OK);
+    assert_int_equal(solver_store(g, &db, 0, win, WINBY_MAX, &err), ERR_OK);
+    assert_int_equal(solver_store(g, &db, 1, win, WINBY_MIN, &err), ERR_OK);
     assert_int_equal(db.winby[0], 32767);
     assert_int_equal(db.winby[1], -32768);
-    assert_int_equal(solver_put_winby(&db, 2, WINBY_MAX + 1, &err), ERR_LIMIT);
-    assert_int_equal(solver_put_winby(&db, 2, WINBY_MIN - 1, &err), ERR_LIMIT);
+    assert_int_equal(solver_store(g, &db, 2, win, WINBY_MAX + 1, &err), ERR_LIMIT);
+    assert_non_null(strstr(err.msg, "outside the stored range"));
+    assert_int_equal(solver_store(g, &db, 2, win, WINBY_MIN - 1, &err), ERR_LIMIT);
     assert_int_equal(db.winby[2], 0);
     db_destroy(&db);
+    game_destroy(g);
 }
 
 /* ------------------------------------------------------------------- json */
