@@ -29,10 +29,11 @@
  * Board and moves: bit r * w + c of a 64-bit bitboard is the square in row
  * r (from the top, shown 1..h) and column c (shown a, b, ...), one
  * bitboard per colour. A move is a square index, or OTH_PASS; players see
- * "a1".."d4" and "pass". Move generation is a Kogge-Stone fill over the 8
- * directions (a shift and a wrap mask per direction: O(8 * max(w, h)) word
- * operations, no loop over squares); flipping walks the 8 rays from the
- * placed disc (O(flipped + 8)).
+ * "a1".."d4" and "pass". Move generation is a shift-and-mask fill in each
+ * of the 8 directions (a shift and a wrap mask per direction, one step per
+ * opponent disc a run can hold: O(8 * max(w, h)) word operations, no loop
+ * over squares); flipping walks the 8 rays from the placed disc
+ * (O(flipped + 8)).
  *
  * Hash (hash/discs.h): the 4 centre squares are never empty, so a board is
  * a mixed-radix number with 2 states on those and 3 elsewhere, and the
@@ -95,7 +96,7 @@ typedef struct OthDir {
 typedef struct Oth {
     int w, h, cells;
     uint64_t board; /* every square */
-    int fill_steps; /* extra Kogge-Stone steps: longest opponent run - 1 */
+    int fill_steps; /* extra fill steps: longest opponent run - 1 */
     OthDir dir[OTH_DIRS];
     DiscHash hash;
     uint64_t start_black, start_white;
