@@ -11,9 +11,17 @@
 
 extern const GameModule tictactoe_module;
 extern const GameModule othello_module;
+extern const GameModule ponghauki_module;
+extern const GameModule mutorere_module;
+extern const GameModule dodgem_module;
+extern const GameModule achi_module;
 
 const GameModule *const game_registry[] = {
     &tictactoe_module,
     &othello_module,
+    &ponghauki_module,
+    &mutorere_module,
+    &dodgem_module,
+    &achi_module,
     NULL,
 };

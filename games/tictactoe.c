@@ -21,6 +21,8 @@
  *               so primitive is O(1)), and the hash kept up to date by one
  *               digit change per move. With `sym`, the 8 symmetric hashes are
  *               kept the same way, so canonical() is a minimum of 8 numbers.
+ * Un-moves (generate_parents) take back a piece of the last player, for the
+ * retrograde solvers.
  *
  * Tiers: tier t (0..9) holds the boards with t pieces, ceil(t/2) x and
  * floor(t/2) o; a move leads from tier t to tier t+1. The base-3 hash is not
@@ -150,6 +152,39 @@ static Position ttt_canonical(const Game *g, Position pos) {
     return board_canonical(ttt(g), cells);
 }
 
+/* Un-moves: take back one piece of the player who moved last. A parent with
+ * a line would have ended the game, so it is not a parent. With `sym`, the
+ * parents are canonicalized and listed once. At most 5 (x's pieces). */
+static int ttt_generate_parents(const Game *g, Position pos, Position *parents) {
+    const Ttt *t = ttt(g);
+    uint8_t cells[CELLS];
+    basek_unhash(&t->hash, pos, cells);
+    int placed = count_pieces(cells);
+    if (placed == 0) {
+        return 0;
+    }
+    uint8_t last = piece_to_move(placed - 1);
+    int n = 0;
+    for (int i = 0; i < CELLS; i++) {
+        if (cells[i] != last) {
+            continue;
+        }
+        cells[i] = BLANK;
+        if (!three_in_a_row(cells)) {
+            Position q = g->symmetric ? board_canonical(t, cells) : basek_hash(&t->hash, cells);
+            bool listed = false;
+            for (int k = 0; k < n && !listed; k++) {
+                listed = parents[k] == q;
+            }
+            if (!listed) {
+                parents[n++] = q;
+            }
+        }
+        cells[i] = last;
+    }
+    return n;
+}
+
 static void ttt_format(const Game *g, Position pos, char *buf, size_t n) {
     uint8_t cells[CELLS];
     basek_unhash(&ttt(g)->hash, pos, cells);
@@ -245,6 +280,7 @@ static const GameOps ttt_ops = {
     .do_move = ttt_do_move,
     .turn = ttt_turn,
     .canonical = ttt_canonical,
+    .generate_parents = ttt_generate_parents,
     .format = ttt_format,
     .parse = ttt_parse,
     .print = ttt_print,
@@ -619,6 +655,7 @@ static ErrCode ttt_create(Game *g, Error *err) {
     g->initial = 0; /* the empty board */
     g->max_moves = CELLS;
     g->max_depth = CELLS;
+    g->max_parents = (CELLS + 1) / 2;
     g->symmetric = opt_bool(&g->options, "sym");
     return ERR_OK;
 }

@@ -46,3 +46,12 @@ void basek_unhash(const BaseK *h, Position p, uint8_t *cells) {
         p /= (uint64_t)h->k;
     }
 }
+
+Position basek_hash_turn(const BaseK *h, const uint8_t *cells, int turn) {
+    return 2 * basek_hash(h, cells) + (Position)(turn & 1);
+}
+
+int basek_unhash_turn(const BaseK *h, Position p, uint8_t *cells) {
+    basek_unhash(h, p >> 1, cells);
+    return (int)(p & 1);
+}

@@ -37,6 +37,16 @@ Position basek_hash(const BaseK *h, const uint8_t *cells);
 /* Decodes p into cells[0..n-1]. Counts one unhash. */
 void basek_unhash(const BaseK *h, Position p, uint8_t *cells);
 
+/* Boards with a side to move, for games whose turn does not follow from the
+ * board (sliding games): the position is 2 * hash(cells) + turn, in
+ * [0, 2 k^n). basek_init keeps k^n below 2^62, so this fits. Counts one
+ * hash. */
+Position basek_hash_turn(const BaseK *h, const uint8_t *cells, int turn);
+
+/* Decodes a position of basek_hash_turn into cells[0..n-1] and returns the
+ * turn (0 or 1). Counts one unhash. */
+int basek_unhash_turn(const BaseK *h, Position p, uint8_t *cells);
+
 /* Position after cell `cell` changes from digit `from` to digit `to`, without
  * decoding. Counts one hash. */
 static inline Position basek_replace(const BaseK *h, Position p, int cell, int from, int to) {

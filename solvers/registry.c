@@ -17,11 +17,13 @@
 extern const SolverModule gps_cached_solver;
 extern const SolverModule gps_solver;
 extern const SolverModule dfs_solver;
+extern const SolverModule retro_solver;
+extern const SolverModule retro_unmove_solver;
 extern const SolverModule minimax_solver;
 extern const SolverModule sweep_solver;
 extern const SolverModule tier_solver;
 
 const SolverModule *const solver_registry[] = {
-    &gps_cached_solver, &gps_solver,     &dfs_solver, &sweep_solver,
-    &tier_solver,       &minimax_solver, NULL,
+    &gps_cached_solver, &gps_solver,  &dfs_solver,     &retro_solver, &retro_unmove_solver,
+    &sweep_solver,      &tier_solver, &minimax_solver, NULL,
 };

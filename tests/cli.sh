@@ -228,6 +228,52 @@ j=$("$solve" othello:w=4,h=2 --json --query xxx-ooo-:x)
 echo "$j" | jq -e '.query.value == "tie" and .query.winby == 0 and (.query.moves | length) == 0 and
     .query.pick.move == null' >/dev/null && ok "query of a finished game" ||
     bad "finished game query: $j"
+# Loopy games (tests/test_loopy.c cites the sources): depth-first solvers
+# refuse them; the retrograde solvers (and sweep, when registered) agree.
+refuse "dfs refuses a loopy game" "is loopy" dodgem --solver dfs
+refuse "dodgem size too small" "n" dodgem:n=2
+refuse "dodgem size too large" "n" dodgem:n=9
+refuse "dodgem 5x5 does not fit" "memory budget" dodgem:n=5
+refuse "dodgem query length" "9 squares" dodgem --query b--b--rr:b
+refuse "dodgem query too many cars" "each player has 2" dodgem --query bbbb---rr:b
+refuse "dodgem query mover" "player to move" dodgem --query b--b---rr:x
+refuse "ponghauki query counts" "two x, two o" ponghauki --query xxxo-:x
+refuse "mutorere query character" "is not x, o" mutorere --query xxxxoooz-:x
+refuse "achi query turn in placement" "is to move" achi --query x--------:x
+refuse "achi query after a line" "cannot arise" achi --query xxxoo-o--:x
+refuse "achi pieces option" "pieces" achi:pieces=5
+refuse "retro over the memory budget" "retro solve, with its" dodgem:n=4 --solver retro \
+    --max-memory 170M
+loopy_solvers="retro retro-unmove"
+"$solve" --list | grep -q "^  sweep " && loopy_solvers="$loopy_solvers sweep"
+for s in $loopy_solvers; do
+    j=$("$solve" dodgem --solver "$s" --json --analyze)
+    if echo "$j" | jq -e '.value == "win" and .ties == 0 and .draws == 0 and
+        .wins + .losses == .positions' >/dev/null; then
+        ok "$s dodgem: first player wins"
+    else
+        bad "$s dodgem: $j"
+    fi
+    echo "$j" | jq -c '[.positions, .wins, .losses, .ties, .draws, .by_remoteness]' \
+        >"/tmp/cli_loopy_$s.$$"
+done
+same=1
+for s in $loopy_solvers; do
+    cmp -s "/tmp/cli_loopy_retro.$$" "/tmp/cli_loopy_$s.$$" || same=0
+done
+[ "$same" = 1 ] && ok "same dodgem counts from $loopy_solvers" || bad "dodgem counts differ"
+rm -f /tmp/cli_loopy_*.$$
+j=$("$solve" ponghauki --json)
+echo "$j" | jq -e '.value == "draw" and .draws > 0 and .ties == 0 and
+    (.solver | startswith("retro") or . == "sweep")' >/dev/null && ok "ponghauki draw" ||
+    bad "ponghauki: $j"
+j=$("$solve" mutorere --json)
+echo "$j" | jq -e '.value == "draw" and .positions == 1180 and .draws == 844' >/dev/null &&
+    ok "mutorere draw" || bad "mutorere: $j"
+j=$("$solve" ponghauki --json --query xx-oo:x)
+echo "$j" | jq -e '.query.value == "draw" and (.query.moves | length) == 2 and
+    ([.query.moves[] | select(.value == "draw" and .remoteness == 0)] | length) == 2' \
+    >/dev/null && ok "loopy query" || bad "loopy query: $j"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -299,6 +299,46 @@ static void basek_counts(void **state) {
 #endif
 }
 
+/* Boards with a side to move: every (board, turn) pair of small sizes gets
+ * its own position in [0, 2 k^n) and decodes back; one hash or unhash each. */
+static void basek_turn_exhaustive(void **state) {
+    (void)state;
+    const int cases[][2] = {{3, 5}, {3, 9}, {4, 4}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        BaseK h;
+        Error err = {0};
+        int k = cases[c][0], n = cases[c][1];
+        assert_int_equal(basek_init(&h, k, n, &err), ERR_OK);
+        uint8_t *seen = calloc(2 * h.size, 1);
+        assert_non_null(seen);
+        uint8_t cells[BASEK_MAX_CELLS] = {0}, back[BASEK_MAX_CELLS];
+        for (uint64_t count = 0; count < h.size; count++) {
+            for (int turn = 0; turn < 2; turn++) {
+                stats_thread_reset();
+                Position p = basek_hash_turn(&h, cells, turn);
+                assert_true(p < 2 * h.size);
+                assert_int_equal(seen[p], 0);
+                seen[p] = 1;
+                assert_int_equal(basek_unhash_turn(&h, p, back), turn);
+                assert_memory_equal(cells, back, (size_t)n);
+                Counters cnt = {0};
+                stats_thread_collect(&cnt);
+#if STATS
+                assert_int_equal(cnt.hash, 1);
+                assert_int_equal(cnt.unhash, 1);
+#endif
+            }
+            for (int i = 0; i < n; i++) {
+                if (++cells[i] < k) {
+                    break;
+                }
+                cells[i] = 0;
+            }
+        }
+        free(seen);
+    }
+}
+
 static void basek_refuses_overflow(void **state) {
     (void)state;
     BaseK h;
@@ -496,6 +536,7 @@ int main(void) {
         cmocka_unit_test(db_refuses_over_budget),
         cmocka_unit_test(basek_exhaustive),
         cmocka_unit_test(basek_counts),
+        cmocka_unit_test(basek_turn_exhaustive),
         cmocka_unit_test(basek_refuses_overflow),
         cmocka_unit_test(discs_exhaustive),
         cmocka_unit_test(discs_counts_and_refusals),

@@ -1,0 +1,333 @@
+/* games/dodgem.c: Dodgem, Colin Vout's car game from Winning Ways.
+ *
+ * Rules (E. Berlekamp, J. Conway, R. Guy, Winning Ways for your Mathematical
+ * Plays, the Dodgem section; Wikipedia, "Dodgem"): an n x n board; the first
+ * player (blue, b) has n - 1 cars on the left edge, the second player (red,
+ * r) n - 1 cars on the bottom edge; the bottom-left square is empty:
+ *
+ *     b - -      3x3 start, rows from the top: "b--b---rr:b"
+ *     b - -      blue drives east (forward), north or south;
+ *     - r r      red drives north (forward), west or east.
+ *
+ * A move drives one of your cars one square forward or sideways onto an
+ * empty square; a car on the far edge (east for blue, north for red) may
+ * drive forward off the board, and is out of the game. Cars never move
+ * backwards, never leave by a side, never jump. The game ends (Winning Ways):
+ * a player who cannot move wins (you must always leave your opponent a move),
+ * and a player loses once the opponent has driven all of its cars off the
+ * board (the first to get all its cars off wins). So where the player to move
+ * is blocked, that player wins at once (remoteness 0); where the player who
+ * just moved has no car left on the board, the player to move has lost.
+ * (Wikipedia's wording, the winner is the first player to have no legal move
+ * on their turn, lets the loser make one more move first; with no opposing
+ * car left, the loser's foremost car can always move, so every outcome is
+ * the same and only remotenesses differ, by one.) Blue moves first. Winning
+ * Ways shows that 3x3 is a first-player win; D. desJardins (1996) found 4x4
+ * and 5x5 to be draws (neither side can force a win: play goes on forever).
+ *
+ * Hash: base 3 over the n^2 squares with the player to move (games/board.h),
+ * 2 * 3^(n^2) positions (39,366 for 3x3; 86 million for 4x4; 5x5, 1.7e12,
+ * is refused by the memory check). Cars off the board are n - 1 minus the
+ * cars on it. A move is 3 * square + direction (0 forward, 1 and 2 the two
+ * sideways directions). Un-moves drive one of the last mover's cars back
+ * (or back onto the far edge, when it has cars off the board). Option `sym`
+ * stores one position per class of the one non-trivial symmetry: the
+ * reflection in the diagonal from the bottom-left corner to the top-right,
+ * which exchanges blue and red (and the player to move).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "games/board.h"
+#include "games/game.h"
+
+enum { DG_FORWARD = 0, DG_DIRECTIONS = 3 };
+
+typedef struct Dodgem {
+    BaseK hash;
+    BoardSyms syms;
+    int n;     /* side */
+    int cells; /* n * n */
+    int cars;  /* n - 1 per player */
+} Dodgem;
+
+static const Dodgem *dg(const Game *g) { return g->self; }
+
+static const char dg_symbols[] = "-br";
+
+/* ------------------------------------------------------------------ board */
+
+/* Row and column steps of each direction for player `turn` (0 blue, 1 red);
+ * row 0 is the top. Blue: east, north, south. Red: north, west, east. */
+static const int dg_step[2][DG_DIRECTIONS][2] = {
+    {{0, 1}, {-1, 0}, {1, 0}},
+    {{-1, 0}, {0, -1}, {0, 1}},
+};
+
+/* The square reached from square `from` in direction dir: a square index,
+ * -1 for off the board forward (leaving the game), or -2 for illegal. */
+static int dg_target(const Dodgem *d, int turn, int from, int dir) {
+    int r = from / d->n + dg_step[turn][dir][0], c = from % d->n + dg_step[turn][dir][1];
+    if (r >= 0 && r < d->n && c >= 0 && c < d->n) {
+        return r * d->n + c;
+    }
+    return dir == DG_FORWARD ? -1 : -2;
+}
+
+static int dg_board_moves(const Dodgem *d, const uint8_t *cells, int turn, Move *moves) {
+    uint8_t piece = board_piece(turn);
+    int n = 0;
+    for (int s = 0; s < d->cells; s++) {
+        if (cells[s] != piece) {
+            continue;
+        }
+        for (int dir = 0; dir < DG_DIRECTIONS; dir++) {
+            int t = dg_target(d, turn, s, dir);
+            if (t == -1 || (t >= 0 && cells[t] == BOARD_EMPTY)) {
+                moves[n++] = s * DG_DIRECTIONS + dir;
+            }
+        }
+    }
+    return n;
+}
+
+static Value dg_board_primitive(const Dodgem *d, const uint8_t *cells, int turn) {
+    Move moves[GAME_MAX_MOVES];
+    if (board_count(cells, d->cells, board_piece(1 - turn)) == 0) {
+        return VALUE_LOSE; /* the opponent has driven every car off */
+    }
+    return dg_board_moves(d, cells, turn, moves) == 0 ? VALUE_WIN : VALUE_UNDECIDED;
+}
+
+/* -------------------------------------------------------- stateless family */
+
+static Value dg_primitive(const Game *g, Position pos) {
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    return dg_board_primitive(dg(g), cells, turn);
+}
+
+static int dg_generate_moves(const Game *g, Position pos, Move *moves) {
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    return dg_board_moves(dg(g), cells, turn, moves);
+}
+
+static Position dg_do_move(const Game *g, Position pos, Move move) {
+    const Dodgem *d = dg(g);
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int from = move / DG_DIRECTIONS, t = dg_target(d, turn, from, move % DG_DIRECTIONS);
+    if (t >= 0) {
+        cells[t] = cells[from];
+    }
+    cells[from] = BOARD_EMPTY;
+    return basek_hash_turn(&d->hash, cells, 1 - turn);
+}
+
+static int dg_turn(const Game *g, Position pos) {
+    uint8_t cells[BOARD_MAX_CELLS];
+    return basek_unhash_turn(&dg(g)->hash, pos, cells);
+}
+
+static Position dg_canonical(const Game *g, Position pos) {
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    return board_canonical(&dg(g)->hash, &dg(g)->syms, cells, turn);
+}
+
+/* Un-moves of the last mover: a car on square t came from a square s with a
+ * move s -> t (s is empty now), or a car that left the board came from an
+ * empty square of the far edge. A parent in which the player to move's
+ * opponent (the player to move now) had no car on the board was already
+ * over, so there are none then. At most 3 (n - 1) + n parents. */
+static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
+    const Dodgem *d = dg(g);
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int last = 1 - turn;
+    uint8_t piece = board_piece(last);
+    if (board_count(cells, d->cells, board_piece(turn)) == 0) {
+        return 0;
+    }
+    int n = 0;
+    for (int s = 0; s < d->cells; s++) {
+        if (cells[s] != BOARD_EMPTY) {
+            continue;
+        }
+        cells[s] = piece;
+        for (int dir = 0; dir < DG_DIRECTIONS; dir++) {
+            int t = dg_target(d, last, s, dir);
+            if (t >= 0 && cells[t] == piece) {
+                cells[t] = BOARD_EMPTY;
+                n = board_add_unique(parents, n,
+                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+                cells[t] = piece;
+            } else if (t == -1 && board_count(cells, d->cells, piece) <= d->cars) {
+                /* With the car back on s, the last mover has at most n - 1 cars. */
+                n = board_add_unique(parents, n,
+                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+            }
+        }
+        cells[s] = BOARD_EMPTY;
+    }
+    return n;
+}
+
+/* Square names as on a chess board: columns a.. from the west, rows 1.. from
+ * the south. */
+static void dg_square(const Dodgem *d, int s, char *buf, size_t n) {
+    snprintf(buf, n, "%c%d", 'a' + s % d->n, d->n - s / d->n);
+}
+
+static void dg_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
+    const Dodgem *d = dg(g);
+    int turn = dg_turn(g, pos);
+    int from = move / DG_DIRECTIONS, t = dg_target(d, turn, from, move % DG_DIRECTIONS);
+    char a[8], b[8] = "off";
+    dg_square(d, from, a, sizeof a);
+    if (t >= 0) {
+        dg_square(d, t, b, sizeof b);
+    }
+    snprintf(buf, n, "%s-%s", a, b);
+}
+
+static void dg_format(const Game *g, Position pos, char *buf, size_t n) {
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    board_format(cells, dg(g)->cells, turn, dg_symbols, buf, n);
+}
+
+static void dg_print(const Game *g, Position pos, char *buf, size_t n) {
+    const Dodgem *d = dg(g);
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    size_t used = 0;
+    for (int r = 0; r < d->n && used < n; r++) {
+        used += (size_t)snprintf(buf + used, n - used, " %d ", d->n - r);
+        for (int c = 0; c < d->n && used < n; c++) {
+            used += (size_t)snprintf(buf + used, n - used, " %c", dg_symbols[cells[r * d->n + c]]);
+        }
+        if (used < n) {
+            used += (size_t)snprintf(buf + used, n - used, "\n");
+        }
+    }
+    if (used < n) {
+        used += (size_t)snprintf(buf + used, n - used, "   ");
+    }
+    for (int c = 0; c < d->n && used < n; c++) {
+        used += (size_t)snprintf(buf + used, n - used, " %c", 'a' + c);
+    }
+    if (used < n) {
+        Value v = dg_board_primitive(d, cells, turn);
+        int off_b = d->cars - board_count(cells, d->cells, BOARD_FIRST);
+        int off_r = d->cars - board_count(cells, d->cells, BOARD_SECOND);
+        snprintf(buf + used, n - used, "    off the board: %d blue, %d red; %s\n", off_b, off_r,
+                 v == VALUE_UNDECIDED ? (turn == 0 ? "blue to move" : "red to move")
+                 : v == VALUE_WIN     ? "the player to move is blocked and wins"
+                                      : "game over: the player to move has lost");
+    }
+}
+
+static ErrCode dg_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    const Dodgem *d = dg(g);
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn;
+    char shape[96];
+    snprintf(shape, sizeof shape, "%d squares row by row from the top (%dx%d board)", d->cells,
+             d->n, d->n);
+    ErrCode rc = board_parse(text, d->cells, dg_symbols, shape, cells, &turn, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    int nb = board_count(cells, d->cells, BOARD_FIRST),
+        nr = board_count(cells, d->cells, BOARD_SECOND);
+    if (nb > d->cars || nr > d->cars) {
+        return error_set(err, ERR_USAGE, "'%s' has %d blue and %d red cars; each player has %d",
+                         text, nb, nr, d->cars);
+    }
+    if (nb == 0 && nr == 0) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' has no car on the board: the game ended when the first player "
+                         "drove its last car off",
+                         text);
+    }
+    *pos = basek_hash_turn(&d->hash, cells, turn);
+    return ERR_OK;
+}
+
+static const GameOps dg_ops = {
+    .primitive = dg_primitive,
+    .generate_moves = dg_generate_moves,
+    .do_move = dg_do_move,
+    .turn = dg_turn,
+    .canonical = dg_canonical,
+    .generate_parents = dg_generate_parents,
+    .format = dg_format,
+    .parse = dg_parse,
+    .print = dg_print,
+    .move_name = dg_move_name,
+};
+
+/* ------------------------------------------------------------------ module */
+
+static ErrCode dg_create(Game *g, Error *err) {
+    Dodgem *d = calloc(1, sizeof *d);
+    if (d == NULL) {
+        return error_set(err, ERR_MEMORY, "out of memory");
+    }
+    d->n = (int)opt_int(&g->options, "n");
+    d->cells = d->n * d->n;
+    d->cars = d->n - 1;
+    ErrCode rc = basek_init(&d->hash, 3, d->cells, err);
+    if (rc != ERR_OK) {
+        free(d);
+        return rc;
+    }
+    /* The reflection (r, c) -> (n-1-c, n-1-r) exchanges blue's edge and
+     * directions with red's. */
+    d->syms.count = 2;
+    for (int s = 0; s < d->cells; s++) {
+        int r = s / d->n, c = s % d->n;
+        d->syms.map[0][s] = (uint8_t)s;
+        d->syms.map[1][s] = (uint8_t)((d->n - 1 - c) * d->n + (d->n - 1 - r));
+    }
+    d->syms.swap[1] = true;
+    uint8_t start[BOARD_MAX_CELLS] = {0};
+    for (int i = 0; i < d->cars; i++) {
+        start[i * d->n] = BOARD_FIRST;                   /* west edge, from the top */
+        start[(d->n - 1) * d->n + 1 + i] = BOARD_SECOND; /* south edge, from column b */
+    }
+    g->self = d;
+    g->ops = &dg_ops;
+    g->num_positions = 2 * d->hash.size;
+    g->initial = basek_hash_turn(&d->hash, start, 0);
+    g->max_moves = DG_DIRECTIONS * d->cars;
+    g->max_parents = DG_DIRECTIONS * d->cars + d->n;
+    g->max_depth = 0;
+    g->loopy = true;
+    g->symmetric = opt_bool(&g->options, "sym");
+    return ERR_OK;
+}
+
+static const OptionSpec dg_options[] = {
+    {.name = "n",
+     .type = OPT_INT,
+     .min = 3,
+     .max = 5,
+     .def = 3,
+     .help = "board side (n - 1 cars each); 5 does not fit in memory"},
+    {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the colour-swapping reflection"},
+    {0},
+};
+
+static const GameTestVariant dg_tests[] = {{.options = ""}, {.options = "sym"}, {NULL}};
+
+const GameModule dodgem_module = {
+    .name = "dodgem",
+    .title = "Dodgem",
+    .description = "Colin Vout's car game from Winning Ways, n-1 cars each (loopy)",
+    .options = dg_options,
+    .test_variants = dg_tests,
+    .create = dg_create,
+};

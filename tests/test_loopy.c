@@ -1,0 +1,523 @@
+/* tests/test_loopy.c: loopy games and the retrograde solvers.
+ *
+ * Published figures, each checked with every registered solver that solves
+ * loopy games (retro, retro-unmove, and any later one such as sweep):
+ *   - Dodgem 3x3 is a first-player win (Berlekamp, Conway and Guy, Winning
+ *     Ways for your Mathematical Plays, the Dodgem section, whose table
+ *     gives the winner of every position; Wikipedia, "Dodgem").
+ *   - Dodgem 4x4 is a draw: "the 4x4 and 5x5 games never end with perfect
+ *     play" (D. desJardins, 1996, as cited by Wikipedia, "Dodgem"). Heavy
+ *     (86 million hash slots): release build only, retro solvers only.
+ *   - Pong Hau K'i is a draw: "if both players play perfectly, the game
+ *     continues endlessly with no winner" (Wikipedia, "Pong Hau K'i").
+ *   - Mu Torere: 1180 reachable positions, 208 winning, 128 losing, 844
+ *     draws, the initial position a draw (Wikipedia, "Mu torere", citing the
+ *     GamesCrafters analysis). Up to rotations and reflections, 86 game
+ *     states occur in play (Scientific Gems, "The game of Mu Torere", 2018:
+ *     40 boards with either player to move and 6 lost boards).
+ *
+ * Hand-worked graphs (a small game given by its edges, built here and not
+ * registered) check the rules of core/value.h where no game of the registry
+ * reaches: ties and draws in the same loopy game, tie remoteness through a
+ * loop, self-loops, parents that discovery never reached, a position with
+ * 256 children, two moves to the same child, WinBy scores decided after the
+ * value, and a remoteness too large for the 16-bit record (an error).
+ */
+#include "tests/testutil.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------ published figures */
+
+/* Solves spec with every solver for loopy games and checks the root value
+ * (and, when counts is not NULL, positions, wins, losses, draws). */
+typedef struct Figure {
+    const char *spec;
+    Value value;
+    const uint64_t *counts; /* positions, wins, losses, ties, draws; or NULL */
+} Figure;
+
+static void check_figure(const Figure *f, const char *only) {
+    Game *g = test_game(f->spec);
+    int solved = 0;
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        const SolverModule *s = solver_registry[i];
+        if (!s->loopy_ok || s->root_only || !solver_supports(s, g, NULL, 0) ||
+            (only != NULL && strstr(only, s->name) == NULL)) {
+            continue;
+        }
+        SolveResult res;
+        test_solve(s->name, g, &res);
+        if (res.root.value != f->value) {
+            fail_msg("%s on %s: %s, expected %s", s->name, f->spec, value_name(res.root.value),
+                     value_name(f->value));
+        }
+        if (f->counts != NULL) {
+            DbSummary sum;
+            Error err = {0};
+            assert_int_equal(db_summarize(&res.db, false, &sum, &err), ERR_OK);
+            assert_int_equal(sum.undecided, 0);
+            assert_int_equal(sum.positions, f->counts[0]);
+            assert_int_equal(sum.count[VALUE_WIN], f->counts[1]);
+            assert_int_equal(sum.count[VALUE_LOSE], f->counts[2]);
+            assert_int_equal(sum.count[VALUE_TIE], f->counts[3]);
+            assert_int_equal(sum.count[VALUE_DRAW], f->counts[4]);
+        }
+        solve_result_free(&res);
+        solved++;
+    }
+    assert_true(solved >= 2); /* retro and retro-unmove at least */
+    game_destroy(g);
+}
+
+static void dodgem_first_player_wins(void **state) {
+    (void)state;
+    check_figure(&(Figure){"dodgem", VALUE_WIN, NULL}, NULL);
+    check_figure(&(Figure){"dodgem:sym", VALUE_WIN, NULL}, NULL);
+}
+
+static void dodgem_4x4_is_a_draw(void **state) {
+    (void)state;
+    if (!test_heavy_enabled()) {
+        skip();
+    }
+    check_figure(&(Figure){"dodgem:n=4", VALUE_DRAW, NULL}, "retro retro-unmove");
+}
+
+static void ponghauki_is_a_draw(void **state) {
+    (void)state;
+    check_figure(&(Figure){"ponghauki", VALUE_DRAW, NULL}, NULL);
+    check_figure(&(Figure){"ponghauki:sym", VALUE_DRAW, NULL}, NULL);
+}
+
+static void mutorere_gamescrafters_counts(void **state) {
+    (void)state;
+    static const uint64_t counts[] = {1180, 208, 128, 0, 844};
+    check_figure(&(Figure){"mutorere", VALUE_DRAW, counts}, NULL);
+}
+
+static void mutorere_86_states_up_to_symmetry(void **state) {
+    (void)state;
+    Game *g = test_game("mutorere:sym");
+    Reach r;
+    test_reach(g, &r);
+    assert_int_equal(r.count, 86);
+    test_reach_free(&r);
+    game_destroy(g);
+    check_figure(&(Figure){"mutorere:sym", VALUE_DRAW, NULL}, NULL);
+}
+
+/* retro reads stored back edges (no generate_parents call); retro-unmove
+ * makes exactly one per position taken from a frontier; both expand each
+ * reached position once in discovery (one primitive call each). */
+static double extra(const SolveResult *res, const char *name) {
+    for (int i = 0; i < res->nextra; i++) {
+        if (strcmp(res->extra[i].name, name) == 0) {
+            return res->extra[i].value;
+        }
+    }
+    fail_msg("no solver figure '%s'", name);
+    return 0;
+}
+
+static void retro_counters(void **state) {
+#if STATS
+    (void)state;
+    static const char *const specs[] = {"mutorere", "dodgem", "achi", "tictactoe"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        Game *g = test_game(specs[i]);
+        SolveResult stored, unmove;
+        test_solve("retro", g, &stored);
+        test_solve("retro-unmove", g, &unmove);
+        uint64_t reached = (uint64_t)extra(&stored, "reached");
+        assert_int_equal(stored.counters.parents, 0);
+        assert_int_equal(stored.counters.primitive, reached);
+        assert_int_equal(unmove.counters.primitive, reached);
+        uint64_t taken =
+            (uint64_t)(extra(&unmove, "frontier_win_lose") + extra(&unmove, "frontier_tie"));
+        assert_int_equal(unmove.counters.parents, taken);
+        assert_int_equal(stored.counters.calls, unmove.counters.calls);
+        assert_int_equal(extra(&stored, "back_edge_bytes") > 0, 1);
+        assert_int_equal(extra(&unmove, "back_edge_bytes"), 0);
+        solve_result_free(&stored);
+        solve_result_free(&unmove);
+        game_destroy(g);
+    }
+#else
+    (void)state;
+    skip();
+#endif
+}
+
+/* ----------------------------------------------------- hand-worked graphs */
+
+/* A game given by its edges: position i is node i; the moves of node i are
+ * 0..k-1, one per listed edge from i (two edges may reach the same node). */
+typedef struct Graph {
+    int n;
+    int *first, *kids;  /* edges of i: kids[first[i] .. first[i + 1]) */
+    int *pfirst, *pars; /* distinct parents of i: pars[pfirst[i] .. pfirst[i + 1]) */
+    Value *prim;        /* the value of a primitive node, VALUE_UNDECIDED otherwise */
+    int *turn;          /* WinBy graphs: the player to move */
+    WinBy *score;       /* WinBy graphs: the score of a primitive node */
+    int max_moves, max_parents;
+} Graph;
+
+static const Graph *graph_of(const Game *g) { return g->self; }
+
+static Value graph_primitive(const Game *g, Position pos) { return graph_of(g)->prim[pos]; }
+
+static int graph_generate_moves(const Game *g, Position pos, Move *moves) {
+    const Graph *gr = graph_of(g);
+    int n = gr->first[pos + 1] - gr->first[pos];
+    for (int k = 0; k < n; k++) {
+        moves[k] = k;
+    }
+    return n;
+}
+
+static Position graph_do_move(const Game *g, Position pos, Move move) {
+    const Graph *gr = graph_of(g);
+    return (Position)gr->kids[gr->first[pos] + move];
+}
+
+static int graph_turn(const Game *g, Position pos) { return graph_of(g)->turn[pos]; }
+
+static WinBy graph_winby(const Game *g, Position pos) { return graph_of(g)->score[pos]; }
+
+static int graph_generate_parents(const Game *g, Position pos, Position *parents) {
+    const Graph *gr = graph_of(g);
+    int n = 0;
+    for (int k = gr->pfirst[pos]; k < gr->pfirst[pos + 1]; k++) {
+        parents[n++] = (Position)gr->pars[k];
+    }
+    return n;
+}
+
+static void graph_format(const Game *g, Position pos, char *buf, size_t n) {
+    (void)g;
+    snprintf(buf, n, "node %" PRIu64, pos);
+}
+
+static ErrCode graph_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    (void)g;
+    (void)text;
+    (void)pos;
+    return error_set(err, ERR_USAGE, "a test graph has no position text");
+}
+
+static const GameOps graph_ops = {
+    .primitive = graph_primitive,
+    .generate_moves = graph_generate_moves,
+    .do_move = graph_do_move,
+    .turn = graph_turn,
+    .winby = graph_winby,
+    .generate_parents = graph_generate_parents,
+    .format = graph_format,
+    .parse = graph_parse,
+};
+
+static const GameModule graph_module = {.name = "graph", .title = "Test graph"};
+
+/* Builds a graph of n nodes from edges[2 * nedges] (from, to), every node an
+ * inner node until the caller sets prim[]. The parents of a node are the
+ * nodes with an edge to it, reachable from the root or not. */
+static Graph *graph_new(int n, const int *edges, int nedges) {
+    Graph *gr = calloc(1, sizeof *gr);
+    assert_non_null(gr);
+    gr->n = n;
+    gr->first = calloc((size_t)n + 1, sizeof *gr->first);
+    gr->kids = calloc((size_t)nedges + 1, sizeof *gr->kids);
+    gr->pfirst = calloc((size_t)n + 1, sizeof *gr->pfirst);
+    gr->pars = calloc((size_t)nedges + 1, sizeof *gr->pars);
+    gr->prim = calloc((size_t)n, sizeof *gr->prim);
+    gr->turn = calloc((size_t)n, sizeof *gr->turn);
+    gr->score = calloc((size_t)n, sizeof *gr->score);
+    assert_true(gr->first && gr->kids && gr->pfirst && gr->pars && gr->prim && gr->turn &&
+                gr->score);
+    for (int e = 0; e < nedges; e++) {
+        gr->first[edges[2 * e] + 1]++;
+    }
+    for (int i = 0; i < n; i++) {
+        gr->max_moves = gr->first[i + 1] > gr->max_moves ? gr->first[i + 1] : gr->max_moves;
+        gr->first[i + 1] += gr->first[i];
+    }
+    int *fill = calloc((size_t)n, sizeof *fill);
+    assert_non_null(fill);
+    for (int e = 0; e < nedges; e++) {
+        int from = edges[2 * e];
+        gr->kids[gr->first[from] + fill[from]++] = edges[2 * e + 1];
+    }
+    /* Distinct parents, O(n * E): the graphs are small. */
+    int np = 0;
+    for (int c = 0; c < n; c++) {
+        gr->pfirst[c] = np;
+        for (int p = 0; p < n; p++) {
+            for (int k = gr->first[p]; k < gr->first[p + 1]; k++) {
+                if (gr->kids[k] == c) {
+                    gr->pars[np++] = p;
+                    break;
+                }
+            }
+        }
+        int count = np - gr->pfirst[c];
+        gr->max_parents = count > gr->max_parents ? count : gr->max_parents;
+    }
+    gr->pfirst[n] = np;
+    if (gr->max_parents == 0) {
+        gr->max_parents = 1;
+    }
+    free(fill);
+    return gr;
+}
+
+static void graph_free(Graph *gr) {
+    free(gr->first);
+    free(gr->kids);
+    free(gr->pfirst);
+    free(gr->pars);
+    free(gr->prim);
+    free(gr->turn);
+    free(gr->score);
+    free(gr);
+}
+
+static Game graph_game(Graph *gr, Position root, bool loopy, bool winby) {
+    return (Game){
+        .module = &graph_module,
+        .self = gr,
+        .ops = &graph_ops,
+        .num_positions = (uint64_t)gr->n,
+        .initial = root,
+        .max_moves = gr->max_moves,
+        .max_parents = gr->max_parents,
+        .max_depth = loopy ? 0 : (uint32_t)gr->n,
+        .loopy = loopy,
+        .has_winby = winby,
+    };
+}
+
+static ErrCode graph_solve(const char *solver, const Game *g, SolveResult *res, Error *err) {
+    const SolverModule *s = NULL;
+    SolveConfig cfg = {0};
+    assert_int_equal(solver_lookup(solver, &s, &cfg, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+typedef struct Expect {
+    int node;
+    Value value; /* VALUE_UNDECIDED: never reached */
+    uint32_t remoteness;
+    WinBy winby;
+} Expect;
+
+static void check_expect(const char *solver, const SolveResult *res, const Expect *x, int n,
+                         bool winby) {
+    for (int i = 0; i < n; i++) {
+        uint32_t raw = db_peek(&res->db, (Position)x[i].node);
+        if (x[i].value == VALUE_UNDECIDED) {
+            if (db_raw_reached(raw)) {
+                fail_msg("%s: node %d was never reachable but has a record", solver, x[i].node);
+            }
+            continue;
+        }
+        Value v = db_raw_value(&res->db, raw);
+        uint32_t r = db_raw_remoteness(&res->db, raw);
+        if (v != x[i].value || r != x[i].remoteness) {
+            fail_msg("%s: node %d is %s %u, expected %s %u", solver, x[i].node, value_name(v), r,
+                     value_name(x[i].value), x[i].remoteness);
+        }
+        if (winby && res->db.winby[x[i].node] != x[i].winby) {
+            fail_msg("%s: node %d has WinBy %d, expected %d", solver, x[i].node,
+                     res->db.winby[x[i].node], (int)x[i].winby);
+        }
+    }
+}
+
+/* Every solver of loopy games on the hand-worked loopy graph:
+ *
+ *   0 -> 1 2 3 12 13 16 19   the root
+ *   1 -> 4        4 -> 1 5    5 lose (primitive)       a loop with an exit
+ *   2 -> 6 7 6    7 -> 2      6 tie (primitive)        a tie through a loop
+ *   3 -> 3 8 15   8 -> 9      9 -> 8                   a self-loop, a dead loop
+ *   15 -> 5 1     12 -> 9 2   13 -> 4 14 14            14 win (primitive)
+ *   16 -> 17      17 -> 16 18                          18 lose (primitive)
+ *   19 -> 20 .. 275           20 .. 275 win (primitive): 256 children
+ *   10 -> 1       11 -> 2     (never reached from 0)
+ *
+ * Worked by hand with the rules of core/value.h:
+ *   5 lose 0, 14 win 0, 18 lose 0, 6 tie 0, 20..275 win 0 (primitives);
+ *   4 win 1 (child 5 loses); 15 win 1 (5 loses at 0, 1 later: min);
+ *   17 win 1 (18 loses); 19 lose 1 (all 256 children win, max 0);
+ *   1 lose 2 (its only child 4 wins in 1); 13 lose 2 (4 wins in 1, 14 in 0:
+ *   1 + max; the second move to 14 is the same child); 16 lose 2 (17 wins in
+ *   1); 0 win 2 (losing children 1, 13, 16 at 2 and 19 at 1: 1 + min);
+ *   2 tie 1 (no losing child, tie child 6 at 0; 7 is never a win);
+ *   7 tie 2 (its only child 2 ties in 1); 12 tie 2 (tie child 2 at 1 is
+ *   better than the draw child 9);
+ *   8, 9 draw (they only move to each other); 3 draw (children: itself, 8
+ *   (draw) and 15 (a win for the opponent): no loss, no tie, a draw);
+ *   10, 11 are never reached, though they are listed as parents of 1 and 2. */
+static void loopy_graph_by_hand(void **state) {
+    (void)state;
+    enum { N = 276 };
+    int edges[2 * 300], ne = 0;
+#define EDGE(a, b) (edges[2 * ne] = (a), edges[2 * ne + 1] = (b), ne++)
+    static const int root_kids[] = {1, 2, 3, 12, 13, 16, 19};
+    for (int k = 0; k < 7; k++) {
+        EDGE(0, root_kids[k]);
+    }
+    EDGE(1, 4), EDGE(4, 1), EDGE(4, 5);
+    EDGE(2, 6), EDGE(2, 7), EDGE(2, 6), EDGE(7, 2);
+    EDGE(3, 3), EDGE(3, 8), EDGE(3, 15), EDGE(8, 9), EDGE(9, 8);
+    EDGE(15, 5), EDGE(15, 1), EDGE(12, 9), EDGE(12, 2), EDGE(13, 4), EDGE(13, 14), EDGE(13, 14);
+    EDGE(16, 17), EDGE(17, 16), EDGE(17, 18);
+    for (int c = 20; c < N; c++) {
+        EDGE(19, c);
+    }
+    EDGE(10, 1), EDGE(11, 2);
+#undef EDGE
+    Graph *gr = graph_new(N, edges, ne);
+    gr->prim[5] = gr->prim[18] = VALUE_LOSE;
+    gr->prim[14] = VALUE_WIN;
+    gr->prim[6] = VALUE_TIE;
+    for (int c = 20; c < N; c++) {
+        gr->prim[c] = VALUE_WIN;
+    }
+    assert_int_equal(gr->max_moves, 256);
+    Game g = graph_game(gr, 0, true, false);
+    static const Expect expect[] = {
+        {0, VALUE_WIN, 2, 0},   {1, VALUE_LOSE, 2, 0},       {2, VALUE_TIE, 1, 0},
+        {3, VALUE_DRAW, 0, 0},  {4, VALUE_WIN, 1, 0},        {5, VALUE_LOSE, 0, 0},
+        {6, VALUE_TIE, 0, 0},   {7, VALUE_TIE, 2, 0},        {8, VALUE_DRAW, 0, 0},
+        {9, VALUE_DRAW, 0, 0},  {10, VALUE_UNDECIDED, 0, 0}, {11, VALUE_UNDECIDED, 0, 0},
+        {12, VALUE_TIE, 2, 0},  {13, VALUE_LOSE, 2, 0},      {14, VALUE_WIN, 0, 0},
+        {15, VALUE_WIN, 1, 0},  {16, VALUE_LOSE, 2, 0},      {17, VALUE_WIN, 1, 0},
+        {18, VALUE_LOSE, 0, 0}, {19, VALUE_LOSE, 1, 0},      {20, VALUE_WIN, 0, 0},
+        {275, VALUE_WIN, 0, 0},
+    };
+    int solved = 0;
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        const SolverModule *s = solver_registry[i];
+        if (!s->loopy_ok || s->root_only || !solver_supports(s, &g, NULL, 0)) {
+            continue;
+        }
+        SolveResult res;
+        Error err = {0};
+        if (graph_solve(s->name, &g, &res, &err) != ERR_OK) {
+            fail_msg("%s on the loopy graph: %s", s->name, err.msg);
+        }
+        check_expect(s->name, &res, expect, (int)(sizeof expect / sizeof expect[0]), false);
+        assert_int_equal(res.root.value, VALUE_WIN);
+        assert_int_equal(res.root.remoteness, 2);
+        solve_result_free(&res);
+        solved++;
+    }
+    assert_true(solved >= 2);
+    graph_free(gr);
+}
+
+/* A non-loopy graph with WinBy scores (player 0 maximizes, player 1
+ * minimizes; primitives' values follow their scores for the player to move):
+ *
+ *   0 (p0) -> 1 2 6        1 (p1) -> 3 4        2 (p1) -> 4 5 4
+ *   6 (p1) -> 5 7          3 (p0) +2 win        4 (p0) -1 lose
+ *   5 (p0)  0 tie          7 (p0) +3 win
+ *
+ * By hand: 1 win 1 (child 4 loses), WinBy min(+2, -1) = -1: the value is
+ * known when 4 is, the score only once 3 is too; 2 win 1, min(-1, 0) = -1;
+ * 6 tie 1 (5 ties, 7 wins for the opponent), min(0, +3) = 0; 0 tie 2 (no
+ * losing child, tie child 6 at 1), max(-1, -1, 0) = 0. dfs agrees too. */
+static void winby_graph_by_hand(void **state) {
+    (void)state;
+    static const int edges[] = {0, 1, 0, 2, 0, 6, 1, 3, 1, 4, 2, 4, 2, 5, 2, 4, 6, 5, 6, 7};
+    Graph *gr = graph_new(8, edges, (int)(sizeof edges / sizeof edges[0] / 2));
+    static const int turns[8] = {0, 1, 1, 0, 0, 0, 1, 0};
+    memcpy(gr->turn, turns, sizeof turns);
+    gr->prim[3] = VALUE_WIN, gr->score[3] = 2;
+    gr->prim[4] = VALUE_LOSE, gr->score[4] = -1;
+    gr->prim[5] = VALUE_TIE, gr->score[5] = 0;
+    gr->prim[7] = VALUE_WIN, gr->score[7] = 3;
+    Game g = graph_game(gr, 0, false, true);
+    static const Expect expect[] = {
+        {0, VALUE_TIE, 2, 0},   {1, VALUE_WIN, 1, -1}, {2, VALUE_WIN, 1, -1}, {3, VALUE_WIN, 0, 2},
+        {4, VALUE_LOSE, 0, -1}, {5, VALUE_TIE, 0, 0},  {6, VALUE_TIE, 1, 0},  {7, VALUE_WIN, 0, 3},
+    };
+    static const char *const solvers[] = {"dfs", "retro", "retro-unmove"};
+    for (int i = 0; i < 3; i++) {
+        SolveResult res;
+        Error err = {0};
+        if (graph_solve(solvers[i], &g, &res, &err) != ERR_OK) {
+            fail_msg("%s on the WinBy graph: %s", solvers[i], err.msg);
+        }
+        check_expect(solvers[i], &res, expect, 8, true);
+        assert_true(res.has_winby);
+        assert_int_equal(res.root_winby, 0);
+        solve_result_free(&res);
+    }
+    graph_free(gr);
+}
+
+/* A game over before it starts: the root is primitive (no edges at all). */
+static void primitive_root(void **state) {
+    (void)state;
+    Graph *gr = graph_new(2, NULL, 0);
+    gr->prim[1] = VALUE_LOSE;
+    Game g = graph_game(gr, 1, true, false);
+    static const Expect expect[] = {{0, VALUE_UNDECIDED, 0, 0}, {1, VALUE_LOSE, 0, 0}};
+    static const char *const solvers[] = {"retro", "retro-unmove"};
+    for (int i = 0; i < 2; i++) {
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(graph_solve(solvers[i], &g, &res, &err), ERR_OK);
+        check_expect(solvers[i], &res, expect, 2, false);
+        assert_int_equal(res.root.value, VALUE_LOSE);
+        solve_result_free(&res);
+    }
+    graph_free(gr);
+}
+
+/* A chain 0 -> 1 -> ... -> 16400, the last node lost: node 0 wins or loses in
+ * 16400 moves, more than a 16-bit record holds (16383). The solve must fail
+ * with ERR_LIMIT, never store a truncated remoteness. */
+static void remoteness_overflow_is_an_error(void **state) {
+    (void)state;
+    enum { LENGTH = 16400 };
+    int *edges = malloc(2 * LENGTH * sizeof *edges);
+    assert_non_null(edges);
+    for (int i = 0; i < LENGTH; i++) {
+        edges[2 * i] = i;
+        edges[2 * i + 1] = i + 1;
+    }
+    Graph *gr = graph_new(LENGTH + 1, edges, LENGTH);
+    free(edges);
+    gr->prim[LENGTH] = VALUE_LOSE;
+    Game g = graph_game(gr, 0, true, false);
+    static const char *const solvers[] = {"retro", "retro-unmove"};
+    for (int i = 0; i < 2; i++) {
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(graph_solve(solvers[i], &g, &res, &err), ERR_LIMIT);
+        assert_non_null(strstr(err.msg, "16383"));
+    }
+    graph_free(gr);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(dodgem_first_player_wins),
+        cmocka_unit_test(dodgem_4x4_is_a_draw),
+        cmocka_unit_test(ponghauki_is_a_draw),
+        cmocka_unit_test(mutorere_gamescrafters_counts),
+        cmocka_unit_test(mutorere_86_states_up_to_symmetry),
+        cmocka_unit_test(retro_counters),
+        cmocka_unit_test(loopy_graph_by_hand),
+        cmocka_unit_test(winby_graph_by_hand),
+        cmocka_unit_test(primitive_root),
+        cmocka_unit_test(remoteness_overflow_is_an_error),
+    };
+    return cmocka_run_group_tests_name("loopy games and retrograde solvers", tests, NULL, NULL);
+}
