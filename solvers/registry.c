@@ -17,11 +17,12 @@
 extern const SolverModule gps_cached_solver;
 extern const SolverModule gps_solver;
 extern const SolverModule dfs_solver;
+extern const SolverModule dfs_depth_solver;
 extern const SolverModule minimax_solver;
 extern const SolverModule sweep_solver;
 extern const SolverModule tier_solver;
 
 const SolverModule *const solver_registry[] = {
-    &gps_cached_solver, &gps_solver,     &dfs_solver, &sweep_solver,
-    &tier_solver,       &minimax_solver, NULL,
+    &gps_cached_solver, &gps_solver,  &dfs_solver,     &sweep_solver,
+    &dfs_depth_solver,  &tier_solver, &minimax_solver, NULL,
 };
