@@ -7,10 +7,11 @@
  * Reads the benchmark matrix (bench/matrix.txt: one game variant a line, see
  * the file's header) and registers one benchmark per compatible (solver x
  * game variant) pair, named `solver/game:variant` (a parallel solver adds
- * `/threads:N`; Google Benchmark appends `/manual_time`). Every registered solver that supports a line's game is in
- * it unless the line says otherwise, so a new solver or game needs no edit
- * here. --solvers and --games narrow or extend the matrix; an unknown name
- * anywhere is an error (exit 2) before anything runs.
+ * `/threads:N`; Google Benchmark appends `/manual_time`). Every registered
+ * solver that supports a line's game is in it unless the line says
+ * otherwise, so a new solver or game needs no edit here. --solvers and
+ * --games narrow or extend the matrix; an unknown name anywhere is an error
+ * (exit 2) before anything runs.
  *
  * One benchmark times whole solves: the game is created and the options
  * parsed before the timing loop (SolveConfig.skip_export is set: only the
