@@ -3,7 +3,13 @@
 #   make              bin/solve (release build: -O2, counters on, jemalloc)
 #   make test         unit, property and cross-check tests, in the release
 #                     build and in an ASan+UBSan build, then the CLI tests
-#   make bench        the benchmark matrix (see README.md)
+#   make bench        the benchmark matrix: results/<UTC time>/, plots/, a summary
+#                     (README.md, "Benchmarks"); SOLVERS=... GAMES=... narrow it
+#   make bench-full   the same with the large sizes (lines marked `full`)
+#   make plots        re-render plots/ from results/latest
+#   make bench-reference  the committed reference run: results/reference/ and
+#                     plots/reference/ (run it on a quiet machine)
+#   make bench-compare A=results/X B=results/Y  Google Benchmark's compare.py
 #   make format       clang-format every source in place
 #   make format-check fail if any source is not clang-formatted
 #   make clean
@@ -15,8 +21,12 @@
 #   STATS=1|0   counters on (default) or compiled out, for timing builds
 #   OPT=-O2     optimization flags of the release and timing builds
 #   JOBS=N      parallel test binaries (default: number of cores)
+#   SOLVERS=    bench: solver list (gps,gps-cached or dfs-depth:k=3)
+#   GAMES=      bench: game variants ('connect4:w=5,h=4 tictactoe')
+#   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
 
 CC := gcc
+CXX := g++
 OPT ?= -O2
 BUILD := build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -43,7 +53,8 @@ asan_LIBS := -fopenmp -lm $(SAN)
 VARIANTS := release timing asan
 
 .SECONDARY:
-.PHONY: all test bench format format-check clean deps-build deps-test deps-format
+.PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \
+	deps-build deps-test deps-format deps-bench
 .DEFAULT_GOAL := all
 
 all: bin/solve
@@ -51,9 +62,11 @@ all: bin/solve
 deps-build:
 	@scripts/deps.sh build
 deps-test:
-	@scripts/deps.sh build test
+	@scripts/deps.sh build test bench
 deps-format:
 	@scripts/deps.sh format
+deps-bench:
+	@scripts/deps.sh build bench
 
 # $(call variant_rules,NAME): objects, library, bin/solve and tests of a variant.
 define variant_rules
@@ -62,7 +75,7 @@ $(1)_TESTS := $$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%,$(TEST_SRCS))
 
 $(BUILD)/$(1)/%.o: %.c | deps-build
 	@mkdir -p $$(dir $$@)
-	$(CC) $$($(1)_CFLAGS) -c $$< -o $$@
+	$(CC) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS) -c $$< -o $$@
 
 $(BUILD)/$(1)/libgamesman.a: $$($(1)_OBJS)
 	@rm -f $$@
@@ -88,12 +101,51 @@ bin/solve: $(BUILD)/release/bin/solve
 
 # The release suite runs every test variant; the sanitizer build skips the
 # variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget.
-test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve
+test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve \
+		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench
 	@scripts/run-tests.sh $(JOBS) $(BUILD)
 
-bench: bin/solve
+# bin/bench: the Google Benchmark driver, built from the timing variant
+# (STATS=0) for times; bin/bench-counted: the same driver from the release
+# variant (STATS=1), which bin/bench runs once per pair for the counters.
+CXXFLAGS := -std=c++17 $(WARN) -I. -MMD -MP $(OPT) -g
+BENCH_VARIANTS := release timing
+define bench_rules
+$(BUILD)/$(1)/bench/driver.o: EXTRA_CFLAGS = -DBENCH_CFLAGS='"$$($(1)_CFLAGS)"'
+$(BUILD)/$(1)/bench/driver.o: | deps-bench
+$(BUILD)/$(1)/bench/shim.o: bench/shim.cc | deps-bench
+	@mkdir -p $$(dir $$@)
+	$(CXX) $(CXXFLAGS) -c $$< -o $$@
+$(BUILD)/$(1)/bin/bench: $(BUILD)/$(1)/bench/driver.o $(BUILD)/$(1)/bench/shim.o \
+		$(BUILD)/$(1)/libgamesman.a
+	@mkdir -p $$(dir $$@)
+	$(CXX) $$^ -lbenchmark -lpthread $$($(1)_LIBS) -o $$@
+-include $(BUILD)/$(1)/bench/driver.d $(BUILD)/$(1)/bench/shim.d
+endef
+$(foreach v,$(BENCH_VARIANTS),$(eval $(call bench_rules,$(v))))
+
+bin/bench: $(BUILD)/timing/bin/bench
+	@mkdir -p bin
+	cp $< $@
+bin/bench-counted: $(BUILD)/release/bin/bench
+	@mkdir -p bin
+	cp $< $@
+
+BENCH_BINS := bin/bench bin/bench-counted
+bench: deps-bench $(BENCH_BINS)
+	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' scripts/bench-run.sh $(BENCH_ARGS)
+bench-full: deps-bench $(BENCH_BINS)
+	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' scripts/bench-run.sh --full $(BENCH_ARGS)
+bench-reference: deps-bench $(BENCH_BINS)
+	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' RESULTS_DIR=results/reference \
+		PLOTS_DIR=plots/reference scripts/bench-run.sh --full $(BENCH_ARGS)
+plots:
 	@scripts/deps.sh bench
-	@scripts/bench-table.sh
+	@plots/render.sh results/latest plots
+bench-compare:
+	@scripts/deps.sh compare
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-compare A=results/X B=results/Y" >&2; exit 2; }
+	/usr/bin/python3 /usr/share/benchmark/compare.py benchmarks $(A)/bench.json $(B)/bench.json
 
 format: deps-format
 	clang-format -i $(FORMAT_SRCS)

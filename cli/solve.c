@@ -186,9 +186,10 @@ static void list_all(void) {
         if (s->needs & NEEDS_TIERS) {
             strcat(needs, ", tiers");
         }
-        printf("  %-12s %s\n      needs: %s%s%s\n", s->name, s->description, needs,
+        printf("  %-12s %s\n      needs: %s%s%s%s\n", s->name, s->description, needs,
                s->loopy_ok ? "; solves loopy games" : "; non-loopy games only",
-               s->root_only ? "; initial position only" : "");
+               s->root_only ? "; initial position only" : "",
+               s->partial_db ? "; stores only some positions" : "");
         for (int k = 0; s->options != NULL && s->options[k].name != NULL; k++) {
             char line[256];
             options_describe(&s->options[k], line, sizeof line);
@@ -563,6 +564,11 @@ int main(int argc, char **argv) {
             rc = error_set(&err, ERR_USAGE,
                            "--query needs a solver that keeps a database; '%s' solves the "
                            "initial position only",
+                           s->name);
+        } else if (rc == ERR_OK && s->partial_db) {
+            rc = error_set(&err, ERR_USAGE,
+                           "--query needs a solver that keeps every reached position; '%s' "
+                           "stores only some (use dfs)",
                            s->name);
         }
         if (rc != ERR_OK) {

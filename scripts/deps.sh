@@ -4,14 +4,16 @@
 # prints the exact command to run and fails.
 #
 # Groups: build (bin/solve), test (make test), bench (make bench),
-#         format (make format), mpi (distributed solves).
+#         format (make format), mpi (distributed solves),
+#         compare (make bench-compare: Google Benchmark's compare.py).
 set -eu
 
 pkgs_for() {
     case "$1" in
     build) echo "gcc make libc6-dev libjemalloc-dev" ;;
     test) echo "libcmocka-dev jq" ;;
-    bench) echo "g++ libbenchmark-dev gnuplot-nox jq" ;;
+    bench) echo "g++ libbenchmark-dev gnuplot-nox jq git" ;;
+    compare) echo "libbenchmark-tools python3 python3-scipy python3-numpy" ;;
     format) echo "clang-format" ;;
     mpi) echo "libopenmpi-dev openmpi-bin" ;;
     *) echo "deps.sh: unknown group '$1'" >&2; exit 2 ;;

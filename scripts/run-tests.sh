@@ -1,7 +1,9 @@
 #!/bin/sh
 # scripts/run-tests.sh JOBS BUILD: runs the cmocka test programs of the
 # release and the ASan+UBSan builds (JOBS at a time), then the CLI tests
-# against both builds of bin/solve, and prints one closing line:
+# against both builds of bin/solve and the benchmark driver's tests
+# (tests/bench.sh, timing build with its counted twin), and prints one
+# closing line:
 #   tests: N passed, N failed, N skipped
 # Logs are kept in BUILD/<variant>/tests/*.log.
 set -u
@@ -75,6 +77,15 @@ for v in release asan; do
     failed=$((failed + ${f:-1}))
     [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
 done
+
+out=$("$here/../tests/bench.sh" "$build/timing/bin/bench" "$build/release/bin/bench" 2>&1)
+rc=$?
+echo "$out" | grep -v '^ok ' | sed "s/^/timing /"
+p=$(echo "$out" | sed -n 's/^bench: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$out" | sed -n 's/^bench: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
 
 echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -14,16 +14,27 @@
  */
 #include "solvers/solver.h"
 
+// clang-format off
 extern const SolverModule gps_cached_solver;
 extern const SolverModule gps_solver;
 extern const SolverModule dfs_solver;
 extern const SolverModule retro_solver;
 extern const SolverModule retro_unmove_solver;
-extern const SolverModule minimax_solver;
 extern const SolverModule sweep_solver;
+extern const SolverModule dfs_depth_solver;
 extern const SolverModule tier_solver;
+extern const SolverModule minimax_solver;
 
 const SolverModule *const solver_registry[] = {
-    &gps_cached_solver, &gps_solver,  &dfs_solver,     &retro_solver, &retro_unmove_solver,
-    &sweep_solver,      &tier_solver, &minimax_solver, NULL,
+    &gps_cached_solver,
+    &gps_solver,
+    &dfs_solver,
+    &retro_solver,
+    &retro_unmove_solver,
+    &sweep_solver,
+    &dfs_depth_solver,
+    &tier_solver,
+    &minimax_solver,
+    NULL,
 };
+// clang-format on

@@ -45,9 +45,18 @@ typedef struct SolveConfig {
     int threads;          /* worker threads for parallel solvers; 0: all cores */
     bool progress;        /* report progress on standard error */
     const char *work_dir; /* where solvers that spill to disk keep files; NULL: none */
+    /* OPTIONAL (default false): the caller needs only the root's outcome and
+     * the counters (benchmarks). A partial_db solver whose database is only an
+     * export of its own memo may then skip the export (has_db stays false), so
+     * that its measured memory is the memo's. Other solvers ignore it. */
+    bool skip_export;
 } SolveConfig;
 
 #define SOLVE_EXTRA_MAX 24
+
+/* The extra figure in which a partial_db solver reports how many positions
+ * it stored (whether or not it exported them). */
+#define SOLVE_EXTRA_STORED "stored_positions"
 
 typedef struct SolveExtra {
     char name[48];
@@ -77,12 +86,17 @@ typedef struct SolveResult {
 } SolveResult;
 
 typedef struct SolverModule {
-    const char *name;          /* REQUIRED: "gps-cached" */
-    const char *description;   /* REQUIRED: one line for --list */
-    unsigned needs;            /* NEEDS_* bits */
-    bool loopy_ok;             /* solves loopy games (depth-first solvers do not) */
-    bool root_only;            /* solves only the initial position: no database */
-    bool parallel;             /* uses --threads */
+    const char *name;        /* REQUIRED: "gps-cached" */
+    const char *description; /* REQUIRED: one line for --list */
+    unsigned needs;          /* NEEDS_* bits */
+    bool loopy_ok;           /* solves loopy games (depth-first solvers do not) */
+    bool root_only;          /* solves only the initial position: no database */
+    bool parallel;           /* uses --threads */
+    /* OPTIONAL (default false): the database holds only some of the reached
+     * positions (a limited memo, e.g. dfs-depth). Each value it holds must
+     * still match dfs; the cross-check compares those and the root, --query
+     * refuses it, and it is never a game's default solver. */
+    bool partial_db;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);

@@ -36,6 +36,8 @@ refuse "query illegal counts" "x must have" tictactoe --query xxxxxxxxx
 refuse "query two winners" "cannot arise" tictactoe --query xxxooo---
 refuse "query bad character" "is not x, o" tictactoe --query xo-z-----
 refuse "query on root-only solver" "keeps a database" tictactoe --solver minimax --query x--------
+refuse "query on partial solver" "stores only some" tictactoe --solver dfs-depth:k=3 --query x--------
+refuse "dfs-depth negative k" "k" tictactoe --solver dfs-depth:k=-1
 refuse "solver option unknown" "unknown option 'foo'" tictactoe --solver dfs:foo=1
 refuse "minimax limit" "limit" tictactoe --solver minimax:limit=10
 refuse "memory budget" "memory budget" tictactoe --max-memory 1K

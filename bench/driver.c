@@ -1,0 +1,1023 @@
+/* bench/driver.c: bin/bench, the benchmark driver (Google Benchmark via bench/shim.h).
+ *
+ *   bench [--matrix FILE] [--full] [--solvers LIST] [--games LIST]
+ *         [--context KEY=VALUE]... [--counted PATH] [--count-min-time SECONDS]
+ *         [--benchmark_* flags of Google Benchmark]
+ *
+ * Reads the benchmark matrix (bench/matrix.txt: one game variant a line, see
+ * the file's header) and registers one benchmark per compatible (solver x
+ * game variant) pair, named `solver/game:variant` (a parallel solver adds
+ * `/threads:N`; Google Benchmark appends `/manual_time`). Every registered
+ * solver that supports a line's game is in it unless the line says
+ * otherwise, so a new solver or game needs no edit here. --solvers and
+ * --games narrow or extend the matrix; an unknown name anywhere is an error
+ * (exit 2) before anything runs.
+ *
+ * One benchmark times whole solves: the game is created and the options
+ * parsed before the timing loop (SolveConfig.skip_export is set: only the
+ * root and the figures are needed); each iteration's time is the harness's
+ * monotonic wall time of solver_run (solvers/solver.h), reported as manual
+ * time. This binary is built from the timing variant (STATS=0), so no
+ * counter is paid for in the times. The counters come from the same code
+ * built with STATS=1 (bin/bench-counted, the "counted twin"), which this
+ * program runs once per pair (`--count-one`, below) before timing it; the
+ * twin repeats the solve for at least --count-min-time seconds (default
+ * 0.1), so its time against ours is the overhead of the counting:
+ * count_overhead = the fastest counted solve / the fastest timed solve
+ * (minima, which a busy machine disturbs less than means).
+ *
+ * User counters of each benchmark:
+ *   positions            positions in the solver's database (dfs-depth: the
+ *                        positions it stored); absent for root-only solvers
+ *   hash ... sweeps      the counters of core/stats.h, from the counted twin
+ *   peak_bytes           jemalloc peak of the solve (max over iterations)
+ *   peak_rss_bytes       the process's peak resident set during the solve
+ *   positions_per_second positions / time, as a Google Benchmark rate
+ *   counted_seconds      mean time of one solve in the counted build
+ *   count_overhead       fastest counted solve / fastest timed solve
+ *   threads              threads the solve used
+ * The label gives the root's value and the line's series tag.
+ *
+ * Internal mode (the counted twin): `bench --count-one SOLVER GAME THREADS
+ * MIN_SECONDS` runs one pair through the same setup and solve functions and
+ * prints `name value` lines (or `error MESSAGE` and a non-zero exit).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/shim.h"
+#include "core/db.h"
+#include "core/mem.h"
+#include "games/game.h"
+#include "solvers/solver.h"
+
+#ifndef BENCH_CFLAGS
+#define BENCH_CFLAGS "unknown"
+#endif
+#define BUILD_NAME (STATS_ENABLED ? "release (STATS=1, counters on)" : "timing (STATS=0)")
+
+_Static_assert(sizeof(Counters) == COUNTER_COUNT * sizeof(uint64_t),
+               "count_pair fills Counters field by field");
+
+#define SPEC_MAX 320
+#define LIST_MAX 64
+#define THREADS_MAX 16
+
+/* ----------------------------------------------------------- spec lists */
+
+/* A list of game or solver specs ("connect4:w=5,h=4", "dfs-depth:k=3"). */
+typedef struct SpecList {
+    int n;
+    char item[LIST_MAX][SPEC_MAX];
+} SpecList;
+
+typedef bool (*IsName)(const char *name);
+static bool is_game_name(const char *name) { return game_find(name) != NULL; }
+static bool is_solver_name(const char *name) { return solver_find(name) != NULL; }
+
+/* Splits text into specs. Spaces and ';' always separate; a comma separates
+ * too, except that a piece without ':' that is not a registered name, after
+ * a spec with options, continues that spec's options: "connect4:w=5,h=4,
+ * tictactoe:misere,sym" is two specs. */
+static ErrCode specs_split(const char *text, IsName is_name, const char *what, SpecList *out,
+                           Error *err) {
+    char buf[4096];
+    if (strlen(text) >= sizeof buf) {
+        return error_set(err, ERR_USAGE, "%s list is too long", what);
+    }
+    strcpy(buf, text);
+    bool may_continue = false;
+    for (char *save = NULL, *group = strtok_r(buf, " \t;", &save); group != NULL;
+         group = strtok_r(NULL, " \t;", &save)) {
+        may_continue = false;
+        for (char *save2 = NULL, *piece = strtok_r(group, ",", &save2); piece != NULL;
+             piece = strtok_r(NULL, ",", &save2)) {
+            bool options = strchr(piece, ':') != NULL;
+            if (may_continue && !options && !is_name(piece)) {
+                char *prev = out->item[out->n - 1];
+                if (strlen(prev) + strlen(piece) + 2 > SPEC_MAX) {
+                    return error_set(err, ERR_USAGE, "%s '%s...' is too long", what, prev);
+                }
+                strcat(prev, ",");
+                strcat(prev, piece);
+                continue;
+            }
+            if (out->n == LIST_MAX) {
+                return error_set(err, ERR_USAGE, "more than %d %ss in one list", LIST_MAX, what);
+            }
+            if (strlen(piece) >= SPEC_MAX) {
+                return error_set(err, ERR_USAGE, "%s '%s' is too long", what, piece);
+            }
+            strcpy(out->item[out->n++], piece);
+            may_continue = options;
+        }
+    }
+    return ERR_OK;
+}
+
+/* The name part of a spec ("dfs-depth" of "dfs-depth:k=3"); "" if malformed. */
+static void spec_name(const char *spec, char *name, size_t n) {
+    const char *options;
+    if (spec_split(spec, "spec", name, n, &options, NULL) != ERR_OK) {
+        name[0] = '\0';
+    }
+}
+
+/* Checks a solver spec (name and options) and writes its benchmark form:
+ * the name, plus the options as the user gave them. */
+static ErrCode solver_spec_check(const char *spec, const SolverModule **s, Error *err) {
+    SolveConfig cfg = {0};
+    return solver_lookup(spec, s, &cfg, err);
+}
+
+/* ------------------------------------------------------------ the matrix */
+
+typedef struct Line {
+    char where[300]; /* "bench/matrix.txt:12" or "--games" */
+    char game[SPEC_MAX];
+    bool full;        /* only with --full */
+    bool has_solvers; /* solvers= replaces the default set */
+    SpecList solvers, extra, skip;
+    char series[64];
+    int nthreads;
+    int threads[THREADS_MAX];
+} Line;
+
+typedef struct Matrix {
+    int n, cap;
+    Line *lines;
+} Matrix;
+
+static Line *matrix_add(Matrix *m) {
+    if (m->n == m->cap) {
+        m->cap = m->cap ? m->cap * 2 : 32;
+        m->lines = realloc(m->lines, (size_t)m->cap * sizeof *m->lines);
+        if (m->lines == NULL) {
+            fprintf(stderr, "bench: out of memory reading the matrix\n");
+            exit(ERR_MEMORY);
+        }
+    }
+    Line *l = &m->lines[m->n++];
+    memset(l, 0, sizeof *l);
+    return l;
+}
+
+static ErrCode parse_threads(const char *text, Line *l, Error *err) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", text);
+    l->nthreads = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t != NULL;
+         t = strtok_r(NULL, ",", &save)) {
+        int64_t v;
+        if (l->nthreads == THREADS_MAX || !parse_int64(t, 1, 1024, &v)) {
+            return error_set(err, ERR_USAGE,
+                             "%s: threads= needs up to %d whole numbers 1..1024, not '%s'",
+                             l->where, THREADS_MAX, text);
+        }
+        l->threads[l->nthreads++] = (int)v;
+    }
+    return ERR_OK;
+}
+
+/* One line: GAME[:OPTS] [solvers=LIST] [extra=LIST] [skip=LIST] [series=NAME]
+ * [threads=N,...] [full]. */
+static ErrCode parse_line(char *text, Line *l, Error *err) {
+    char *save = NULL;
+    char *tok = strtok_r(text, " \t", &save);
+    snprintf(l->game, sizeof l->game, "%s", tok);
+    while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+        char *eq = strchr(tok, '=');
+        ErrCode rc = ERR_OK;
+        if (strcmp(tok, "full") == 0) {
+            l->full = true;
+        } else if (eq != NULL && strncmp(tok, "solvers=", 8) == 0) {
+            l->has_solvers = true;
+            rc = specs_split(eq + 1, is_solver_name, "solver", &l->solvers, err);
+        } else if (eq != NULL && strncmp(tok, "extra=", 6) == 0) {
+            rc = specs_split(eq + 1, is_solver_name, "solver", &l->extra, err);
+        } else if (eq != NULL && strncmp(tok, "skip=", 5) == 0) {
+            rc = specs_split(eq + 1, is_solver_name, "solver", &l->skip, err);
+        } else if (eq != NULL && strncmp(tok, "series=", 7) == 0) {
+            snprintf(l->series, sizeof l->series, "%s", eq + 1);
+        } else if (eq != NULL && strncmp(tok, "threads=", 8) == 0) {
+            rc = parse_threads(eq + 1, l, err);
+        } else {
+            rc = error_set(err, ERR_USAGE,
+                           "%s: unknown field '%s' (fields: solvers=, extra=, skip=, series=, "
+                           "threads=, full)",
+                           l->where, tok);
+        }
+        if (rc != ERR_OK) {
+            if (err->msg[0] != '\0' && strncmp(err->msg, l->where, strlen(l->where)) != 0) {
+                error_prefix(err, "%s: ", l->where);
+            }
+            return rc;
+        }
+    }
+    return ERR_OK;
+}
+
+/* Lines of the form "#pending: GAME ..." are matrix lines for games not yet
+ * in the registry; once the game is registered, say so (they stay off until
+ * someone removes the marker). */
+static void note_pending(const char *path, int lineno, const char *rest) {
+    char spec[SPEC_MAX], name[64];
+    rest += strspn(rest, " \t");
+    snprintf(spec, sizeof spec, "%.*s", (int)strcspn(rest, " \t"), rest);
+    spec_name(spec, name, sizeof name);
+    if (game_find(name) != NULL) {
+        fprintf(stderr,
+                "bench: note: %s:%d: game '%s' is registered now; enable the line by "
+                "removing '#pending:'\n",
+                path, lineno, name);
+    }
+}
+
+static ErrCode matrix_read(const char *path, Matrix *m, Error *err) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return error_set(err, ERR_IO, "cannot read the matrix %s: %s (give one with --matrix)",
+                         path, strerror(errno));
+    }
+    char text[4096];
+    int lineno = 0;
+    ErrCode rc = ERR_OK;
+    while (rc == ERR_OK && fgets(text, sizeof text, f) != NULL) {
+        lineno++;
+        text[strcspn(text, "\r\n")] = '\0';
+        if (strncmp(text, "#pending:", 9) == 0) {
+            note_pending(path, lineno, text + 9);
+            continue;
+        }
+        char *hash = strchr(text, '#');
+        if (hash != NULL) {
+            *hash = '\0';
+        }
+        if (strspn(text, " \t") == strlen(text)) {
+            continue;
+        }
+        Line *l = matrix_add(m);
+        snprintf(l->where, sizeof l->where, "%s:%d", path, lineno);
+        rc = parse_line(text, l, err);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* --------------------------------------------------------------- pairs */
+
+/* One benchmark: a solver spec on a game spec with a thread count. */
+typedef struct Pair {
+    char name[3 * SPEC_MAX];
+    char solver[SPEC_MAX]; /* as given: "dfs-depth:k=3" */
+    char game[SPEC_MAX];   /* normalized: "tictactoe:misere" */
+    char series[64];
+    int threads; /* 0: not a parallel solver */
+    /* From the counted twin, once per pair. */
+    bool counted;
+    char count_error[512];
+    Counters counters;
+    bool has_positions;
+    uint64_t positions;
+    double counted_seconds; /* mean */
+    double counted_min;     /* fastest run */
+    Outcome root;
+} Pair;
+
+typedef struct Pairs {
+    int n, cap;
+    Pair *p;
+} Pairs;
+
+static ErrCode pairs_add(Pairs *ps, const char *solver, const char *game, int threads,
+                         const char *series, Error *err) {
+    char name[sizeof ps->p->name];
+    if (threads > 0) {
+        snprintf(name, sizeof name, "%s/%s/threads:%d", solver, game, threads);
+    } else {
+        snprintf(name, sizeof name, "%s/%s", solver, game);
+    }
+    for (int i = 0; i < ps->n; i++) {
+        if (strcmp(ps->p[i].name, name) == 0) {
+            return error_set(err, ERR_USAGE,
+                             "benchmark %s is in the matrix twice (check --games and the matrix)",
+                             name);
+        }
+    }
+    if (ps->n == ps->cap) {
+        ps->cap = ps->cap ? ps->cap * 2 : 64;
+        ps->p = realloc(ps->p, (size_t)ps->cap * sizeof *ps->p);
+        if (ps->p == NULL) {
+            return error_set(err, ERR_MEMORY, "out of memory registering benchmarks");
+        }
+    }
+    Pair *p = &ps->p[ps->n++];
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->solver, sizeof p->solver, "%s", solver);
+    snprintf(p->game, sizeof p->game, "%s", game);
+    snprintf(p->series, sizeof p->series, "%s", series);
+    p->threads = threads;
+    return ERR_OK;
+}
+
+static bool list_has_name(const SpecList *l, const char *name) {
+    for (int i = 0; i < l->n; i++) {
+        char n[64];
+        spec_name(l->item[i], n, sizeof n);
+        if (strcmp(n, name) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool list_has(const SpecList *l, const char *spec) {
+    for (int i = 0; i < l->n; i++) {
+        if (strcmp(l->item[i], spec) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void list_push(SpecList *l, const char *spec) {
+    if (l->n < LIST_MAX && !list_has(l, spec)) {
+        snprintf(l->item[l->n++], SPEC_MAX, "%s", spec);
+    }
+}
+
+/* The solver specs a line runs: its solvers= list, or every registered
+ * solver that supports the game less skip=, plus extra=; then narrowed by
+ * --solvers (an entry without options keeps the line's specs of that solver
+ * or adds the solver; an entry with options adds exactly that spec). An
+ * explicitly named solver that cannot run the game is an error; a default
+ * one is left out. */
+static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, SpecList *out,
+                            Error *err) {
+    SpecList base = {0};
+    if (l->has_solvers) {
+        base = l->solvers;
+    } else {
+        for (int i = 0; solver_registry[i] != NULL; i++) {
+            const SolverModule *s = solver_registry[i];
+            if (solver_supports(s, g, NULL, 0) && !list_has_name(&l->skip, s->name)) {
+                list_push(&base, s->name);
+            }
+        }
+    }
+    for (int i = 0; i < l->extra.n; i++) {
+        list_push(&base, l->extra.item[i]);
+    }
+    SpecList chosen = {0};
+    if (only->n == 0) {
+        chosen = base;
+    } else {
+        for (int i = 0; i < only->n; i++) {
+            const char *want = only->item[i];
+            if (strchr(want, ':') != NULL) {
+                list_push(&chosen, want);
+                continue;
+            }
+            bool found = false;
+            for (int k = 0; k < base.n; k++) {
+                char n[64];
+                spec_name(base.item[k], n, sizeof n);
+                if (strcmp(n, want) == 0) {
+                    list_push(&chosen, base.item[k]);
+                    found = true;
+                }
+            }
+            if (!found) {
+                list_push(&chosen, want);
+            }
+        }
+    }
+    for (int i = 0; i < chosen.n; i++) {
+        const SolverModule *s = NULL;
+        ErrCode rc = solver_spec_check(chosen.item[i], &s, err);
+        if (rc != ERR_OK) {
+            error_prefix(err, "%s: ", l->where);
+            return rc;
+        }
+        char why[512];
+        if (!solver_supports(s, g, why, sizeof why)) {
+            if (list_has(&l->solvers, chosen.item[i]) || list_has(&l->extra, chosen.item[i])) {
+                return error_set(err, ERR_UNSUPPORTED, "%s: %s", l->where, why);
+            }
+            continue; /* --solvers applies to every line; keep the ones it fits */
+        }
+        list_push(out, chosen.item[i]);
+    }
+    return ERR_OK;
+}
+
+/* Registers the pairs of one line whose game is g. */
+static ErrCode line_pairs(const Line *l, const Game *g, const SpecList *only, Pairs *ps,
+                          Error *err) {
+    SpecList solvers = {0};
+    ErrCode rc = line_solvers(l, g, only, &solvers, err);
+    char game[GAME_VARIANT_MAX + 64];
+    game_spec(g, game, sizeof game);
+    for (int i = 0; rc == ERR_OK && i < solvers.n; i++) {
+        const SolverModule *s = NULL;
+        solver_spec_check(solvers.item[i], &s, err);
+        if (!s->parallel) {
+            rc = pairs_add(ps, solvers.item[i], game, 0, l->series, err);
+            continue;
+        }
+        int all = (int)sysconf(_SC_NPROCESSORS_ONLN);
+        int n = l->nthreads > 0 ? l->nthreads : 1;
+        for (int t = 0; rc == ERR_OK && t < n; t++) {
+            int threads = l->nthreads > 0 ? l->threads[t] : (all > 0 ? all : 1);
+            rc = pairs_add(ps, solvers.item[i], game, threads, l->series, err);
+        }
+    }
+    return rc;
+}
+
+/* Normalized spec of a game spec, or an error naming where it came from. */
+static ErrCode normalize_game(const char *spec, const char *where, char *out, size_t n, Game **keep,
+                              Error *err) {
+    Game *g = NULL;
+    ErrCode rc = game_create(spec, &g, err);
+    if (rc != ERR_OK) {
+        error_prefix(err, "%s: ", where);
+        return rc;
+    }
+    game_spec(g, out, n);
+    if (keep != NULL) {
+        *keep = g;
+    } else {
+        game_destroy(g);
+    }
+    return ERR_OK;
+}
+
+typedef struct Options {
+    const char *matrix;
+    bool full;
+    const char *solvers;
+    const char *games;
+    const char *counted;
+    double count_min_time;
+    int ncontext;
+    const char *context[32];
+} Options;
+
+/* The lines to run: the matrix's (default ones, and full ones with --full),
+ * or with --games the lines each entry names (an entry with options names
+ * one variant, matched after normalization, on any line; an entry without
+ * names the game's lines; either gets a line of its own when the matrix has
+ * none). */
+static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Error *err) {
+    if (o->games == NULL) {
+        for (int i = 0; i < m->n; i++) {
+            if (!m->lines[i].full || o->full) {
+                *matrix_add(out) = m->lines[i];
+            }
+        }
+        return ERR_OK;
+    }
+    SpecList games = {0};
+    ErrCode rc = specs_split(o->games, is_game_name, "game", &games, err);
+    if (rc == ERR_OK && games.n == 0) {
+        rc = error_set(err, ERR_USAGE, "--games is empty");
+    }
+    for (int i = 0; rc == ERR_OK && i < games.n; i++) {
+        const char *want = games.item[i];
+        char norm[SPEC_MAX], name[64];
+        rc = normalize_game(want, "--games", norm, sizeof norm, NULL, err);
+        spec_name(want, name, sizeof name);
+        bool with_options = strchr(want, ':') != NULL;
+        bool found = false;
+        for (int k = 0; rc == ERR_OK && k < m->n; k++) {
+            const Line *l = &m->lines[k];
+            char lname[64], lnorm[SPEC_MAX];
+            spec_name(l->game, lname, sizeof lname);
+            if (strcmp(lname, name) != 0) {
+                continue;
+            }
+            bool match;
+            if (with_options) {
+                rc = normalize_game(l->game, l->where, lnorm, sizeof lnorm, NULL, err);
+                match = rc == ERR_OK && strcmp(lnorm, norm) == 0;
+            } else {
+                match = !l->full || o->full;
+            }
+            if (match) {
+                *matrix_add(out) = *l;
+                found = true;
+            }
+        }
+        if (rc == ERR_OK && !found) {
+            Line *l = matrix_add(out);
+            snprintf(l->where, sizeof l->where, "--games %s", want);
+            snprintf(l->game, sizeof l->game, "%s", want);
+        }
+    }
+    return rc;
+}
+
+static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
+    Matrix all = {0}, lines = {0};
+    SpecList only = {0};
+    ErrCode rc = matrix_read(o->matrix, &all, err);
+    if (rc == ERR_OK && o->solvers != NULL) {
+        rc = specs_split(o->solvers, is_solver_name, "solver", &only, err);
+        for (int i = 0; rc == ERR_OK && i < only.n; i++) {
+            const SolverModule *s;
+            rc = solver_spec_check(only.item[i], &s, err);
+            if (rc != ERR_OK) {
+                error_prefix(err, "--solvers: ");
+            }
+        }
+        if (rc == ERR_OK && only.n == 0) {
+            rc = error_set(err, ERR_USAGE, "--solvers is empty");
+        }
+    }
+    if (rc == ERR_OK) {
+        rc = select_lines(&all, o, &lines, err);
+    }
+    for (int i = 0; rc == ERR_OK && i < lines.n; i++) {
+        Game *g = NULL;
+        char norm[SPEC_MAX];
+        rc = normalize_game(lines.lines[i].game, lines.lines[i].where, norm, sizeof norm, &g, err);
+        if (rc == ERR_OK) {
+            rc = line_pairs(&lines.lines[i], g, &only, ps, err);
+            game_destroy(g);
+        }
+    }
+    /* Every --solvers entry must run somewhere. */
+    for (int i = 0; rc == ERR_OK && i < only.n; i++) {
+        bool used = false;
+        for (int k = 0; k < ps->n && !used; k++) {
+            char a[64], b[64];
+            spec_name(ps->p[k].solver, a, sizeof a);
+            spec_name(only.item[i], b, sizeof b);
+            used = strchr(only.item[i], ':') ? strcmp(ps->p[k].solver, only.item[i]) == 0
+                                             : strcmp(a, b) == 0;
+        }
+        if (!used) {
+            rc = error_set(err, ERR_UNSUPPORTED,
+                           "--solvers: '%s' supports none of the selected games", only.item[i]);
+        }
+    }
+    free(all.lines);
+    free(lines.lines);
+    return rc;
+}
+
+/* ------------------------------------------- one solve (both builds) */
+
+typedef struct Setup {
+    Game *g;
+    const SolverModule *s;
+    SolveConfig cfg;
+} Setup;
+
+/* Everything before the timed region: the game, the solver's options. */
+static ErrCode setup_pair(const char *solver, const char *game, int threads, Setup *su,
+                          Error *err) {
+    memset(su, 0, sizeof *su);
+    ErrCode rc = game_create(game, &su->g, err);
+    if (rc == ERR_OK) {
+        rc = solver_lookup(solver, &su->s, &su->cfg, err);
+    }
+    if (rc != ERR_OK) {
+        game_destroy(su->g);
+        su->g = NULL;
+        return rc;
+    }
+    su->cfg.threads = threads;
+    su->cfg.skip_export = true; /* only the root and the figures are needed */
+    return ERR_OK;
+}
+
+static void setup_free(Setup *su) { game_destroy(su->g); }
+
+/* One whole solve under the harness (the timed region is res->wall_seconds). */
+static ErrCode solve_pair(const Setup *su, SolveResult *res, Error *err) {
+    return solver_run(su->s, su->g, &su->cfg, res, err);
+}
+
+/* Positions held by a result: the database's, or a partial solver's count. */
+static bool result_positions(const SolveResult *res, uint64_t *n, Error *err) {
+    if (res->has_db) {
+        DbSummary sum;
+        if (db_summarize(&res->db, false, &sum, err) != ERR_OK) {
+            return false;
+        }
+        *n = sum.positions;
+        return true;
+    }
+    for (int i = 0; i < res->nextra; i++) {
+        if (strcmp(res->extra[i].name, SOLVE_EXTRA_STORED) == 0) {
+            *n = (uint64_t)res->extra[i].value;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* --count-one: the counted twin's side. */
+static int count_one(const char *solver, const char *game, const char *threads_text,
+                     const char *min_text) {
+    Error err = {0};
+    int64_t threads;
+    double min_seconds = strtod(min_text, NULL);
+    if (!parse_int64(threads_text, 0, 1024, &threads)) {
+        printf("error bad thread count '%s'\n", threads_text);
+        return ERR_USAGE;
+    }
+    Setup su;
+    ErrCode rc = setup_pair(solver, game, (int)threads, &su, &err);
+    SolveResult res;
+    double total = 0, fastest = 0;
+    int runs = 0;
+    while (rc == ERR_OK) {
+        rc = solve_pair(&su, &res, &err);
+        if (rc != ERR_OK) {
+            break;
+        }
+        total += res.wall_seconds;
+        fastest = runs == 0 || res.wall_seconds < fastest ? res.wall_seconds : fastest;
+        if (runs++ == 0) {
+            for (int i = 0; i < COUNTER_COUNT; i++) {
+                printf("%s %" PRIu64 "\n", counter_names[i], counters_get(&res.counters, i));
+            }
+            uint64_t n;
+            if (result_positions(&res, &n, &err)) {
+                printf("positions %" PRIu64 "\n", n);
+            }
+            printf("value %d\nremoteness %" PRIu32 "\n", (int)res.root.value, res.root.remoteness);
+        }
+        solve_result_free(&res);
+        if (total >= min_seconds || runs >= 1000) {
+            break;
+        }
+    }
+    if (rc != ERR_OK) {
+        printf("error %s\n", err.msg);
+        if (su.g != NULL) {
+            setup_free(&su);
+        }
+        return (int)rc;
+    }
+    printf("seconds %.9g\nmin_seconds %.9g\nruns %d\n", total / runs, fastest, runs);
+    setup_free(&su);
+    return 0;
+}
+
+/* --------------------------------------------- the timing side */
+
+static const char *counted_path; /* the counted twin */
+static double count_min_time = 0.1;
+
+/* Runs the counted twin on p and reads its figures. */
+static void count_pair(Pair *p) {
+    p->counted = true;
+    int out[2];
+    if (pipe(out) != 0) {
+        snprintf(p->count_error, sizeof p->count_error, "pipe: %s", strerror(errno));
+        return;
+    }
+    char threads[16], min[32];
+    snprintf(threads, sizeof threads, "%d", p->threads);
+    snprintf(min, sizeof min, "%g", count_min_time);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        close(out[1]);
+        execl(counted_path, counted_path, "--count-one", p->solver, p->game, threads, min,
+              (char *)NULL);
+        printf("error cannot run the counted build %s: %s (make bench builds it)\n", counted_path,
+               strerror(errno));
+        _exit(127);
+    }
+    close(out[1]);
+    if (pid < 0) {
+        close(out[0]);
+        snprintf(p->count_error, sizeof p->count_error, "fork: %s", strerror(errno));
+        return;
+    }
+    FILE *f = fdopen(out[0], "r");
+    char line[1200];
+    bool have_seconds = false;
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        char *val = strchr(line, ' ');
+        if (val == NULL) {
+            continue;
+        }
+        *val++ = '\0';
+        if (strcmp(line, "error") == 0) {
+            snprintf(p->count_error, sizeof p->count_error, "counted build: %s", val);
+        } else if (strcmp(line, "positions") == 0) {
+            p->has_positions = true;
+            p->positions = strtoull(val, NULL, 10);
+        } else if (strcmp(line, "min_seconds") == 0) {
+            p->counted_min = strtod(val, NULL);
+        } else if (strcmp(line, "seconds") == 0) {
+            p->counted_seconds = strtod(val, NULL);
+            have_seconds = true;
+        } else if (strcmp(line, "value") == 0) {
+            p->root.value = (Value)atoi(val);
+        } else if (strcmp(line, "remoteness") == 0) {
+            p->root.remoteness = (uint32_t)strtoul(val, NULL, 10);
+        } else {
+            for (int i = 0; i < COUNTER_COUNT; i++) {
+                if (strcmp(line, counter_names[i]) == 0) {
+                    /* Counters is COUNTER_COUNT uint64_t fields in report order. */
+                    uint64_t v = strtoull(val, NULL, 10);
+                    memcpy((char *)&p->counters + i * sizeof v, &v, sizeof v);
+                }
+            }
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    } else {
+        close(out[0]);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (p->count_error[0] == '\0' && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+        snprintf(p->count_error, sizeof p->count_error, "the counted build %s failed (status %d)",
+                 counted_path, status);
+    } else if (p->count_error[0] == '\0' && !have_seconds) {
+        snprintf(p->count_error, sizeof p->count_error, "the counted build %s printed no result",
+                 counted_path);
+    }
+}
+
+static void fail_bench(BenchState *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail_bench(BenchState *st, const char *fmt, ...) {
+    char msg[1200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bench_skip_with_error(st, msg);
+}
+
+static void run_pair(BenchState *st, void *arg) {
+    Pair *p = arg;
+    Error err = {0};
+    if (!p->counted) {
+        count_pair(p);
+    }
+    if (p->count_error[0] != '\0') {
+        fail_bench(st, "%s", p->count_error);
+        return;
+    }
+    Setup su;
+    if (setup_pair(p->solver, p->game, p->threads, &su, &err) != ERR_OK) {
+        fail_bench(st, "%s", err.msg);
+        return;
+    }
+    uint64_t peak = 0, rss = 0;
+    double fastest = 0;
+    int threads = 1;
+    bool failed = false;
+    while (bench_keep_running(st)) {
+        SolveResult res;
+        if (solve_pair(&su, &res, &err) != ERR_OK) {
+            fail_bench(st, "%s", err.msg);
+            failed = true;
+            break;
+        }
+        bench_set_iteration_time(st, res.wall_seconds);
+        fastest = fastest == 0 || res.wall_seconds < fastest ? res.wall_seconds : fastest;
+        peak = res.peak_bytes > peak ? res.peak_bytes : peak;
+        rss = res.peak_rss_bytes > rss ? res.peak_rss_bytes : rss;
+        threads = res.threads;
+        bool agree = res.root.value == p->root.value && res.root.remoteness == p->root.remoteness;
+        solve_result_free(&res);
+        if (!agree) {
+            fail_bench(st, "the timed and the counted builds disagree on the root");
+            failed = true;
+            break;
+        }
+    }
+    setup_free(&su);
+    if (failed) {
+        return;
+    }
+    for (int i = 0; i < COUNTER_COUNT; i++) {
+        bench_set_counter(st, counter_names[i], (double)counters_get(&p->counters, i),
+                          BENCH_COUNTER_PLAIN);
+    }
+    if (p->has_positions) {
+        bench_set_counter(st, "positions", (double)p->positions, BENCH_COUNTER_PLAIN);
+        bench_set_counter(st, "positions_per_second", (double)p->positions, BENCH_COUNTER_RATE);
+    }
+    bench_set_counter(st, "peak_bytes", (double)peak, BENCH_COUNTER_BYTES_1024);
+    bench_set_counter(st, "peak_rss_bytes", (double)rss, BENCH_COUNTER_BYTES_1024);
+    bench_set_counter(st, "threads", threads, BENCH_COUNTER_PLAIN);
+    bench_set_counter(st, "counted_seconds", p->counted_seconds, BENCH_COUNTER_PLAIN);
+    if (fastest > 0 && p->counted_min > 0) {
+        bench_set_counter(st, "count_overhead", p->counted_min / fastest, BENCH_COUNTER_PLAIN);
+    }
+    char label[256];
+    if (p->root.value == VALUE_DRAW) {
+        snprintf(label, sizeof label, "draw");
+    } else {
+        snprintf(label, sizeof label, "%s in %" PRIu32, value_name(p->root.value),
+                 p->root.remoteness);
+    }
+    if (p->series[0] != '\0') {
+        size_t len = strlen(label);
+        snprintf(label + len, sizeof label - len, "; series=%s", p->series);
+    }
+    bench_set_label(st, label);
+}
+
+/* ------------------------------------------------------------- context */
+
+static void add_machine_context(void) {
+    char cpu[256] = "unknown";
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *colon = strchr(line, ':');
+            if (colon != NULL) {
+                snprintf(cpu, sizeof cpu, "%s", colon + 2);
+                cpu[strcspn(cpu, "\n")] = '\0';
+            }
+            break;
+        }
+    }
+    if (f != NULL) {
+        fclose(f);
+    }
+    struct utsname u;
+    char os[400] = "unknown";
+    if (uname(&u) == 0) {
+        snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
+    }
+    char mem[32], machine[800];
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    uint64_t pages = (uint64_t)sysconf(_SC_PHYS_PAGES), page = (uint64_t)sysconf(_SC_PAGESIZE);
+    snprintf(machine, sizeof machine, "%s, %ld cores, %s RAM, %s", cpu, cores,
+             mem_format(pages * page, mem, sizeof mem), os);
+    bench_add_context("machine", machine);
+    bench_add_context("compiler", "gcc " __VERSION__);
+    bench_add_context("cflags", BENCH_CFLAGS);
+    bench_add_context("allocator", mem_allocator());
+    bench_add_context("timing_build", BUILD_NAME);
+    bench_add_context("counted_build", counted_path);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const char usage_text[] =
+    "usage: bench [--matrix FILE] [--full] [--solvers LIST] [--games LIST]\n"
+    "             [--context KEY=VALUE]... [--counted PATH] [--count-min-time SECONDS]\n"
+    "             [--benchmark_filter=REGEX] [--benchmark_format=console|json|csv]\n"
+    "             [--benchmark_out=FILE] [--benchmark_repetitions=N] [--benchmark_list_tests]\n"
+    "             [other --benchmark_* flags of Google Benchmark]\n"
+    "\n"
+    "Times every compatible (solver x game variant) pair of the benchmark matrix\n"
+    "(names: solver/game:variant) and reports counters, peak memory and rates.\n"
+    "\n"
+    "  --matrix FILE     the matrix (default: bench/matrix.txt beside the binary's bin/)\n"
+    "  --full            also the lines marked `full` (large sizes)\n"
+    "  --solvers LIST    only these solvers, e.g. gps,gps-cached or dfs-depth:k=3\n"
+    "  --games LIST      only these variants, e.g. 'connect4:w=5,h=4 tictactoe'\n"
+    "  --context K=V     add K=V to the report's context (e.g. commit=abc123)\n"
+    "  --counted PATH    the counted build of this program (default: bench-counted\n"
+    "                    beside this binary)\n"
+    "  --count-min-time S  repeat the counted solve for at least S seconds (0.1)\n";
+
+/* The default matrix: ../bench/matrix.txt from the binary's directory, or
+ * bench/matrix.txt from the current one. */
+static void default_paths(char *matrix, size_t mn, char *counted, size_t cn) {
+    char exe[PATH_MAX / 2]; /* leaves room in matrix and counted for the suffixes */
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    snprintf(matrix, mn, "bench/matrix.txt");
+    snprintf(counted, cn, "bench-counted");
+    if (len <= 0) {
+        return;
+    }
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash == NULL) {
+        return;
+    }
+    *slash = '\0';
+    snprintf(counted, cn, "%s/bench-counted", exe);
+    char candidate[PATH_MAX];
+    snprintf(candidate, sizeof candidate, "%s/../bench/matrix.txt", exe);
+    if (access(candidate, R_OK) == 0 && access("bench/matrix.txt", R_OK) != 0) {
+        snprintf(matrix, mn, "%s", candidate);
+    }
+}
+
+static int fail(const Error *err) {
+    fprintf(stderr, "bench: %s\n", err->msg);
+    return err->code != ERR_OK ? (int)err->code : 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 6 && strcmp(argv[1], "--count-one") == 0) {
+        return count_one(argv[2], argv[3], argv[4], argv[5]);
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            /* Ours, then Google Benchmark's own (bench_init prints it and exits). */
+            fputs(usage_text, stdout);
+            printf("\nGoogle Benchmark's flags:\n");
+            fflush(stdout);
+            argv[i] = (char *)"--help";
+        }
+    }
+    bench_init(&argc, argv);
+    static char matrix[PATH_MAX], counted[PATH_MAX];
+    default_paths(matrix, sizeof matrix, counted, sizeof counted);
+    Options o = {.matrix = matrix, .counted = counted, .count_min_time = 0.1};
+    Error err = {0};
+    int rest = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_next = i + 1 < argc;
+        if (strcmp(a, "--full") == 0) {
+            o.full = true;
+        } else if (strcmp(a, "--matrix") == 0 || strcmp(a, "--solvers") == 0 ||
+                   strcmp(a, "--games") == 0 || strcmp(a, "--context") == 0 ||
+                   strcmp(a, "--counted") == 0 || strcmp(a, "--count-min-time") == 0) {
+            if (!has_next) {
+                error_set(&err, ERR_USAGE, "%s needs a value (bench --help)", a);
+                return fail(&err);
+            }
+            const char *v = argv[++i];
+            if (strcmp(a, "--matrix") == 0) {
+                o.matrix = v;
+            } else if (strcmp(a, "--solvers") == 0) {
+                o.solvers = v;
+            } else if (strcmp(a, "--games") == 0) {
+                o.games = v;
+            } else if (strcmp(a, "--counted") == 0) {
+                o.counted = v;
+            } else if (strcmp(a, "--count-min-time") == 0) {
+                char *end;
+                o.count_min_time = strtod(v, &end);
+                if (*v == '\0' || *end != '\0' || !(o.count_min_time >= 0) ||
+                    o.count_min_time > 3600) {
+                    error_set(&err, ERR_USAGE,
+                              "--count-min-time needs seconds from 0 to 3600, not '%s'", v);
+                    return fail(&err);
+                }
+            } else {
+                if (strchr(v, '=') == NULL || v[0] == '=' || o.ncontext == 32) {
+                    error_set(&err, ERR_USAGE, "--context needs KEY=VALUE (at most 32), not '%s'",
+                              v);
+                    return fail(&err);
+                }
+                o.context[o.ncontext++] = v;
+            }
+        } else {
+            argv[rest++] = argv[i]; /* left for Google Benchmark's complaint */
+        }
+    }
+    argv[rest] = NULL;
+    if (bench_report_unrecognized(rest, argv)) {
+        return ERR_USAGE;
+    }
+    counted_path = o.counted;
+    count_min_time = o.count_min_time;
+    Pairs pairs = {0};
+    if (build_pairs(&o, &pairs, &err) != ERR_OK) {
+        return fail(&err);
+    }
+    if (pairs.n == 0) {
+        error_set(&err, ERR_USAGE, "the selection holds no benchmark (check --games/--solvers)");
+        return fail(&err);
+    }
+    for (int i = 0; i < pairs.n; i++) {
+        bench_register(pairs.p[i].name, run_pair, &pairs.p[i], "ms");
+    }
+    add_machine_context();
+    bench_add_context("matrix", o.full ? "full" : "default");
+    for (int i = 0; i < o.ncontext; i++) {
+        char key[128];
+        const char *eq = strchr(o.context[i], '=');
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o.context[i]), o.context[i]);
+        bench_add_context(key, eq + 1);
+    }
+    bench_run();
+    bench_shutdown();
+    free(pairs.p);
+    return 0;
+}
