@@ -701,8 +701,8 @@ static void count_pair(Pair *p) {
         close(out[1]);
         execl(counted_path, counted_path, "--count-one", p->solver, p->game, threads, min,
               (char *)NULL);
-        printf("error cannot run the counted build %s: %s (make bench builds it)\n", counted_path,
-               strerror(errno));
+        dprintf(STDOUT_FILENO, "error cannot run the counted build %s: %s (make bench builds it)\n",
+                counted_path, strerror(errno));
         _exit(127);
     }
     close(out[1]);
@@ -738,9 +738,7 @@ static void count_pair(Pair *p) {
         } else {
             for (int i = 0; i < COUNTER_COUNT; i++) {
                 if (strcmp(line, counter_names[i]) == 0) {
-                    /* Counters is COUNTER_COUNT uint64_t fields in report order. */
-                    uint64_t v = strtoull(val, NULL, 10);
-                    memcpy((char *)&p->counters + i * sizeof v, &v, sizeof v);
+                    counters_set(&p->counters, i, strtoull(val, NULL, 10));
                 }
             }
         }

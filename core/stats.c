@@ -49,3 +49,9 @@ uint64_t counters_get(const Counters *c, int i) {
     memcpy(&v, (const char *)c + counter_offsets[i], sizeof v);
     return v;
 }
+
+void counters_set(Counters *c, int i, uint64_t value) {
+    if (i >= 0 && i < COUNTER_COUNT) {
+        memcpy((char *)c + counter_offsets[i], &value, sizeof value);
+    }
+}

@@ -78,7 +78,8 @@ void counters_add(Counters *sum, const Counters *add);
 #define COUNTER_COUNT 12
 extern const char *const counter_names[COUNTER_COUNT];
 
-/* The value of counter i (0 <= i < COUNTER_COUNT) in c. */
+/* The value of counter i (0 <= i < COUNTER_COUNT) in c, and setting it. */
 uint64_t counters_get(const Counters *c, int i);
+void counters_set(Counters *c, int i, uint64_t value);
 
 #endif /* CORE_STATS_H */
