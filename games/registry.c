@@ -15,6 +15,10 @@ extern const GameModule ponghauki_module;
 extern const GameModule mutorere_module;
 extern const GameModule dodgem_module;
 extern const GameModule achi_module;
+extern const GameModule subtract_module;
+extern const GameModule nim_module;
+extern const GameModule hexapawn_module;
+extern const GameModule quarto_module;
 
 const GameModule *const game_registry[] = {
     &tictactoe_module,
@@ -23,5 +27,9 @@ const GameModule *const game_registry[] = {
     &mutorere_module,
     &dodgem_module,
     &achi_module,
+    &subtract_module,
+    &nim_module,
+    &hexapawn_module,
+    &quarto_module,
     NULL,
 };

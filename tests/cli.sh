@@ -277,5 +277,52 @@ echo "$j" | jq -e '.query.value == "draw" and (.query.moves | length) == 2 and
     ([.query.moves[] | select(.value == "draw" and .remoteness == 0)] | length) == 2' \
     >/dev/null && ok "loopy query" || bad "loopy query: $j"
 
+# Quarto, subtraction games, Nim, Hexapawn: refusals with clear messages.
+refuse "full quarto refused with an estimate" "full Quarto, needs an estimated" quarto:n=4,attrs=4
+"$solve" quarto:n=4,attrs=4 >/dev/null 2>&1
+[ $? -eq 4 ] && ok "full quarto exit code 4 (memory)" || bad "full quarto exit code"
+refuse "quarto over a small budget" "needs an estimated" quarto:n=4,attrs=3 --max-memory 1G
+refuse "quarto side" "option 'n' needs an integer in 2..4" quarto:n=5
+refuse "quarto query duplicate" "appears twice" quarto --query 0--/---/---:0
+refuse "quarto query hand" "no piece in hand" quarto:n=2,attrs=1 --query 0-/--:-
+refuse "subtract huge n" "stores remoteness up to 16383" subtract:n=100000
+refuse "subtract duplicate move" "twice" subtract:moves=1-2-1
+refuse "subtract zero move" "must be an integer in 1.." subtract:moves=0-1
+refuse "subtract empty moves" "not a list" subtract:moves=
+refuse "subtract query range" "0..10" subtract --query 11
+refuse "nim too many counters" "at most 256" nim:heaps=200-100
+refuse "nim query heap" "holds at most 3" nim --query 4-4-5
+refuse "nim query shape" "heap sizes separated" nim --query 3-4
+refuse "hexapawn too large" "too large to hash" hexapawn:w=8,h=8
+refuse "hexapawn query length" "wrong length" hexapawn --query bbb/---/www
+refuse "hexapawn query ended" "cannot arise" hexapawn --query w--/---/---:w
+
+# Published values (tests/test_known_*.c cite the sources).
+j=$("$solve" hexapawn --json)
+echo "$j" | jq -e '.value == "lose" and .remoteness == 6' >/dev/null && ok "hexapawn lose" ||
+    bad "hexapawn: $j"
+j=$("$solve" subtract:n=10 --json)
+echo "$j" | jq -e '.value == "win" and .positions == 11 and .losses == 4' >/dev/null &&
+    ok "1,2,...,10 win" || bad "subtract: $j"
+j=$("$solve" nim --json --query 1-2-3)
+echo "$j" | jq -e '.value == "win" and .query.value == "lose"' >/dev/null && ok "nim" ||
+    bad "nim: $j"
+# A deep recursion (16,383 plies) runs on the harness's sized stack.
+j=$("$solve" subtract:n=16383 --solver dfs --json)
+echo "$j" | jq -e '.value == "lose" and .positions == 16384' >/dev/null && ok "subtract deep" ||
+    bad "subtract deep: $j"
+# Every DFS solver agrees on a small Quarto (first player loses in 4, by hand).
+for s in dfs gps gps-cached; do
+    "$solve" quarto:n=2,attrs=2 --solver "$s" --json |
+        jq -c '[.value, .remoteness, .positions, .wins, .losses, .ties]' >"/tmp/cli_q_$s.$$"
+done
+if grep -q '^\["lose",4,' "/tmp/cli_q_dfs.$$" && cmp -s "/tmp/cli_q_dfs.$$" "/tmp/cli_q_gps.$$" &&
+    cmp -s "/tmp/cli_q_dfs.$$" "/tmp/cli_q_gps-cached.$$"; then
+    ok "quarto solvers agree"
+else
+    bad "quarto solvers: $(cat /tmp/cli_q_*.$$)"
+fi
+rm -f /tmp/cli_q_*.$$
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
