@@ -280,7 +280,7 @@ static ErrCode hex_parse(const Game *g, const char *text, Position *pos, Error *
         return error_set(err, ERR_USAGE, "'%s' must end with the player to move, w or b", text);
     }
     int turn = who == 'w' || who == 'W' ? 0 : 1;
-    if (count[WHITE] > x->w || count[BLACK] > x->w) {
+    if (!generic_fits(&x->hash, cells)) { /* the hash holds 0..w pawns a side */
         return error_set(err, ERR_USAGE, "'%s' has %d white and %d black pawns; each side has %d",
                          text, count[WHITE], count[BLACK], x->w);
     }

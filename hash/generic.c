@@ -72,7 +72,6 @@ ErrCode generic_init(GenericHash *h, int n, int k, const int *min, const int *ma
             }
         }
     }
-    h->radix_size = (uint32_t)radix;
     h->tuple_of = malloc(radix * sizeof *h->tuple_of);
     /* Upper bounds for the per-tuple arrays; shrunk to ntuples below. */
     h->counts = malloc(radix * (size_t)k);

@@ -57,7 +57,6 @@ typedef struct GenericHash {
     int min[GENERIC_MAX_SYMBOLS];         /* bounds on each symbol's count */
     int max[GENERIC_MAX_SYMBOLS];         /* (symbol 0's is implied by the others) */
     uint32_t stride[GENERIC_MAX_SYMBOLS]; /* mixed-radix place of symbols 1..k-1 */
-    uint32_t radix_size;                  /* count vectors of symbols 1..k-1 */
     int64_t radix_base;                   /* -sum_{s>=1} min[s] * stride[s] */
     int32_t *tuple_of;                    /* count vector -> tuple, -1 if not allowed */
     uint32_t ntuples;
