@@ -73,7 +73,7 @@ ErrCode generic_init(GenericHash *h, int n, int k, const int *min, const int *ma
         }
     }
     h->tuple_of = malloc(radix * sizeof *h->tuple_of);
-    /* Upper bounds for the per-tuple arrays; shrunk to ntuples below. */
+    /* Per-tuple arrays sized for every count vector; the first ntuples are used. */
     h->counts = malloc(radix * (size_t)k);
     h->multi = malloc(radix * sizeof *h->multi);
     h->offset = malloc((radix + 1) * sizeof *h->offset);
