@@ -26,8 +26,9 @@
  *
  * Tiers: tier t (0..9) holds the boards with t pieces, ceil(t/2) x and
  * floor(t/2) o; a move leads from tier t to tier t+1. The base-3 hash is not
- * tier-major, so a position's index in its tier is its multinomial rank
- * among the boards with the tier's piece counts (hash/multinomial.h):
+ * tier-major, so a position's index in its tier is its rank among the
+ * boards with the tier's piece counts, in the generic combinatorial hash
+ * (hash/generic.h) whose blocks are the legal piece counts (x = o or o + 1):
  * index_of unhashes (base 3) and ranks (one hash); position_at unranks (one
  * unhash) and hashes (base 3). The tiers cover the 6,046 boards with legal
  * piece counts (1 + 9 + 72 + ... + 126); the other base-3 slots belong to
@@ -42,7 +43,7 @@
 
 #include "games/game.h"
 #include "hash/basek.h"
-#include "hash/multinomial.h"
+#include "hash/generic.h"
 
 enum { BLANK = 0, O_PIECE = 1, X_PIECE = 2 };
 enum { CELLS = 9, LINES = 8, SYMMETRIES = 8 };
@@ -53,7 +54,8 @@ static const uint8_t lines[LINES][3] = {
 
 typedef struct Ttt {
     BaseK hash;
-    Multinomial tier_hash; /* tier-local index: rank among boards with the tier's counts */
+    GenericHash tier_hash;     /* tier-local index: rank among boards with the tier's counts */
+    int tier_tuple[CELLS + 1]; /* the tier_hash block of each tier */
     bool misere;
     uint8_t sym[SYMMETRIES][CELLS];  /* sym[s][i]: where cell i goes under symmetry s */
     uint8_t lines_through[CELLS][4]; /* lines through each cell */
@@ -549,22 +551,14 @@ static const GpsOps ttt_gps_cached = {
 
 /* ------------------------------------------------------------------ tiers */
 
-/* Piece counts of tier t, indexed by cell digit (BLANK, O_PIECE, X_PIECE). */
-static void tier_counts(int tier, uint8_t *counts) {
-    counts[BLANK] = (uint8_t)(CELLS - tier);
-    counts[O_PIECE] = (uint8_t)(tier / 2);
-    counts[X_PIECE] = (uint8_t)((tier + 1) / 2);
-}
-
 static int ttt_tier_count(const Game *g) {
     (void)g;
     return CELLS + 1;
 }
 
 static uint64_t ttt_tier_size(const Game *g, int tier) {
-    uint8_t counts[3];
-    tier_counts(tier, counts);
-    return multinomial_count(&ttt(g)->tier_hash, counts);
+    const Ttt *t = ttt(g);
+    return t->tier_hash.multi[t->tier_tuple[tier]];
 }
 
 static int ttt_tier_of(const Game *g, Position pos) {
@@ -583,16 +577,38 @@ static int ttt_tier_children(const Game *g, int tier, int *child_tiers) {
 }
 
 static uint64_t ttt_index_of(const Game *g, Position pos) {
+    const Ttt *t = ttt(g);
     uint8_t cells[CELLS];
-    basek_unhash(&ttt(g)->hash, pos, cells);
-    return multinomial_rank(&ttt(g)->tier_hash, cells);
+    basek_unhash(&t->hash, pos, cells);
+    int tuple = t->tier_tuple[count_pieces(cells)];
+    return generic_hash(&t->tier_hash, cells, 0) - t->tier_hash.offset[tuple];
 }
 
 static Position ttt_position_at(const Game *g, int tier, uint64_t i) {
-    uint8_t counts[3], cells[CELLS];
-    tier_counts(tier, counts);
-    multinomial_unrank(&ttt(g)->tier_hash, counts, i, cells);
-    return basek_hash(&ttt(g)->hash, cells);
+    const Ttt *t = ttt(g);
+    uint8_t cells[CELLS];
+    generic_unhash(&t->tier_hash, t->tier_hash.offset[t->tier_tuple[tier]] + i, cells);
+    return basek_hash(&t->hash, cells);
+}
+
+/* The generic hash's blocks: x has as many pieces as o, or one more. */
+static bool legal_counts(const int *counts, void *ctx) {
+    (void)ctx;
+    return counts[X_PIECE] == counts[O_PIECE] || counts[X_PIECE] == counts[O_PIECE] + 1;
+}
+
+static ErrCode init_tiers(Ttt *t, Error *err) {
+    static const int min[3] = {0, 0, 0};
+    static const int max[3] = {CELLS, CELLS / 2, (CELLS + 1) / 2};
+    ErrCode rc = generic_init(&t->tier_hash, CELLS, 3, min, max, 1, legal_counts, NULL, err);
+    for (int tier = 0; rc == ERR_OK && tier <= CELLS; tier++) {
+        int counts[3] = {CELLS - tier, tier / 2, (tier + 1) / 2};
+        t->tier_tuple[tier] = generic_tuple(&t->tier_hash, counts);
+        if (t->tier_tuple[tier] < 0) {
+            rc = error_set(err, ERR_INTERNAL, "tic-tac-toe tier %d has no hash block", tier);
+        }
+    }
+    return rc;
 }
 
 static const TierOps ttt_tiers = {
@@ -632,9 +648,10 @@ static ErrCode ttt_create(Game *g, Error *err) {
     }
     ErrCode rc = basek_init(&t->hash, 3, CELLS, err);
     if (rc == ERR_OK) {
-        rc = multinomial_init(&t->tier_hash, 3, CELLS, err);
+        rc = init_tiers(t, err);
     }
     if (rc != ERR_OK) {
+        generic_destroy(&t->tier_hash);
         free(t);
         return rc;
     }
@@ -670,6 +687,14 @@ static const GameTestVariant ttt_tests[] = {
     {.options = ""}, {.options = "misere"}, {.options = "sym"}, {.options = "misere,sym"}, {NULL},
 };
 
+static void ttt_destroy(Game *g) {
+    Ttt *t = g->self;
+    if (t != NULL) {
+        generic_destroy(&t->tier_hash);
+        free(t);
+    }
+}
+
 const GameModule tictactoe_module = {
     .name = "tictactoe",
     .title = "Tic-tac-toe",
@@ -677,4 +702,5 @@ const GameModule tictactoe_module = {
     .options = ttt_options,
     .test_variants = ttt_tests,
     .create = ttt_create,
+    .destroy = ttt_destroy,
 };

@@ -150,15 +150,7 @@ void generic_destroy(GenericHash *h) {
     h->offset = NULL;
 }
 
-/* The tuple of a board, or -1 when its counts are not allowed. */
-static int32_t tuple_of_board(const GenericHash *h, const uint8_t *cells, int *counts) {
-    memset(counts, 0, (size_t)h->k * sizeof *counts);
-    for (int i = 0; i < h->n; i++) {
-        if (cells[i] >= h->k) {
-            return -1;
-        }
-        counts[cells[i]]++;
-    }
+int32_t generic_tuple(const GenericHash *h, const int *counts) {
     uint32_t idx = 0;
     for (int s = 0; s < h->k; s++) {
         if (counts[s] < h->min[s] || counts[s] > h->max[s]) {
@@ -169,6 +161,18 @@ static int32_t tuple_of_board(const GenericHash *h, const uint8_t *cells, int *c
         }
     }
     return h->tuple_of[idx];
+}
+
+/* The tuple of a board, or -1 when its counts are not allowed. */
+static int32_t tuple_of_board(const GenericHash *h, const uint8_t *cells, int *counts) {
+    memset(counts, 0, (size_t)h->k * sizeof *counts);
+    for (int i = 0; i < h->n; i++) {
+        if (cells[i] >= h->k) {
+            return -1;
+        }
+        counts[cells[i]]++;
+    }
+    return generic_tuple(h, counts);
 }
 
 bool generic_fits(const GenericHash *h, const uint8_t *cells) {

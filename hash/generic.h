@@ -76,6 +76,11 @@ ErrCode generic_init(GenericHash *h, int n, int k, const int *min, const int *ma
                      GenericValidFn valid, void *ctx, Error *err);
 void generic_destroy(GenericHash *h);
 
+/* The tuple (block of positions offset[t] .. offset[t+1]-1) of the count
+ * vector counts[0..k-1], or -1 when those counts are not allowed. Tiers
+ * that fix the piece counts use it: tier index = position - offset[t]. */
+int32_t generic_tuple(const GenericHash *h, const int *counts);
+
 /* True when cells[0..n-1] (symbols < k) obey the counts and the filter, so
  * generic_hash accepts them. Not counted: it encodes nothing. */
 bool generic_fits(const GenericHash *h, const uint8_t *cells);

@@ -26,6 +26,8 @@ programs=""
 for v in release asan; do
     for t in "$build/$v"/tests/test_*; do
         case "$t" in *.o | *.d | *.log | *.rc) continue ;; esac
+        # Only programs whose source still exists (not stale ones in build/).
+        [ -f "$here/../tests/$(basename "$t").c" ] || continue
         [ -x "$t" ] && programs="$programs $v:$t"
     done
 done
