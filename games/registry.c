@@ -19,7 +19,10 @@ extern const GameModule subtract_module;
 extern const GameModule nim_module;
 extern const GameModule hexapawn_module;
 extern const GameModule quarto_module;
+extern const GameModule connect4_module;
 
+/* One per line, so that adding a game is a one-line change. */
+/* clang-format off */
 const GameModule *const game_registry[] = {
     &tictactoe_module,
     &othello_module,
@@ -31,5 +34,7 @@ const GameModule *const game_registry[] = {
     &nim_module,
     &hexapawn_module,
     &quarto_module,
+    &connect4_module,
     NULL,
 };
+/* clang-format on */

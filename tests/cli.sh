@@ -276,6 +276,41 @@ j=$("$solve" ponghauki --json --query xx-oo:x)
 echo "$j" | jq -e '.query.value == "draw" and (.query.moves | length) == 2 and
     ([.query.moves[] | select(.value == "draw" and .remoteness == 0)] | length) == 2' \
     >/dev/null && ok "loopy query" || bad "loopy query: $j"
+# Connect Four: bad variants and positions; the 4x4 figures of J. Tromp's
+# table (161,029 positions reachable, a draw: "tie") from every DFS solver,
+# with the same database totals.
+refuse "connect4 width" "'w'" connect4:w=17
+refuse "connect4 zero height" "'h'" connect4:h=0
+refuse "connect4 k too large" "larger than both" connect4:w=3,h=3,k=4
+refuse "connect4 hash too large" "2^63" connect4:w=8,h=8
+refuse "connect4 memory" "memory" connect4:w=7,h=6
+refuse "connect4 query rows" "4 rows of 4 cells" connect4:w=4,h=4 --query ----/----/----
+refuse "connect4 query char" "is not x, o or -" connect4:w=4,h=4 --query ----/----/----/-z--
+refuse "connect4 query floating" "floats" connect4:w=4,h=4 --query ----/----/x---/----
+refuse "connect4 query counts" "x must have" connect4:w=4,h=4 --query ----/----/----/xx--
+refuse "connect4 query two winners" "both players" connect4:w=4,h=4 --query ox--/ox--/ox--/ox--
+refuse "connect4 query unreachable" "cannot arise" connect4:w=4,h=4 --query ----/----/x---/o---
+for s in dfs gps gps-cached; do
+    j=$("$solve" connect4:w=4,h=4 --solver "$s" --json)
+    if echo "$j" | jq -e '.value == "tie" and .remoteness == 16 and .positions == 161029 and
+        .hash_space == 201755' >/dev/null; then
+        ok "$s connect4 4x4"
+    else
+        bad "$s connect4 4x4: $j"
+    fi
+    echo "$j" | jq -c '[.wins, .losses, .ties]' >"/tmp/cli_c4_$s.$$"
+done
+if cmp -s "/tmp/cli_c4_dfs.$$" "/tmp/cli_c4_gps.$$" &&
+    cmp -s "/tmp/cli_c4_dfs.$$" "/tmp/cli_c4_gps-cached.$$"; then
+    ok "connect4 same counts from every solver"
+else
+    bad "connect4 counts differ between solvers"
+fi
+rm -f /tmp/cli_c4_*.$$
+j=$("$solve" connect4:w=4,h=4 --json --query ----/x---/xo--/xoo-)
+echo "$j" | jq -e '.query.value == "win" and .query.remoteness == 1 and
+    .query.moves[0].move == "1" and (.query.moves | length) == 4' >/dev/null &&
+    ok "connect4 query" || bad "connect4 query: $j"
 
 # Quarto, subtraction games, Nim, Hexapawn: refusals with clear messages.
 refuse "full quarto refused with an estimate" "full Quarto, needs an estimated" quarto:n=4,attrs=4

@@ -1,0 +1,933 @@
+/* games/connect4.c: Connect Four on a w x h board, k in a row (GamesmanClassic's mc4.c,
+ * in three families).
+ *
+ * Rules: two players, x (first) and o, drop pieces in turn into one of w
+ * columns of height h; a piece falls to the lowest empty cell. The first
+ * player to make k in a row (vertical, horizontal or diagonal) wins: the
+ * position after that move is primitive, a loss for the player to move (a
+ * win with `misere`, where k in a row loses). A full board without a line
+ * is a tie (Connect Four players' "draw"). Defaults: 7 x 6, k = 4.
+ *
+ * Hash: the column hash of hash/colhash.h, tier-major by the number of
+ * pieces: tier n holds [first(n), first(n) + H(n) C(n, ceil(n/2))), the
+ * height vector's rank times C(n, ceil(n/2)) plus the rank of the colour
+ * sequence (pieces column by column, bottom to top). Every slot is a board
+ * with the right piece counts and no floating piece. 5x4: 5,621,939 slots
+ * for 3,945,711 reachable positions; 7x6: 7.07e13 slots.
+ *
+ * Board: two bitboards (x's and o's pieces), bit c*h + r for column c, row
+ * r from the bottom, and the column heights:
+ *
+ *      r=2 |  2  5  8 11       (w = 4, h = 3: bit numbers)
+ *      r=1 |  1  4  7 10       A move is a column 0..w-1 (players see
+ *      r=0 |  0  3  6  9       1..w); the direction deltas are 1 (up),
+ *          +------------       h (right), h+1 (up-right), h-1 (down-right).
+ *             c=0 1  2  3
+ *
+ * Families:
+ *   stateless   every call unhashes; primitive scans the whole board for
+ *               lines (O(log k) shift-ands per direction, all cells at
+ *               once); do_move decodes into a cursor and drops the piece
+ *               (colhash_cursor_drop: one hash).
+ *   gps         the seed's board and history: set unhashes once into a
+ *               cursor; do_move updates the bitboards and the hash
+ *               incrementally (colhash_cursor_drop: a table lookup for the
+ *               heights, a few binomials for the colours, no division) and
+ *               records what undo needs; primitive scans the board;
+ *               generate_moves scans the column heights.
+ *   gps-cached  adds a mask of the non-full columns (generate_moves copies
+ *               it out) and incremental win detection (GPS document, 4.2:
+ *               "don't re-search what is already known"): only the lines
+ *               through the last piece, of the player who dropped it, are
+ *               checked (a windowed shift-and per direction), once per
+ *               position, and the answer is cached, so neither primitive
+ *               nor generate_moves scans the board. The check waits for
+ *               primitive rather than do_move, since a memoized solver
+ *               moves into many children it has already solved. undo_move
+ *               pops a copy of the whole state (some 120 bytes) instead of
+ *               undoing each part. With `sym`, the mirror image's hash is
+ *               kept up to date the same way, so canonical is a minimum of
+ *               two numbers.
+ *
+ * Options: w, h (1..16), k (1..16, at most max(w, h)), misere, sym (store
+ * one position per pair of left-right mirror images). Boards whose hash
+ * space reaches 2^63 are refused with its size.
+ *
+ * Position text (format/parse, --query): the rows from the top, each w
+ * cells of x, o or -, separated by '/': "----/----/-o--/-xx-" (4x4).
+ * parse refuses boards that cannot arise in play: floating pieces, wrong
+ * counts, lines of both players or of the player to move, and any board
+ * no alternating order of drops reaches without an earlier line.
+ *
+ * Bounds: at most w moves per position, at most w h plies.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "games/game.h"
+#include "hash/colhash.h"
+
+enum { C4_MAX_COLS = COLHASH_MAX_COLS, C4_MAX_CELLS = COLHASH_MAX_CELLS };
+enum { X_PLAYER = 0, O_PLAYER = 1 };
+enum { DIR_UP, DIR_RIGHT, DIR_UP_RIGHT, DIR_DOWN_RIGHT, DIRS };
+
+typedef struct C4 {
+    ColHash hash;
+    int w, h, k, cells;
+    bool misere;
+    int ndirs;             /* directions in which a line of k fits on the board */
+    int dirs[DIRS];        /* those directions */
+    int delta[DIRS];       /* bit distance of one step in each direction */
+    uint64_t starts[DIRS]; /* cells where a line of k in that direction starts */
+    /* The lines through one cell, for line_through: window[p][d] holds the
+     * cells within k-1 steps of cell p along direction d, both ways (none
+     * when no line of k fits that way); window[p][DIR_UP] holds the k cells
+     * ending at p (none below row k-1). shift[d][0..nshift) are the
+     * shift-ands that find k in a row (runs_of_k's steps). */
+    uint64_t window[C4_MAX_CELLS][DIRS];
+    int nshift;
+    uint8_t shift[DIRS][8];
+} C4;
+
+static const C4 *c4(const Game *g) { return g->self; }
+
+/* ------------------------------------------------------------------ board */
+
+/* A decoded board: the hash parts (hash/colhash.h) and the two bitboards. */
+typedef struct Board {
+    ColHashCursor cur;
+    uint64_t mine[2]; /* pieces of x and of o */
+} Board;
+
+static uint64_t low_bits(int n) { return n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1; }
+
+/* x's bitboard from the colour sequence: column c's pieces are the next
+ * heights[c] bits of the sequence; o has the other filled cells. O(w). */
+static void board_from_cursor(const C4 *t, Board *b) {
+    uint64_t seq = b->cur.colours, x = 0;
+    for (int c = 0; c < t->w; c++) {
+        x |= (seq & low_bits(b->cur.heights[c])) << (c * t->h);
+        seq >>= b->cur.heights[c];
+    }
+    b->mine[X_PLAYER] = x;
+    b->mine[O_PLAYER] = b->cur.occupied & ~x;
+}
+
+/* The colour sequence of x's pieces read column by column, in the given
+ * column order (forward, or mirrored for the left-right image). */
+static uint64_t colours_of(const C4 *t, const uint8_t *heights, uint64_t x, bool mirrored) {
+    uint64_t seq = 0;
+    for (int i = t->w - 1; i >= 0; i--) {
+        int c = mirrored ? t->w - 1 - i : i;
+        seq = (seq << heights[c]) | ((x >> (c * t->h)) & low_bits(heights[c]));
+    }
+    return seq;
+}
+
+static void mirror_heights(const C4 *t, const uint8_t *heights, uint8_t *out) {
+    for (int c = 0; c < t->w; c++) {
+        out[t->w - 1 - c] = heights[c];
+    }
+}
+
+/* Starts of runs of k along direction d in x: t->nshift shift-ands that
+ * double the run length (then top it up to k), O(log k). Bit s of the
+ * result is the AND of bits s, s + delta, ..., s + (k-1) delta of x. */
+static uint64_t runs_of_k(const C4 *t, uint64_t x, int d) {
+    for (int i = 0; i < t->nshift; i++) {
+        x &= x >> t->shift[d][i];
+    }
+    return x;
+}
+
+/* True when b holds k in a row anywhere: the whole board at once, per
+ * direction, kept to the cells where a line of k starts on the board. */
+static bool has_line(const C4 *t, uint64_t b) {
+    uint64_t found = 0;
+    for (int i = 0; i < t->ndirs; i++) {
+        int d = t->dirs[i];
+        found |= runs_of_k(t, b, d) & t->starts[d];
+    }
+    return found != 0;
+}
+
+/* True when the piece on cell p of b is part of k in a row of b: only the
+ * lines through that cell (per direction, the window of up to 2k-1 cells
+ * around it, where a run of k must contain p); nothing lies above a piece
+ * just dropped, so the vertical line is one mask test. Branch-free but for
+ * the fixed-count loop. */
+static bool line_through(const C4 *t, uint64_t b, int p) {
+    const uint64_t *win = t->window[p];
+    uint64_t up = win[DIR_UP];
+    uint64_t x1 = b & win[DIR_RIGHT], x2 = b & win[DIR_UP_RIGHT], x3 = b & win[DIR_DOWN_RIGHT];
+    for (int i = 0; i < t->nshift; i++) {
+        x1 &= x1 >> t->shift[DIR_RIGHT][i];
+        x2 &= x2 >> t->shift[DIR_UP_RIGHT][i];
+        x3 &= x3 >> t->shift[DIR_DOWN_RIGHT][i];
+    }
+    return (up != 0 && (b & up) == up) | ((x1 | x2 | x3) != 0);
+}
+
+/* A line ends the game; reachable positions have at most the last mover's. */
+static Value end_value(const C4 *t) { return t->misere ? VALUE_WIN : VALUE_LOSE; }
+
+static Value board_primitive(const C4 *t, const Board *b) {
+    if (has_line(t, b->mine[X_PLAYER]) || has_line(t, b->mine[O_PLAYER])) {
+        return end_value(t);
+    }
+    return b->cur.n == t->cells ? VALUE_TIE : VALUE_UNDECIDED;
+}
+
+/* Moves are listed from the last column down, in every family. The height
+ * rank has column 0 as its most significant digit, so a drop in a late
+ * column lands near its parent's block of the array: a depth-first solver
+ * that tries those first keeps its working set close together. On 5x4 this
+ * order cuts the misses of a simulated 512 KiB cache ninefold against
+ * ascending columns (valgrind --tool=cachegrind --cache-sim=yes
+ * --LL=524288,8,64 on bin/solve connect4:w=5,h=4 --solver gps-cached: 4.16
+ * million to 0.48 million) and the solve time by a third. */
+static int board_moves(const C4 *t, const uint8_t *heights, Move *moves) {
+    int n = 0;
+    for (int c = t->w - 1; c >= 0; c--) {
+        if (heights[c] < t->h) {
+            moves[n++] = c;
+        }
+    }
+    return n;
+}
+
+static void unhash_board(const C4 *t, Position pos, Board *b) {
+    colhash_cursor_set(&t->hash, &b->cur, pos);
+    board_from_cursor(t, b);
+}
+
+/* The position of the mirror image of b (one hash). */
+static Position mirror_position(const C4 *t, const Board *b) {
+    uint8_t mh[C4_MAX_COLS];
+    mirror_heights(t, b->cur.heights, mh);
+    return colhash_hash(&t->hash, mh, b->cur.n,
+                        colours_of(t, b->cur.heights, b->mine[X_PLAYER], true));
+}
+
+static char cell_char(const C4 *t, const Board *b, int c, int r) {
+    uint64_t bit = UINT64_C(1) << (c * t->h + r);
+    return (b->mine[X_PLAYER] & bit) ? 'x' : (b->mine[O_PLAYER] & bit) ? 'o' : '-';
+}
+
+/* -------------------------------------------------------- stateless family */
+
+static Value c4_primitive(const Game *g, Position pos) {
+    Board b;
+    unhash_board(c4(g), pos, &b);
+    return board_primitive(c4(g), &b);
+}
+
+static int c4_generate_moves(const Game *g, Position pos, Move *moves) {
+    uint8_t heights[C4_MAX_COLS];
+    uint64_t colours;
+    colhash_unhash(&c4(g)->hash, pos, heights, &colours);
+    return board_moves(c4(g), heights, moves);
+}
+
+/* One unhash into a cursor, one drop (one hash). */
+static Position c4_do_move(const Game *g, Position pos, Move move) {
+    const C4 *t = c4(g);
+    ColHashCursor cur;
+    ColHashUndo undo;
+    colhash_cursor_set(&t->hash, &cur, pos);
+    return colhash_cursor_drop(&t->hash, &cur, move, &undo);
+}
+
+static int c4_turn(const Game *g, Position pos) {
+    return colhash_tier(&c4(g)->hash, pos) & 1; /* the tier is the piece count */
+}
+
+static Position c4_canonical(const Game *g, Position pos) {
+    Board b;
+    unhash_board(c4(g), pos, &b);
+    Position m = mirror_position(c4(g), &b);
+    return m < pos ? m : pos;
+}
+
+static void c4_format(const Game *g, Position pos, char *buf, size_t n) {
+    const C4 *t = c4(g);
+    Board b;
+    unhash_board(t, pos, &b);
+    char text[C4_MAX_CELLS * 2 + 32];
+    size_t at = 0;
+    for (int r = t->h - 1; r >= 0; r--) {
+        for (int c = 0; c < t->w; c++) {
+            text[at++] = cell_char(t, &b, c, r);
+        }
+        if (r > 0) {
+            text[at++] = '/';
+        }
+    }
+    text[at] = '\0';
+    snprintf(buf, n, "%s", text);
+}
+
+static void c4_print(const Game *g, Position pos, char *buf, size_t n) {
+    const C4 *t = c4(g);
+    Board b;
+    unhash_board(t, pos, &b);
+    Value v = board_primitive(t, &b);
+    int cw = t->w >= 10 ? 3 : 2; /* cell width: room for two-digit column numbers */
+    char text[GAME_TEXT_MAX];
+    size_t at = 0;
+    for (int r = t->h - 1; r >= 0; r--) {
+        for (int c = 0; c < t->w; c++) {
+            at += (size_t)snprintf(text + at, sizeof text - at, "%*c", cw, cell_char(t, &b, c, r));
+        }
+        text[at++] = '\n';
+    }
+    for (int c = 0; c < t->w; c++) {
+        at += (size_t)snprintf(text + at, sizeof text - at, "%*d", cw, c + 1);
+    }
+    snprintf(text + at, sizeof text - at, "\n%s\n",
+             v != VALUE_UNDECIDED ? "game over"
+             : (b.cur.n & 1)      ? "o to move"
+                                  : "x to move");
+    snprintf(buf, n, "%s", text);
+}
+
+static void c4_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
+    (void)g;
+    (void)pos;
+    snprintf(buf, n, "%d", (int)move + 1);
+}
+
+/* ------------------------------------------------------------------ parse */
+
+/* Open-addressing set of occupancy bitboards (never 0: the empty board is
+ * always reachable), for the height vectors the legality search has
+ * already refuted. */
+typedef struct OccSet {
+    uint64_t *keys;
+    size_t cap, count;
+} OccSet;
+
+enum { PEEL_MAX_STATES = 1 << 21 };
+
+static bool occ_set_has(const OccSet *s, uint64_t key) {
+    for (size_t i = (key * 0x9E3779B97F4A7C15ull) >> 20 & (s->cap - 1);;
+         i = (i + 1) & (s->cap - 1)) {
+        if (s->keys[i] == key) {
+            return true;
+        }
+        if (s->keys[i] == 0) {
+            return false;
+        }
+    }
+}
+
+/* Adds key; false when out of memory. */
+static bool occ_set_add(OccSet *s, uint64_t key) {
+    if (2 * (s->count + 1) > s->cap) {
+        size_t cap = s->cap * 2;
+        uint64_t *keys = calloc(cap, sizeof *keys);
+        if (keys == NULL) {
+            return false;
+        }
+        OccSet grown = {keys, cap, 0};
+        for (size_t i = 0; i < s->cap; i++) {
+            if (s->keys[i] != 0) {
+                occ_set_add(&grown, s->keys[i]);
+            }
+        }
+        free(s->keys);
+        *s = grown;
+    }
+    size_t i = (key * 0x9E3779B97F4A7C15ull) >> 20 & (s->cap - 1);
+    while (s->keys[i] != 0) {
+        i = (i + 1) & (s->cap - 1);
+    }
+    s->keys[i] = key;
+    s->count++;
+    return true;
+}
+
+typedef struct Peel {
+    const C4 *t;
+    uint64_t mine[2];
+    OccSet failed;
+    bool gave_up; /* out of memory or past PEEL_MAX_STATES */
+} Peel;
+
+/* True when the pieces below `heights` (n of them, no line among them)
+ * can be dropped in an alternating order from x: the last one dropped is
+ * a top piece of the last mover; memoized on the refuted boards. */
+static bool peelable(Peel *pl, uint8_t *heights, int n, uint64_t occ) {
+    if (n == 0) {
+        return true;
+    }
+    if (occ_set_has(&pl->failed, occ)) {
+        return false;
+    }
+    const C4 *t = pl->t;
+    uint64_t last = pl->mine[(n - 1) & 1];
+    for (int c = 0; c < t->w && !pl->gave_up; c++) {
+        if (heights[c] == 0) {
+            continue;
+        }
+        uint64_t top = UINT64_C(1) << (c * t->h + heights[c] - 1);
+        if ((last & top) == 0) {
+            continue;
+        }
+        heights[c]--;
+        bool ok = peelable(pl, heights, n - 1, occ & ~top);
+        heights[c]++;
+        if (ok) {
+            return true;
+        }
+    }
+    if (pl->failed.count >= PEEL_MAX_STATES || !occ_set_add(&pl->failed, occ)) {
+        pl->gave_up = true;
+    }
+    return false;
+}
+
+/* Whether the board (n pieces, no floating ones, counts alternating from
+ * x) arises in play. With a line, the last mover must have made it with
+ * the last drop: some top piece of theirs whose removal leaves no line. */
+static ErrCode check_reachable(const C4 *t, uint8_t *heights, int n, const uint64_t *mine,
+                               const char *text, Error *err) {
+    Peel pl = {.t = t, .mine = {mine[0], mine[1]}};
+    pl.failed.cap = 1024;
+    pl.failed.keys = calloc(pl.failed.cap, sizeof *pl.failed.keys);
+    if (pl.failed.keys == NULL) {
+        return error_set(err, ERR_MEMORY, "out of memory checking a connect4 position");
+    }
+    uint64_t occ = mine[0] | mine[1];
+    int last = (n - 1) & 1;
+    bool ok = false;
+    if (n > 0 && has_line(t, mine[last])) {
+        for (int c = 0; c < t->w && !ok && !pl.gave_up; c++) {
+            if (heights[c] == 0) {
+                continue;
+            }
+            uint64_t top = UINT64_C(1) << (c * t->h + heights[c] - 1);
+            if ((mine[last] & top) == 0 || has_line(t, mine[last] & ~top)) {
+                continue;
+            }
+            heights[c]--;
+            pl.mine[last] &= ~top;
+            ok = peelable(&pl, heights, n - 1, occ & ~top);
+            pl.mine[last] |= top;
+            heights[c]++;
+        }
+    } else {
+        ok = peelable(&pl, heights, n, occ);
+    }
+    bool gave_up = pl.gave_up;
+    free(pl.failed.keys);
+    if (gave_up && !ok) {
+        return error_set(err, ERR_USAGE,
+                         "'%s': cannot decide within %d board states whether this position "
+                         "arises in play",
+                         text, PEEL_MAX_STATES);
+    }
+    if (!ok) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' cannot arise in play: no order of alternating drops from x "
+                         "reaches it without ending the game earlier",
+                         text);
+    }
+    return ERR_OK;
+}
+
+static ErrCode shape_error(const C4 *t, const char *text, const char *what, Error *err) {
+    char example[C4_MAX_CELLS * 2 + 32];
+    size_t at = 0;
+    for (int r = t->h - 1; r >= 0; r--) {
+        for (int c = 0; c < t->w; c++) {
+            example[at++] = (r == 0 && c == t->w / 2) ? 'x' : '-';
+        }
+        if (r > 0) {
+            example[at++] = '/';
+        }
+    }
+    example[at] = '\0';
+    return error_set(err, ERR_USAGE,
+                     "a connect4 position is %d rows of %d cells from the top, separated by "
+                     "'/', each x, o or - (empty), x moving first (e.g. %s); '%s' %s",
+                     t->h, t->w, example, text, what);
+}
+
+static ErrCode c4_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    const C4 *t = c4(g);
+    size_t len = strlen(text);
+    if (len != (size_t)(t->h * (t->w + 1) - 1)) {
+        return shape_error(t, text, "has the wrong length", err);
+    }
+    uint64_t mine[2] = {0, 0};
+    int count[2] = {0, 0};
+    for (int r = t->h - 1, at = 0; r >= 0; r--) {
+        for (int c = 0; c < t->w; c++, at++) {
+            uint64_t bit = UINT64_C(1) << (c * t->h + r);
+            switch (text[at]) {
+            case 'x':
+            case 'X':
+                mine[X_PLAYER] |= bit;
+                count[X_PLAYER]++;
+                break;
+            case 'o':
+            case 'O':
+                mine[O_PLAYER] |= bit;
+                count[O_PLAYER]++;
+                break;
+            case '-':
+            case '.':
+                break;
+            default:
+                return error_set(err, ERR_USAGE,
+                                 "'%c' at column %d, row %d from the top of '%s' is not x, o or - "
+                                 "(empty)",
+                                 text[at], c + 1, t->h - r, text);
+            }
+        }
+        if (r > 0 && text[at++] != '/') {
+            return shape_error(t, text, "does not separate its rows with '/'", err);
+        }
+    }
+    uint64_t occ = mine[X_PLAYER] | mine[O_PLAYER];
+    uint8_t heights[C4_MAX_COLS] = {0};
+    for (int c = 0; c < t->w; c++) {
+        uint64_t col = (occ >> (c * t->h)) & low_bits(t->h);
+        heights[c] = (uint8_t)__builtin_popcountll(col);
+        if (col != low_bits(heights[c])) {
+            return error_set(err, ERR_USAGE,
+                             "'%s': a piece in column %d floats above an empty cell", text, c + 1);
+        }
+    }
+    if (count[X_PLAYER] != count[O_PLAYER] && count[X_PLAYER] != count[O_PLAYER] + 1) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' has %d x and %d o; x moves first, so x must have as many as o "
+                         "or one more",
+                         text, count[X_PLAYER], count[O_PLAYER]);
+    }
+    int n = count[X_PLAYER] + count[O_PLAYER];
+    bool xl = has_line(t, mine[X_PLAYER]), ol = has_line(t, mine[O_PLAYER]);
+    if (xl && ol) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' cannot arise in play: both players have %d in a row, and the "
+                         "game ends at the first line",
+                         text, t->k);
+    }
+    int last = (n - 1) & 1;
+    if ((xl && last != X_PLAYER) || (ol && last != O_PLAYER)) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' cannot arise in play: %c has %d in a row but %c moved last", text,
+                         xl ? 'x' : 'o', t->k, last == X_PLAYER ? 'x' : 'o');
+    }
+    ErrCode rc = check_reachable(t, heights, n, mine, text, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    *pos = colhash_hash(&t->hash, heights, n, colours_of(t, heights, mine[X_PLAYER], false));
+    return ERR_OK;
+}
+
+static const GameOps c4_ops = {
+    .primitive = c4_primitive,
+    .generate_moves = c4_generate_moves,
+    .do_move = c4_do_move,
+    .turn = c4_turn,
+    .canonical = c4_canonical,
+    .format = c4_format,
+    .parse = c4_parse,
+    .print = c4_print,
+    .move_name = c4_move_name,
+};
+
+/* -------------------------------------------------------------- GPS family */
+
+/* What undo needs: the hash parts before the move, and the column. */
+typedef struct GpsUndo {
+    ColHashUndo hash;
+    uint8_t col;
+} GpsUndo;
+
+typedef struct C4Gps {
+    const C4 *t;
+    Board b; /* the board and its hash parts, kept up to date by drops */
+    int nhist;
+    GpsUndo hist[C4_MAX_CELLS];
+} C4Gps;
+
+static GpsState *gps_create(const Game *g, Error *err) {
+    C4Gps *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        error_set(err, ERR_MEMORY, "out of memory for a connect4 GPS state");
+        return NULL;
+    }
+    s->t = c4(g);
+    s->b.cur.pos = g->initial; /* the empty board: every part is zero */
+    return (GpsState *)s;
+}
+
+static void gps_destroy(GpsState *st) { free(st); }
+
+static void gps_set(GpsState *st, Position pos) {
+    C4Gps *s = (C4Gps *)st;
+    unhash_board(s->t, pos, &s->b);
+    s->nhist = 0;
+}
+
+static Position gps_position(GpsState *st) { return ((C4Gps *)st)->b.cur.pos; }
+
+static Value gps_primitive_scan(GpsState *st) {
+    C4Gps *s = (C4Gps *)st;
+    return board_primitive(s->t, &s->b);
+}
+
+static int gps_moves_scan(GpsState *st, Move *moves) {
+    C4Gps *s = (C4Gps *)st;
+    return board_moves(s->t, s->b.cur.heights, moves);
+}
+
+static Position gps_do(GpsState *st, Move move) {
+    C4Gps *s = (C4Gps *)st;
+    const C4 *t = s->t;
+    Board *b = &s->b;
+    GpsUndo *u = &s->hist[s->nhist++];
+    u->col = (uint8_t)move;
+    b->mine[b->cur.n & 1] |= UINT64_C(1) << (move * t->h + b->cur.heights[move]);
+    return colhash_cursor_drop(&t->hash, &b->cur, move, &u->hash);
+}
+
+static void gps_undo(GpsState *st) {
+    C4Gps *s = (C4Gps *)st;
+    Board *b = &s->b;
+    const GpsUndo *u = &s->hist[--s->nhist];
+    colhash_cursor_lift(&s->t->hash, &b->cur, u->col, &u->hash);
+    b->mine[b->cur.n & 1] &= ~(UINT64_C(1) << (u->col * s->t->h + b->cur.heights[u->col]));
+}
+
+static Position gps_canonical(GpsState *st) {
+    C4Gps *s = (C4Gps *)st;
+    Position m = mirror_position(s->t, &s->b);
+    return m < s->b.cur.pos ? m : s->b.cur.pos;
+}
+
+static int gps_turn(GpsState *st) { return ((C4Gps *)st)->b.cur.n & 1; }
+
+static const GpsOps c4_gps = {
+    .create = gps_create,
+    .destroy = gps_destroy,
+    .set = gps_set,
+    .position = gps_position,
+    .primitive = gps_primitive_scan,
+    .generate_moves = gps_moves_scan,
+    .do_move = gps_do,
+    .undo_move = gps_undo,
+    .canonical = gps_canonical,
+    .turn = gps_turn,
+};
+
+/* ------------------------------------------------------- GPS-cached family */
+
+/* The win flag: whether the last move made k in a row. */
+enum { WON_UNKNOWN = -1, WON_NO = 0, WON_YES = 1 };
+
+/* The whole mutable state. do_move pushes a copy and undo_move pops it:
+ * two copies of some 120 bytes in L1 cost less than undoing each part. */
+typedef struct CachedFrame {
+    Board b;
+    uint32_t open; /* bit c: column c is not full (the free-move list) */
+    int8_t won;    /* WON_*: the last move made k in a row (cached) */
+    uint8_t last;  /* the column of the last move (when nhist > 0) */
+} CachedFrame;
+
+typedef struct C4Cached {
+    const C4 *t;
+    bool symmetric;
+    CachedFrame now;
+    ColHashCursor mirror; /* the mirror image's hash parts, when symmetric */
+    int nhist;
+    CachedFrame hist[C4_MAX_CELLS];
+    ColHashCursor mirror_hist[C4_MAX_CELLS];
+} C4Cached;
+
+static GpsState *cached_create(const Game *g, Error *err) {
+    C4Cached *s = calloc(1, sizeof *s);
+    if (s == NULL) {
+        error_set(err, ERR_MEMORY, "out of memory for a connect4 GPS-cached state");
+        return NULL;
+    }
+    s->t = c4(g);
+    s->symmetric = g->symmetric;
+    s->now.b.cur.pos = s->mirror.pos = g->initial;
+    s->now.open = (uint32_t)low_bits(s->t->w);
+    return (GpsState *)s;
+}
+
+/* The one unhash; the caches (free columns, win flag, mirror parts) are
+ * derived from the board: set may scan. */
+static void cached_set(GpsState *st, Position pos) {
+    C4Cached *s = (C4Cached *)st;
+    const C4 *t = s->t;
+    CachedFrame *f = &s->now;
+    unhash_board(t, pos, &f->b);
+    const ColHashCursor *cur = &f->b.cur;
+    f->open = 0;
+    for (int c = 0; c < t->w; c++) {
+        f->open |= (uint32_t)(cur->heights[c] < t->h) << c;
+    }
+    f->won =
+        has_line(t, f->b.mine[X_PLAYER]) || has_line(t, f->b.mine[O_PLAYER]) ? WON_YES : WON_NO;
+    if (s->symmetric) {
+        uint8_t mh[C4_MAX_COLS];
+        mirror_heights(t, cur->heights, mh);
+        colhash_cursor_load(&t->hash, &s->mirror, mh,
+                            colours_of(t, cur->heights, f->b.mine[X_PLAYER], true));
+    }
+    s->nhist = 0;
+}
+
+static Position cached_position(GpsState *st) { return ((C4Cached *)st)->now.b.cur.pos; }
+
+/* Only the lines through the last piece can be new (the game went on
+ * before it), so the first call after a move checks just those and caches
+ * the answer. The check is made here rather than in do_move because a
+ * memoized solver calls do_move on every edge but primitive only on
+ * positions it has not solved yet (5x4: 8.8 million edges, 3.9 million
+ * positions): a transposition's lines are never looked at. */
+static Value cached_primitive(GpsState *st) {
+    C4Cached *s = (C4Cached *)st;
+    const C4 *t = s->t;
+    CachedFrame *f = &s->now;
+    if (f->won == WON_UNKNOWN) {
+        const ColHashCursor *cur = &f->b.cur;
+        int c = f->last;
+        f->won = line_through(t, f->b.mine[(cur->n - 1) & 1], c * t->h + cur->heights[c] - 1)
+                     ? WON_YES
+                     : WON_NO;
+    }
+    if (f->won == WON_YES) {
+        return end_value(t);
+    }
+    return f->open == 0 ? VALUE_TIE : VALUE_UNDECIDED;
+}
+
+/* The open columns, last first (as board_moves). */
+static int cached_moves(GpsState *st, Move *moves) {
+    int n = 0;
+    for (uint32_t open = ((C4Cached *)st)->now.open; open != 0; n++) {
+        int c = 31 - __builtin_clz(open);
+        moves[n] = c;
+        open ^= UINT32_C(1) << c;
+    }
+    return n;
+}
+
+static Position cached_do(GpsState *st, Move move) {
+    C4Cached *s = (C4Cached *)st;
+    const C4 *t = s->t;
+    CachedFrame *f = &s->now;
+    ColHashCursor *cur = &f->b.cur;
+    if (s->symmetric) {
+        s->mirror_hist[s->nhist] = s->mirror;
+        colhash_cursor_drop(&t->hash, &s->mirror, t->w - 1 - move, NULL);
+    }
+    s->hist[s->nhist++] = *f;
+    int r = cur->heights[move];
+    f->b.mine[cur->n & 1] |= UINT64_C(1) << (move * t->h + r);
+    f->won = WON_UNKNOWN;
+    f->last = (uint8_t)move;
+    if (r + 1 == t->h) {
+        f->open &= ~(UINT32_C(1) << move);
+    }
+    return colhash_cursor_drop(&t->hash, cur, move, NULL);
+}
+
+static void cached_undo(GpsState *st) {
+    C4Cached *s = (C4Cached *)st;
+    s->now = s->hist[--s->nhist];
+    if (s->symmetric) {
+        s->mirror = s->mirror_hist[s->nhist];
+    }
+}
+
+static Position cached_canonical(GpsState *st) {
+    C4Cached *s = (C4Cached *)st;
+    return s->mirror.pos < s->now.b.cur.pos ? s->mirror.pos : s->now.b.cur.pos;
+}
+
+static int cached_turn(GpsState *st) { return ((C4Cached *)st)->now.b.cur.n & 1; }
+
+static const GpsOps c4_gps_cached = {
+    .create = cached_create,
+    .destroy = gps_destroy,
+    .set = cached_set,
+    .position = cached_position,
+    .primitive = cached_primitive,
+    .generate_moves = cached_moves,
+    .do_move = cached_do,
+    .undo_move = cached_undo,
+    .canonical = cached_canonical,
+    .turn = cached_turn,
+};
+
+/* ------------------------------------------------------------------- tiers */
+
+/* Tier n = pieces on the board; a move goes from n to n + 1. */
+static int tier_count(const Game *g) { return c4(g)->cells + 1; }
+
+static uint64_t tier_size(const Game *g, int tier) { return colhash_tier_size(&c4(g)->hash, tier); }
+
+static int tier_of(const Game *g, Position pos) { return colhash_tier(&c4(g)->hash, pos); }
+
+static int tier_children(const Game *g, int tier, int *child_tiers) {
+    if (tier >= c4(g)->cells) {
+        return 0;
+    }
+    child_tiers[0] = tier + 1;
+    return 1;
+}
+
+static Position tier_first(const Game *g, int tier) { return c4(g)->hash.first[tier]; }
+
+static const TierOps c4_tiers = {
+    .count = tier_count,
+    .size = tier_size,
+    .tier_of = tier_of,
+    .children = tier_children,
+    .first = tier_first,
+};
+
+/* ------------------------------------------------------------------ module */
+
+/* Line tables: per direction, the bit step, the cells where a line of k
+ * starts, the window of each cell, and the shift-and steps; only the
+ * directions where a line of k fits are listed in dirs (in the others a
+ * shift could reach 64 bits: their windows are empty and shifts 0). */
+static void init_lines(C4 *t) {
+    static const int dc[DIRS] = {0, 1, 1, 1}, dr[DIRS] = {1, 0, 1, -1};
+    /* Run lengths 1, 2, 4, ... up to k: the steps of runs_of_k. */
+    int steps[8], len = 1;
+    t->nshift = 0;
+    for (; 2 * len <= t->k; len *= 2) {
+        steps[t->nshift++] = len;
+    }
+    if (len < t->k) {
+        steps[t->nshift++] = t->k - len;
+    }
+    for (int d = 0; d < DIRS; d++) {
+        t->delta[d] = dc[d] * t->h + dr[d];
+        t->starts[d] = 0;
+        for (int c = 0; c < t->w; c++) {
+            for (int r = 0; r < t->h; r++) {
+                int ec = c + (t->k - 1) * dc[d], er = r + (t->k - 1) * dr[d];
+                if (ec < t->w && er >= 0 && er < t->h) {
+                    t->starts[d] |= UINT64_C(1) << (c * t->h + r);
+                }
+            }
+        }
+        bool fits = t->starts[d] != 0;
+        if (fits) {
+            t->dirs[t->ndirs++] = d;
+        }
+        for (int i = 0; i < t->nshift; i++) {
+            t->shift[d][i] = (uint8_t)(fits ? steps[i] * t->delta[d] : 0);
+        }
+        for (int c = 0; c < t->w; c++) {
+            for (int r = 0; r < t->h; r++) {
+                uint64_t win = 0;
+                /* Nothing lies above a piece just dropped: up looks down only. */
+                int to = d == DIR_UP ? 0 : t->k - 1;
+                for (int i = -(t->k - 1); i <= to && fits; i++) {
+                    int nc = c + i * dc[d], nr = r + i * dr[d];
+                    if (nc >= 0 && nc < t->w && nr >= 0 && nr < t->h) {
+                        win |= UINT64_C(1) << (nc * t->h + nr);
+                    }
+                }
+                if (d == DIR_UP && r + 1 < t->k) {
+                    win = 0; /* fewer than k cells at or below r */
+                }
+                t->window[c * t->h + r][d] = win;
+            }
+        }
+    }
+}
+
+static ErrCode c4_create(Game *g, Error *err) {
+    int w = (int)opt_int(&g->options, "w"), h = (int)opt_int(&g->options, "h");
+    int k = (int)opt_int(&g->options, "k");
+    if (k > w && k > h) {
+        return error_set(err, ERR_USAGE,
+                         "k=%d is larger than both w=%d and h=%d: no line of %d fits on the board",
+                         k, w, h, k);
+    }
+    C4 *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        return error_set(err, ERR_MEMORY, "out of memory");
+    }
+    ErrCode rc = colhash_init(&t->hash, w, h, err);
+    if (rc != ERR_OK) {
+        free(t);
+        return rc;
+    }
+    t->w = w;
+    t->h = h;
+    t->k = k;
+    t->cells = w * h;
+    t->misere = opt_bool(&g->options, "misere");
+    init_lines(t);
+    g->self = t;
+    g->ops = &c4_ops;
+    g->gps = &c4_gps;
+    g->gps_cached = &c4_gps_cached;
+    g->tiers = &c4_tiers;
+    g->num_positions = t->hash.size;
+    g->initial = 0; /* the empty board: tier 0 has one slot */
+    g->max_moves = w;
+    g->max_depth = (uint32_t)t->cells;
+    g->symmetric = opt_bool(&g->options, "sym");
+    return ERR_OK;
+}
+
+static void c4_destroy(Game *g) {
+    C4 *t = g->self;
+    if (t != NULL) {
+        colhash_destroy(&t->hash);
+        free(t);
+    }
+}
+
+static const OptionSpec c4_options[] = {
+    {.name = "w", .type = OPT_INT, .min = 1, .max = C4_MAX_COLS, .def = 7, .help = "columns"},
+    {.name = "h", .type = OPT_INT, .min = 1, .max = 16, .def = 6, .help = "rows (column height)"},
+    {.name = "k", .type = OPT_INT, .min = 1, .max = 16, .def = 4, .help = "pieces in a row to win"},
+    {.name = "misere", .type = OPT_BOOL, .help = "k in a row loses"},
+    {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the left-right mirror"},
+    {0},
+};
+
+/* Small boards for the exhaustive tests (tests/test_games.c and
+ * tests/test_solvers.c walk every reachable position); 4x4 (161,029
+ * positions) is heavy. */
+static const GameTestVariant c4_tests[] = {
+    {.options = "w=3,h=3,k=3"},
+    {.options = "w=3,h=3,k=3,sym"},
+    {.options = "w=4,h=3"},
+    {.options = "w=4,h=3,misere"},
+    {.options = "w=3,h=4,k=3,misere"},
+    {.options = "w=4,h=3,k=3,misere,sym"},
+    {.options = "w=1,h=5,k=2"},
+    {.options = "w=5,h=2,k=2"},
+    {.options = "w=4,h=4", .heavy = true},
+    {.options = "w=4,h=4,sym", .heavy = true},
+    {NULL},
+};
+
+const GameModule connect4_module = {
+    .name = "connect4",
+    .title = "Connect Four",
+    .description = "drop pieces into w columns of height h; k in a row wins; x moves first",
+    .options = c4_options,
+    .test_variants = c4_tests,
+    .create = c4_create,
+    .destroy = c4_destroy,
+};
