@@ -72,7 +72,7 @@ static void agrees_with_oracle(void **state) {
     if (strcmp(c->solver->name, "minimax") == 0) {
         /* A bounded tree for the sanitizer build too. */
         assert_int_equal(
-            options_parse(c->solver->options, "limit=20000000", "minimax", &cfg.options, &err),
+            options_parse(c->solver->options, "limit=2000000", "minimax", &cfg.options, &err),
             ERR_OK);
     }
     ErrCode rc = solver_run(c->solver, g, &cfg, &res, &err);
