@@ -1,6 +1,6 @@
 /* games/board.h: helpers shared by the two-player board games whose turn is
- * part of the position (the sliding games: dodgem, ponghauki, mutorere,
- * achi).
+ * part of the position (the sliding games: dodgem, achi, and ponghauki and
+ * mutorere through games/hole.h).
  *
  * A board is n cells, each BOARD_EMPTY, BOARD_FIRST (a piece of the player
  * who moves first) or BOARD_SECOND; a position is the board and the player
