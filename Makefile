@@ -33,7 +33,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 LIB_SRCS := $(sort $(wildcard core/*.c hash/*.c games/*.c solvers/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
-TEST_UTIL := tests/testutil.c
+TEST_UTIL := tests/testutil.c tests/testgraph.c
 ALL_C := $(LIB_SRCS) $(TEST_SRCS) $(TEST_UTIL) $(wildcard cli/*.c) $(wildcard bench/*.c)
 FORMAT_SRCS := $(sort $(ALL_C) $(wildcard core/*.h hash/*.h games/*.h solvers/*.h tests/*.h \
                  bench/*.h bench/*.cc))
@@ -85,8 +85,8 @@ $(BUILD)/$(1)/bin/solve: $(BUILD)/$(1)/cli/solve.o $(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
 	$(CC) $$^ $$($(1)_LIBS) -o $$@
 
-$(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o $(BUILD)/$(1)/tests/testutil.o \
-		$(BUILD)/$(1)/libgamesman.a | deps-test
+$(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o \
+		$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_UTIL)) $(BUILD)/$(1)/libgamesman.a | deps-test
 	$(CC) $$^ -lcmocka $$($(1)_LIBS) -o $$@
 
 -include $$($(1)_OBJS:.o=.d) $(BUILD)/$(1)/cli/solve.d

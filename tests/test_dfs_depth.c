@@ -39,16 +39,13 @@ static void plies_compute(const Game *g, Plies *pl) {
     }
     pl->layered = true;
     pl->ply[r.list[0]] = 0;
-    Move moves[GAME_MAX_MOVES];
+    Position children[GAME_MAX_MOVES];
     /* BFS order: a position's ply is final before its children are seen. */
     for (uint64_t i = 0; i < r.count; i++) {
         Position p = r.list[i];
-        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
-            continue;
-        }
-        int n = g->ops->generate_moves(g, p, moves);
+        int n = test_children(g, p, children);
         for (int m = 0; m < n; m++) {
-            Position c = game_canonical(g, g->ops->do_move(g, p, moves[m]));
+            Position c = children[m];
             if (pl->ply[c] == UINT32_MAX) {
                 pl->ply[c] = pl->ply[p] + 1;
             } else if (pl->ply[c] != pl->ply[p] + 1) {
@@ -181,21 +178,13 @@ static void skip_export_keeps_root_and_count(void **state) {
 }
 
 int main(void) {
-    char **specs = test_game_specs();
-    size_t nspecs = 0;
-    while (specs[nspecs] != NULL) {
-        nspecs++;
-    }
+    size_t nspecs;
+    char **specs = test_game_specs(&nspecs);
     struct CMUnitTest *tests = calloc(nspecs + 2, sizeof *tests);
     assert_non_null(tests);
     size_t n = 0;
     for (size_t i = 0; i < nspecs; i++) {
-        Game *g = NULL;
-        Error err = {0};
-        if (game_create(specs[i], &g, &err) != ERR_OK) {
-            fprintf(stderr, "test variant %s does not build: %s\n", specs[i], err.msg);
-            return 1;
-        }
+        Game *g = test_game(specs[i]);
         if (solver_supports(solver_find("dfs-depth"), g, NULL, 0)) {
             tests[n++] = (struct CMUnitTest){
                 .name = test_strdupf("dfs-depth stores what it should on %s", specs[i]),

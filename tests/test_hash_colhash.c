@@ -226,13 +226,6 @@ static void colhash_every_slot(void **state) {
     }
 }
 
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 /* Random games on a cursor: each drop gives the position a fresh hash of
  * the board gives; lifting back retraces the positions. Boards with and
  * without the table of height bases. */
@@ -255,11 +248,11 @@ static void colhash_cursor_walks(void **state) {
             Position path[COLHASH_MAX_CELLS + 1] = {0};
             /* The colour sequence, kept here by explicit insertion. */
             uint64_t colours = 0;
-            int n = 0, plies = (int)(rng_next(&seed) % (uint64_t)(w * h + 1));
+            int n = 0, plies = (int)(test_rng(&seed) % (uint64_t)(w * h + 1));
             for (; n < plies; n++) {
                 int c;
                 do {
-                    c = (int)(rng_next(&seed) % (uint64_t)w);
+                    c = (int)(test_rng(&seed) % (uint64_t)w);
                 } while (heights[c] == h);
                 int q = 0;
                 for (int j = 0; j <= c; j++) {

@@ -92,11 +92,7 @@ static void expect_tie(const char *spec, uint64_t positions, const char *const *
             first = res;
             continue;
         }
-        assert_int_equal(res.db.size, first.db.size);
-        assert_int_equal(res.db.width, first.db.width);
-        assert_memory_equal(res.db.r8 ? (void *)res.db.r8 : (void *)res.db.r16,
-                            first.db.r8 ? (void *)first.db.r8 : (void *)first.db.r16,
-                            res.db.size * res.db.width);
+        test_assert_same_db(&first.db, &res.db);
         solve_result_free(&res);
     }
     solve_result_free(&first);

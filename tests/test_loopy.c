@@ -16,13 +16,14 @@
  *     states occur in play (Scientific Gems, "The game of Mu Torere", 2018:
  *     40 boards with either player to move and 6 lost boards).
  *
- * Hand-worked graphs (a small game given by its edges, built here and not
- * registered) check the rules of core/value.h where no game of the registry
+ * Hand-worked graphs (a small game given by its edges, tests/testgraph.h,
+ * not registered) check the rules of core/value.h where no game of the registry
  * reaches: ties and draws in the same loopy game, tie remoteness through a
  * loop, self-loops, parents that discovery never reached, a position with
  * 256 children, two moves to the same child, WinBy scores decided after the
  * value, and a remoteness too large for the 16-bit record (an error).
  */
+#include "tests/testgraph.h"
 #include "tests/testutil.h"
 
 #include <inttypes.h>
@@ -113,16 +114,6 @@ static void mutorere_86_states_up_to_symmetry(void **state) {
 /* retro reads stored back edges (no generate_parents call); retro-unmove
  * makes exactly one per position taken from a frontier; both expand each
  * reached position once in discovery (one primitive call each). */
-static double extra(const SolveResult *res, const char *name) {
-    for (int i = 0; i < res->nextra; i++) {
-        if (strcmp(res->extra[i].name, name) == 0) {
-            return res->extra[i].value;
-        }
-    }
-    fail_msg("no solver figure '%s'", name);
-    return 0;
-}
-
 static void retro_counters(void **state) {
 #if STATS
     (void)state;
@@ -132,16 +123,16 @@ static void retro_counters(void **state) {
         SolveResult stored, unmove;
         test_solve("retro", g, &stored);
         test_solve("retro-unmove", g, &unmove);
-        uint64_t reached = (uint64_t)extra(&stored, "reached");
+        uint64_t reached = (uint64_t)test_extra(&stored, "reached");
         assert_int_equal(stored.counters.parents, 0);
         assert_int_equal(stored.counters.primitive, reached);
         assert_int_equal(unmove.counters.primitive, reached);
-        uint64_t taken =
-            (uint64_t)(extra(&unmove, "frontier_win_lose") + extra(&unmove, "frontier_tie"));
+        uint64_t taken = (uint64_t)(test_extra(&unmove, "frontier_win_lose") +
+                                    test_extra(&unmove, "frontier_tie"));
         assert_int_equal(unmove.counters.parents, taken);
         assert_int_equal(stored.counters.calls, unmove.counters.calls);
-        assert_int_equal(extra(&stored, "back_edge_bytes") > 0, 1);
-        assert_int_equal(extra(&unmove, "back_edge_bytes"), 0);
+        assert_int_equal(test_extra(&stored, "back_edge_bytes") > 0, 1);
+        assert_int_equal(test_extra(&unmove, "back_edge_bytes"), 0);
         solve_result_free(&stored);
         solve_result_free(&unmove);
         game_destroy(g);
@@ -153,152 +144,6 @@ static void retro_counters(void **state) {
 }
 
 /* ----------------------------------------------------- hand-worked graphs */
-
-/* A game given by its edges: position i is node i; the moves of node i are
- * 0..k-1, one per listed edge from i (two edges may reach the same node). */
-typedef struct Graph {
-    int n;
-    int *first, *kids;  /* edges of i: kids[first[i] .. first[i + 1]) */
-    int *pfirst, *pars; /* distinct parents of i: pars[pfirst[i] .. pfirst[i + 1]) */
-    Value *prim;        /* the value of a primitive node, VALUE_UNDECIDED otherwise */
-    int *turn;          /* WinBy graphs: the player to move */
-    WinBy *score;       /* WinBy graphs: the score of a primitive node */
-    int max_moves, max_parents;
-} Graph;
-
-static const Graph *graph_of(const Game *g) { return g->self; }
-
-static Value graph_primitive(const Game *g, Position pos) { return graph_of(g)->prim[pos]; }
-
-static int graph_generate_moves(const Game *g, Position pos, Move *moves) {
-    const Graph *gr = graph_of(g);
-    int n = gr->first[pos + 1] - gr->first[pos];
-    for (int k = 0; k < n; k++) {
-        moves[k] = k;
-    }
-    return n;
-}
-
-static Position graph_do_move(const Game *g, Position pos, Move move) {
-    const Graph *gr = graph_of(g);
-    return (Position)gr->kids[gr->first[pos] + move];
-}
-
-static int graph_turn(const Game *g, Position pos) { return graph_of(g)->turn[pos]; }
-
-static WinBy graph_winby(const Game *g, Position pos) { return graph_of(g)->score[pos]; }
-
-static int graph_generate_parents(const Game *g, Position pos, Position *parents) {
-    const Graph *gr = graph_of(g);
-    int n = 0;
-    for (int k = gr->pfirst[pos]; k < gr->pfirst[pos + 1]; k++) {
-        parents[n++] = (Position)gr->pars[k];
-    }
-    return n;
-}
-
-static void graph_format(const Game *g, Position pos, char *buf, size_t n) {
-    (void)g;
-    snprintf(buf, n, "node %" PRIu64, pos);
-}
-
-static ErrCode graph_parse(const Game *g, const char *text, Position *pos, Error *err) {
-    (void)g;
-    (void)text;
-    (void)pos;
-    return error_set(err, ERR_USAGE, "a test graph has no position text");
-}
-
-static const GameOps graph_ops = {
-    .primitive = graph_primitive,
-    .generate_moves = graph_generate_moves,
-    .do_move = graph_do_move,
-    .turn = graph_turn,
-    .winby = graph_winby,
-    .generate_parents = graph_generate_parents,
-    .format = graph_format,
-    .parse = graph_parse,
-};
-
-static const GameModule graph_module = {.name = "graph", .title = "Test graph"};
-
-/* Builds a graph of n nodes from edges[2 * nedges] (from, to), every node an
- * inner node until the caller sets prim[]. The parents of a node are the
- * nodes with an edge to it, reachable from the root or not. */
-static Graph *graph_new(int n, const int *edges, int nedges) {
-    Graph *gr = calloc(1, sizeof *gr);
-    assert_non_null(gr);
-    gr->n = n;
-    gr->first = calloc((size_t)n + 1, sizeof *gr->first);
-    gr->kids = calloc((size_t)nedges + 1, sizeof *gr->kids);
-    gr->pfirst = calloc((size_t)n + 1, sizeof *gr->pfirst);
-    gr->pars = calloc((size_t)nedges + 1, sizeof *gr->pars);
-    gr->prim = calloc((size_t)n, sizeof *gr->prim);
-    gr->turn = calloc((size_t)n, sizeof *gr->turn);
-    gr->score = calloc((size_t)n, sizeof *gr->score);
-    assert_true(gr->first && gr->kids && gr->pfirst && gr->pars && gr->prim && gr->turn &&
-                gr->score);
-    for (int e = 0; e < nedges; e++) {
-        gr->first[edges[2 * e] + 1]++;
-    }
-    for (int i = 0; i < n; i++) {
-        gr->max_moves = gr->first[i + 1] > gr->max_moves ? gr->first[i + 1] : gr->max_moves;
-        gr->first[i + 1] += gr->first[i];
-    }
-    int *fill = calloc((size_t)n, sizeof *fill);
-    assert_non_null(fill);
-    for (int e = 0; e < nedges; e++) {
-        int from = edges[2 * e];
-        gr->kids[gr->first[from] + fill[from]++] = edges[2 * e + 1];
-    }
-    /* Distinct parents, O(n * E): the graphs are small. */
-    int np = 0;
-    for (int c = 0; c < n; c++) {
-        gr->pfirst[c] = np;
-        for (int p = 0; p < n; p++) {
-            for (int k = gr->first[p]; k < gr->first[p + 1]; k++) {
-                if (gr->kids[k] == c) {
-                    gr->pars[np++] = p;
-                    break;
-                }
-            }
-        }
-        int count = np - gr->pfirst[c];
-        gr->max_parents = count > gr->max_parents ? count : gr->max_parents;
-    }
-    gr->pfirst[n] = np;
-    if (gr->max_parents == 0) {
-        gr->max_parents = 1;
-    }
-    free(fill);
-    return gr;
-}
-
-static void graph_free(Graph *gr) {
-    free(gr->first);
-    free(gr->kids);
-    free(gr->pfirst);
-    free(gr->pars);
-    free(gr->prim);
-    free(gr->turn);
-    free(gr->score);
-    free(gr);
-}
-
-static Game graph_game(Graph *gr, Position root, bool loopy, bool winby) {
-    return (Game){
-        .module = &graph_module,
-        .self = gr,
-        .ops = &graph_ops,
-        .num_positions = (uint64_t)gr->n,
-        .initial = root,
-        .max_moves = gr->max_moves,
-        .max_parents = gr->max_parents,
-        .max_depth = loopy ? 0 : (uint32_t)gr->n,
-        .loopy = loopy,
-        .has_winby = winby,
-    };
-}
 
 static ErrCode graph_solve(const char *solver, const Game *g, SolveResult *res, Error *err) {
     const SolverModule *s = NULL;
@@ -380,7 +225,7 @@ static void loopy_graph_by_hand(void **state) {
     }
     EDGE(10, 1), EDGE(11, 2);
 #undef EDGE
-    Graph *gr = graph_new(N, edges, ne);
+    TestGraph *gr = test_graph_new(N, edges, ne);
     gr->prim[5] = gr->prim[18] = VALUE_LOSE;
     gr->prim[14] = VALUE_WIN;
     gr->prim[6] = VALUE_TIE;
@@ -388,7 +233,7 @@ static void loopy_graph_by_hand(void **state) {
         gr->prim[c] = VALUE_WIN;
     }
     assert_int_equal(gr->max_moves, 256);
-    Game g = graph_game(gr, 0, true, false);
+    Game g = test_graph_game(gr, 0, true, false);
     static const Expect expect[] = {
         {0, VALUE_WIN, 2, 0},   {1, VALUE_LOSE, 2, 0},       {2, VALUE_TIE, 1, 0},
         {3, VALUE_DRAW, 0, 0},  {4, VALUE_WIN, 1, 0},        {5, VALUE_LOSE, 0, 0},
@@ -417,7 +262,7 @@ static void loopy_graph_by_hand(void **state) {
         solved++;
     }
     assert_true(solved >= 2);
-    graph_free(gr);
+    test_graph_free(gr);
 }
 
 /* A non-loopy graph with WinBy scores (player 0 maximizes, player 1
@@ -434,14 +279,14 @@ static void loopy_graph_by_hand(void **state) {
 static void winby_graph_by_hand(void **state) {
     (void)state;
     static const int edges[] = {0, 1, 0, 2, 0, 6, 1, 3, 1, 4, 2, 4, 2, 5, 2, 4, 6, 5, 6, 7};
-    Graph *gr = graph_new(8, edges, (int)(sizeof edges / sizeof edges[0] / 2));
+    TestGraph *gr = test_graph_new(8, edges, (int)(sizeof edges / sizeof edges[0] / 2));
     static const int turns[8] = {0, 1, 1, 0, 0, 0, 1, 0};
     memcpy(gr->turn, turns, sizeof turns);
     gr->prim[3] = VALUE_WIN, gr->score[3] = 2;
     gr->prim[4] = VALUE_LOSE, gr->score[4] = -1;
     gr->prim[5] = VALUE_TIE, gr->score[5] = 0;
     gr->prim[7] = VALUE_WIN, gr->score[7] = 3;
-    Game g = graph_game(gr, 0, false, true);
+    Game g = test_graph_game(gr, 0, false, true);
     static const Expect expect[] = {
         {0, VALUE_TIE, 2, 0},   {1, VALUE_WIN, 1, -1}, {2, VALUE_WIN, 1, -1}, {3, VALUE_WIN, 0, 2},
         {4, VALUE_LOSE, 0, -1}, {5, VALUE_TIE, 0, 0},  {6, VALUE_TIE, 1, 0},  {7, VALUE_WIN, 0, 3},
@@ -458,15 +303,15 @@ static void winby_graph_by_hand(void **state) {
         assert_int_equal(res.root_winby, 0);
         solve_result_free(&res);
     }
-    graph_free(gr);
+    test_graph_free(gr);
 }
 
 /* A game over before it starts: the root is primitive (no edges at all). */
 static void primitive_root(void **state) {
     (void)state;
-    Graph *gr = graph_new(2, NULL, 0);
+    TestGraph *gr = test_graph_new(2, NULL, 0);
     gr->prim[1] = VALUE_LOSE;
-    Game g = graph_game(gr, 1, true, false);
+    Game g = test_graph_game(gr, 1, true, false);
     static const Expect expect[] = {{0, VALUE_UNDECIDED, 0, 0}, {1, VALUE_LOSE, 0, 0}};
     static const char *const solvers[] = {"retro", "retro-unmove"};
     for (int i = 0; i < 2; i++) {
@@ -477,7 +322,7 @@ static void primitive_root(void **state) {
         assert_int_equal(res.root.value, VALUE_LOSE);
         solve_result_free(&res);
     }
-    graph_free(gr);
+    test_graph_free(gr);
 }
 
 /* A chain 0 -> 1 -> ... -> 16400, the last node lost: node 0 wins or loses in
@@ -492,10 +337,10 @@ static void remoteness_overflow_is_an_error(void **state) {
         edges[2 * i] = i;
         edges[2 * i + 1] = i + 1;
     }
-    Graph *gr = graph_new(LENGTH + 1, edges, LENGTH);
+    TestGraph *gr = test_graph_new(LENGTH + 1, edges, LENGTH);
     free(edges);
     gr->prim[LENGTH] = VALUE_LOSE;
-    Game g = graph_game(gr, 0, true, false);
+    Game g = test_graph_game(gr, 0, true, false);
     static const char *const solvers[] = {"retro", "retro-unmove"};
     for (int i = 0; i < 2; i++) {
         SolveResult res;
@@ -503,7 +348,7 @@ static void remoteness_overflow_is_an_error(void **state) {
         assert_int_equal(graph_solve(solvers[i], &g, &res, &err), ERR_LIMIT);
         assert_non_null(strstr(err.msg, "16383"));
     }
-    graph_free(gr);
+    test_graph_free(gr);
 }
 
 int main(void) {

@@ -15,6 +15,7 @@
  *     against an independent retrograde oracle written here (parent lists
  *     and child counters, a FIFO by remoteness, then ties, then draws).
  */
+#include "tests/testgraph.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -36,16 +37,6 @@ static void sweep_ok(const Game *g, const char *opts, SolveResult *res) {
     }
 }
 
-static double extra(const SolveResult *res, const char *name) {
-    for (int i = 0; i < res->nextra; i++) {
-        if (strcmp(res->extra[i].name, name) == 0) {
-            return res->extra[i].value;
-        }
-    }
-    fail_msg("solver_stats has no %s", name);
-    return 0;
-}
-
 static const char *const option_sets[] = {"down", "recheck", "down,recheck"};
 
 static void options_match_dfs(void **state) {
@@ -56,23 +47,18 @@ static void options_match_dfs(void **state) {
     for (size_t i = 0; i < sizeof option_sets / sizeof option_sets[0]; i++) {
         SolveResult res;
         sweep_ok(g, option_sets[i], &res);
-        const Database *b = &res.db;
-        assert_int_equal(b->width, a->width);
-        assert_memory_equal(a->r8 ? (void *)a->r8 : (void *)a->r16,
-                            b->r8 ? (void *)b->r8 : (void *)b->r16, a->size * a->width);
-        if (a->winby != NULL) {
-            assert_memory_equal(a->winby, b->winby, a->size * sizeof *a->winby);
-        }
+        test_assert_same_db(a, &res.db);
         assert_int_equal(res.root.value, oracle.root.value);
         assert_int_equal(res.root.remoteness, oracle.root.remoteness);
         /* The statistics add up. */
-        double sweeps = extra(&res, "sweeps");
+        double sweeps = test_extra(&res, "sweeps");
         assert_true(sweeps >= 1);
-        assert_int_equal(sweeps, extra(&res, "marking_sweeps") + extra(&res, "value_sweeps") +
-                                     extra(&res, "tie_sweeps"));
+        assert_int_equal(sweeps, test_extra(&res, "marking_sweeps") +
+                                     test_extra(&res, "value_sweeps") +
+                                     test_extra(&res, "tie_sweeps"));
 #if STATS
         assert_int_equal(res.counters.sweeps, sweeps);
-        assert_int_equal(res.counters.primitive, extra(&res, "primitive_checks"));
+        assert_int_equal(res.counters.primitive, test_extra(&res, "primitive_checks"));
 #endif
         solve_result_free(&res);
     }
@@ -90,19 +76,19 @@ static void tictactoe_sweep_counts(void **state) {
     /* 5,478 reachable positions (test_known cites the sources). */
     for (int i = 0; i < 2; i++) {
         const SolveResult *r = i == 0 ? &up : &down;
-        assert_int_equal(extra(r, "marking_sweeps"), 1);
-        assert_int_equal(extra(r, "primitive_checks"), 5478);
-        assert_int_equal(extra(r, "sweep1_primitive_checks"), 5478);
-        assert_int_equal(extra(r, "sweep2_primitive_checks"), 0);
+        assert_int_equal(test_extra(r, "marking_sweeps"), 1);
+        assert_int_equal(test_extra(r, "primitive_checks"), 5478);
+        assert_int_equal(test_extra(r, "sweep1_primitive_checks"), 5478);
+        assert_int_equal(test_extra(r, "sweep2_primitive_checks"), 0);
     }
-    assert_int_equal(extra(&down, "value_sweeps"), 1);
-    assert_true(extra(&up, "value_sweeps") >= 9);
+    assert_int_equal(test_extra(&down, "value_sweeps"), 1);
+    assert_true(test_extra(&up, "value_sweeps") >= 9);
     /* The minutes' loop: the marking sweep stores nothing, so the first
      * value sweep asks all 5,478 positions again, and later sweeps ask the
      * ones still unsolved. */
-    assert_int_equal(extra(&recheck, "sweep1_primitive_checks"), 5478);
-    assert_int_equal(extra(&recheck, "sweep2_primitive_checks"), 5478);
-    assert_true(extra(&recheck, "primitive_checks") > 2 * 5478);
+    assert_int_equal(test_extra(&recheck, "sweep1_primitive_checks"), 5478);
+    assert_int_equal(test_extra(&recheck, "sweep2_primitive_checks"), 5478);
+    assert_true(test_extra(&recheck, "primitive_checks") > 2 * 5478);
     solve_result_free(&up);
     solve_result_free(&down);
     solve_result_free(&recheck);
@@ -111,94 +97,47 @@ static void tictactoe_sweep_counts(void **state) {
 
 /* ------------------------------------------------ random loopy graphs */
 
-/* A game whose positions are the nodes of a random directed graph: node v
- * is primitive with value prim[v], or has moves 0..deg[v]-1 to succ[v][m].
- * Cycles are frequent; several moves may reach the same child. */
+/* Random directed graphs (tests/testgraph.h): node v is primitive with
+ * value prim[v], or has 1..GRAPH_MAX_DEG moves. Cycles are frequent;
+ * several moves may reach the same child. */
 enum { GRAPH_MAX_DEG = 4 };
-
-typedef struct Graph {
-    int n;
-    Value *prim;
-    int *deg;
-    Position (*succ)[GRAPH_MAX_DEG];
-} Graph;
-
-static const Graph *graph(const Game *g) { return g->self; }
-
-static Value graph_primitive(const Game *g, Position p) { return graph(g)->prim[p]; }
-
-static int graph_moves(const Game *g, Position p, Move *moves) {
-    for (int m = 0; m < graph(g)->deg[p]; m++) {
-        moves[m] = m;
-    }
-    return graph(g)->deg[p];
-}
-
-static Position graph_do_move(const Game *g, Position p, Move m) { return graph(g)->succ[p][m]; }
-
-static void graph_format(const Game *g, Position p, char *buf, size_t n) {
-    (void)g;
-    snprintf(buf, n, "%llu", (unsigned long long)p);
-}
-
-static ErrCode graph_parse(const Game *g, const char *text, Position *p, Error *err) {
-    (void)g;
-    (void)text;
-    (void)p;
-    return error_set(err, ERR_USAGE, "not parsed");
-}
-
-static const GameOps graph_ops = {
-    .primitive = graph_primitive,
-    .generate_moves = graph_moves,
-    .do_move = graph_do_move,
-    .format = graph_format,
-    .parse = graph_parse,
-};
-
-static const GameModule graph_module = {.name = "graph", .title = "random graph"};
-
-static uint64_t rng(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /* Each node: primitive with probability prim_pct% (win, lose or tie, the
  * tie with probability tie_pct% of those), else 1..4 random children, most
  * of them near the node (long cycles and short ones). */
-static void make_graph(Graph *gr, int n, uint64_t seed, int prim_pct, int tie_pct) {
-    gr->n = n;
-    gr->prim = calloc((size_t)n, sizeof *gr->prim);
-    gr->deg = calloc((size_t)n, sizeof *gr->deg);
-    gr->succ = calloc((size_t)n, sizeof *gr->succ);
-    assert_true(gr->prim && gr->deg && gr->succ);
+static TestGraph *make_graph(int n, uint64_t seed, int prim_pct, int tie_pct) {
+    Value *prim = calloc((size_t)n, sizeof *prim);
+    int *edges = malloc((size_t)n * GRAPH_MAX_DEG * 2 * sizeof *edges);
+    assert_true(prim && edges);
+    int ne = 0;
     for (int v = 0; v < n; v++) {
-        if (v > 0 && (int)(rng(&seed) % 100) < prim_pct) {
-            int kind = (int)(rng(&seed) % 100);
-            gr->prim[v] = kind < tie_pct ? VALUE_TIE : kind % 2 ? VALUE_WIN : VALUE_LOSE;
+        if (v > 0 && (int)(test_rng(&seed) % 100) < prim_pct) {
+            int kind = (int)(test_rng(&seed) % 100);
+            prim[v] = kind < tie_pct ? VALUE_TIE : kind % 2 ? VALUE_WIN : VALUE_LOSE;
             continue;
         }
-        gr->prim[v] = VALUE_UNDECIDED;
-        gr->deg[v] = 1 + (int)(rng(&seed) % GRAPH_MAX_DEG);
-        for (int m = 0; m < gr->deg[v]; m++) {
-            int64_t c = rng(&seed) % 3 == 0 ? (int64_t)(rng(&seed) % (uint64_t)n)
-                                            : v + (int64_t)(rng(&seed) % 21) - 10;
-            gr->succ[v][m] = (Position)((c % n + n) % n);
+        prim[v] = VALUE_UNDECIDED;
+        int deg = 1 + (int)(test_rng(&seed) % GRAPH_MAX_DEG);
+        for (int m = 0; m < deg; m++) {
+            int64_t c = test_rng(&seed) % 3 == 0 ? (int64_t)(test_rng(&seed) % (uint64_t)n)
+                                                 : v + (int64_t)(test_rng(&seed) % 21) - 10;
+            edges[2 * ne] = v;
+            edges[2 * ne + 1] = (int)((c % n + n) % n);
+            ne++;
         }
     }
-}
-
-static void free_graph(Graph *gr) {
-    free(gr->prim);
-    free(gr->deg);
-    free(gr->succ);
+    TestGraph *gr = test_graph_new(n, edges, ne);
+    for (int v = 0; v < n; v++) {
+        gr->prim[v] = prim[v];
+    }
+    free(prim);
+    free(edges);
+    return gr;
 }
 
 /* The oracle: retrograde analysis by parent lists. Returns outcomes for
  * every node; unreached nodes get VALUE_UNDECIDED. */
-static Outcome *retrograde(const Graph *gr) {
+static Outcome *retrograde(const TestGraph *gr) {
     int n = gr->n;
     Outcome *out = calloc((size_t)n, sizeof *out);
     bool *reached = calloc((size_t)n, 1);
@@ -213,8 +152,8 @@ static Outcome *retrograde(const Graph *gr) {
     reached[0] = true;
     while (head < tail) {
         int v = queue[head++];
-        for (int m = 0; m < gr->deg[v]; m++) {
-            int c = (int)gr->succ[v][m];
+        for (int k = gr->first[v]; k < gr->first[v + 1]; k++) {
+            int c = gr->kids[k];
             assert_true(np[c] < GRAPH_MAX_DEG * 64);
             parents[c][np[c]++] = v;
             left[v]++;
@@ -288,21 +227,14 @@ static void loopy_graphs_match_retrograde(void **state) {
     uint64_t counts[VALUE_COUNT] = {0};
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         for (uint64_t seed = 1; seed <= 6; seed++) {
-            Graph gr;
-            make_graph(&gr, shapes[s].n, seed * 0x9E3779B97F4A7C15ull + s, shapes[s].prim_pct,
-                       shapes[s].tie_pct);
-            Game g = {.module = &graph_module,
-                      .self = &gr,
-                      .ops = &graph_ops,
-                      .num_positions = (uint64_t)gr.n,
-                      .initial = 0,
-                      .max_moves = GRAPH_MAX_DEG,
-                      .loopy = true};
-            Outcome *want = retrograde(&gr);
+            TestGraph *gr = make_graph(shapes[s].n, seed * 0x9E3779B97F4A7C15ull + s,
+                                       shapes[s].prim_pct, shapes[s].tie_pct);
+            Game g = test_graph_game(gr, 0, true, false);
+            Outcome *want = retrograde(gr);
             for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
                 SolveResult res;
                 sweep_ok(&g, opts[o], &res);
-                for (int v = 0; v < gr.n; v++) {
+                for (int v = 0; v < gr->n; v++) {
                     uint32_t raw = db_peek(&res.db, (Position)v);
                     Value got = db_raw_value(&res.db, raw);
                     uint32_t r = db_raw_remoteness(&res.db, raw);
@@ -318,7 +250,7 @@ static void loopy_graphs_match_retrograde(void **state) {
                 solve_result_free(&res);
             }
             free(want);
-            free_graph(&gr);
+            test_graph_free(gr);
         }
     }
     /* The graphs exercise every value, draws and ties included. */
@@ -328,11 +260,8 @@ static void loopy_graphs_match_retrograde(void **state) {
 }
 
 int main(void) {
-    char **specs = test_game_specs();
-    size_t nspecs = 0;
-    while (specs[nspecs] != NULL) {
-        nspecs++;
-    }
+    size_t nspecs;
+    char **specs = test_game_specs(&nspecs);
     struct CMUnitTest *tests = calloc(nspecs + 4, sizeof *tests);
     assert_non_null(tests);
     size_t n = 0;

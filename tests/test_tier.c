@@ -20,6 +20,7 @@
  * WinBy, on a random layered graph with two child tiers per tier: tier (1
  * and 2 threads) and sweep match dfs record for record, scores included.
  */
+#include "tests/testgraph.h"
 #include "tests/testutil.h"
 
 #include <stdio.h>
@@ -46,28 +47,6 @@ static void solve_ok(const Game *g, const char *opts, int threads, const char *d
     }
 }
 
-static double extra(const SolveResult *res, const char *name) {
-    for (int i = 0; i < res->nextra; i++) {
-        if (strcmp(res->extra[i].name, name) == 0) {
-            return res->extra[i].value;
-        }
-    }
-    fail_msg("solver_stats has no %s", name);
-    return 0;
-}
-
-static void assert_same_db(const Database *a, const Database *b) {
-    assert_int_equal(a->size, b->size);
-    assert_int_equal(a->width, b->width);
-    const void *ra = a->r8 ? (const void *)a->r8 : (const void *)a->r16;
-    const void *rb = b->r8 ? (const void *)b->r8 : (const void *)b->r16;
-    assert_memory_equal(ra, rb, a->size * a->width);
-    assert_true((a->winby == NULL) == (b->winby == NULL));
-    if (a->winby != NULL) {
-        assert_memory_equal(a->winby, b->winby, a->size * sizeof *a->winby);
-    }
-}
-
 /* ------------------------------------------------- every tiered variant */
 
 /* Chunks of 64 positions and no minimum: two threads really share every
@@ -82,13 +61,13 @@ static void threads_identical(void **state) {
     assert_int_equal(one.threads, 1);
     assert_int_equal(two.threads, 2);
     assert_true(one.has_db && two.has_db);
-    assert_same_db(&one.db, &two.db);
+    test_assert_same_db(&one.db, &two.db);
     assert_memory_equal(&one.counters, &two.counters, sizeof one.counters);
     /* And the shared tiers are right: the records are dfs's, byte for byte. */
     if (solver_supports(solver_find("dfs"), g, NULL, 0)) {
         SolveResult oracle;
         test_solve("dfs", g, &oracle);
-        assert_same_db(&oracle.db, &two.db);
+        test_assert_same_db(&oracle.db, &two.db);
         solve_result_free(&oracle);
     }
     solve_result_free(&one);
@@ -103,7 +82,7 @@ static void window_matches_whole(void **state) {
     solve_ok(g, "window," SMALL_CHUNKS, 2, NULL, &window);
     assert_false(window.has_db);
     assert_true(window.has_summary);
-    assert_int_equal(extra(&window, "whole_database"), 0);
+    assert_int_equal(test_extra(&window, "whole_database"), 0);
     assert_int_equal(window.root.value, whole.root.value);
     assert_int_equal(window.root.remoteness, whole.root.remoteness);
     assert_int_equal(window.root_winby, whole.root_winby);
@@ -124,62 +103,14 @@ static void window_matches_whole(void **state) {
 
 /* ------------------------------------------ a layered WinBy game */
 
-/* A random layered DAG with scores: position = layer * WIDTH + node, layer
- * = tier (tier-major, first(t) = t * WIDTH), children one or three layers
- * down (two child tiers, turns still alternate), player one to move on even
- * layers; the last layers and some random nodes are primitive with a
- * random score from player one's perspective, whose sign gives the value
- * for the player to move. Both bottom-up solvers must match dfs, WinBy
- * included, and tier with --threads 1 and 2. */
+/* A random layered DAG with scores (tests/testgraph.h): position = layer *
+ * WIDTH + node, layer = tier (tier-major, first(t) = t * WIDTH), children
+ * one or three layers down (two child tiers, turns still alternate), player
+ * one to move on even layers; the last layers and some random nodes are
+ * primitive with a random score from player one's perspective, whose sign
+ * gives the value for the player to move. Both bottom-up solvers must match
+ * dfs, WinBy included, and tier with --threads 1 and 2. */
 enum { LAYERS = 12, WIDTH = 500, LAYER_DEG = 4 };
-
-typedef struct Layered {
-    int16_t score[LAYERS * WIDTH]; /* primitives' scores */
-    bool prim[LAYERS * WIDTH];
-    int deg[LAYERS * WIDTH];
-    Position succ[LAYERS * WIDTH][LAYER_DEG];
-} Layered;
-
-static const Layered *layered(const Game *g) { return g->self; }
-
-static int lay_turn(const Game *g, Position p) {
-    (void)g;
-    return (int)(p / WIDTH) % 2;
-}
-
-static WinBy lay_winby(const Game *g, Position p) { return layered(g)->score[p]; }
-
-static Value lay_primitive(const Game *g, Position p) {
-    if (!layered(g)->prim[p]) {
-        return VALUE_UNDECIDED;
-    }
-    int s = layered(g)->score[p];
-    if (s == 0) {
-        return VALUE_TIE;
-    }
-    return (s > 0) == (lay_turn(g, p) == 0) ? VALUE_WIN : VALUE_LOSE;
-}
-
-static int lay_moves(const Game *g, Position p, Move *moves) {
-    for (int m = 0; m < layered(g)->deg[p]; m++) {
-        moves[m] = m;
-    }
-    return layered(g)->deg[p];
-}
-
-static Position lay_do_move(const Game *g, Position p, Move m) { return layered(g)->succ[p][m]; }
-
-static void lay_format(const Game *g, Position p, char *buf, size_t n) {
-    (void)g;
-    snprintf(buf, n, "%llu", (unsigned long long)p);
-}
-
-static ErrCode lay_parse(const Game *g, const char *text, Position *p, Error *err) {
-    (void)g;
-    (void)text;
-    (void)p;
-    return error_set(err, ERR_USAGE, "not parsed");
-}
 
 static int lay_tier_count(const Game *g) {
     (void)g;
@@ -214,16 +145,6 @@ static Position lay_first(const Game *g, int t) {
     return (Position)t * WIDTH;
 }
 
-static const GameOps lay_ops = {
-    .primitive = lay_primitive,
-    .generate_moves = lay_moves,
-    .do_move = lay_do_move,
-    .turn = lay_turn,
-    .winby = lay_winby,
-    .format = lay_format,
-    .parse = lay_parse,
-};
-
 static const TierOps lay_tiers = {
     .count = lay_tier_count,
     .size = lay_tier_size,
@@ -232,51 +153,54 @@ static const TierOps lay_tiers = {
     .first = lay_first,
 };
 
-static const GameModule lay_module = {.name = "layered", .title = "layered WinBy graph"};
-
-static uint64_t lay_rng(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
 static void winby_layered_graph(void **state) {
     (void)state;
-    Layered *lay = calloc(1, sizeof *lay);
-    assert_non_null(lay);
+    enum { N = LAYERS * WIDTH };
+    bool *prim = calloc(N, sizeof *prim);
+    int16_t *score = calloc(N, sizeof *score);
+    int *edges = malloc(2 * N * LAYER_DEG * sizeof *edges);
+    assert_true(prim && score && edges);
+    int ne = 0;
     uint64_t seed = 0x2545F4914F6CDD1Dull;
-    for (int p = 0; p < LAYERS * WIDTH; p++) {
+    for (int p = 0; p < N; p++) {
         int layer = p / WIDTH;
-        if (layer == LAYERS - 1 || (p > 0 && lay_rng(&seed) % 10 == 0)) {
-            lay->prim[p] = true;
-            lay->score[p] = (int16_t)((int)(lay_rng(&seed) % 41) - 20);
+        if (layer == LAYERS - 1 || (p > 0 && test_rng(&seed) % 10 == 0)) {
+            prim[p] = true;
+            score[p] = (int16_t)((int)(test_rng(&seed) % 41) - 20);
             continue;
         }
-        lay->deg[p] = 2 + (int)(lay_rng(&seed) % (LAYER_DEG - 1));
-        for (int m = 0; m < lay->deg[p]; m++) {
-            int down = layer + 3 < LAYERS && lay_rng(&seed) % 4 == 0 ? 3 : 1;
-            lay->succ[p][m] = (Position)((layer + down) * WIDTH + (int)(lay_rng(&seed) % WIDTH));
+        int deg = 2 + (int)(test_rng(&seed) % (LAYER_DEG - 1));
+        for (int m = 0; m < deg; m++) {
+            int down = layer + 3 < LAYERS && test_rng(&seed) % 4 == 0 ? 3 : 1;
+            edges[2 * ne] = p;
+            edges[2 * ne + 1] = (layer + down) * WIDTH + (int)(test_rng(&seed) % WIDTH);
+            ne++;
         }
     }
-    Game g = {.module = &lay_module,
-              .self = lay,
-              .ops = &lay_ops,
-              .tiers = &lay_tiers,
-              .num_positions = LAYERS * WIDTH,
-              .initial = 0,
-              .max_moves = LAYER_DEG,
-              .max_depth = LAYERS,
-              .has_winby = true};
+    TestGraph *gr = test_graph_new(N, edges, ne);
+    for (int p = 0; p < N; p++) {
+        gr->turn[p] = (p / WIDTH) % 2;
+        gr->score[p] = score[p];
+        gr->prim[p] = !prim[p]                               ? VALUE_UNDECIDED
+                      : score[p] == 0                        ? VALUE_TIE
+                      : (score[p] > 0) == (gr->turn[p] == 0) ? VALUE_WIN
+                                                             : VALUE_LOSE;
+    }
+    free(prim);
+    free(score);
+    free(edges);
+    Game g = test_graph_game(gr, 0, false, true);
+    g.tiers = &lay_tiers;
+    g.max_depth = LAYERS;
     SolveResult oracle, one, two, sweep;
     test_solve("dfs", &g, &oracle);
     solve_ok(&g, SMALL_CHUNKS, 1, NULL, &one);
     solve_ok(&g, SMALL_CHUNKS, 2, NULL, &two);
     test_solve("sweep", &g, &sweep);
     assert_true(oracle.db.winby != NULL);
-    assert_same_db(&oracle.db, &one.db);
-    assert_same_db(&oracle.db, &two.db);
-    assert_same_db(&oracle.db, &sweep.db);
+    test_assert_same_db(&oracle.db, &one.db);
+    test_assert_same_db(&oracle.db, &two.db);
+    test_assert_same_db(&oracle.db, &sweep.db);
     assert_true(two.has_winby && sweep.has_winby);
     assert_int_equal(two.root_winby, oracle.root_winby);
     assert_int_equal(sweep.root_winby, oracle.root_winby);
@@ -290,7 +214,7 @@ static void winby_layered_graph(void **state) {
     solve_result_free(&one);
     solve_result_free(&two);
     solve_result_free(&sweep);
-    free(lay);
+    test_graph_free(gr);
 }
 
 /* ------------------------------------------------------ work directory */
@@ -360,8 +284,8 @@ static void files_resume(void **state) {
     SolveResult plain, first, again;
     solve_ok(g, NULL, 2, NULL, &plain);
     solve_ok(g, NULL, 2, dir, &first);
-    assert_same_db(&plain.db, &first.db);
-    assert_int_equal(extra(&first, "tiers_solved"), ntiers);
+    test_assert_same_db(&plain.db, &first.db);
+    assert_int_equal(test_extra(&first, "tiers_solved"), ntiers);
     for (int t = -1; t < ntiers; t++) {
         char *p = tier_file(dir, t);
         assert_true(file_exists(p));
@@ -369,9 +293,9 @@ static void files_resume(void **state) {
     }
     /* Everything on disk: nothing to solve, no game call. */
     solve_ok(g, NULL, 2, dir, &again);
-    assert_same_db(&plain.db, &again.db);
-    assert_int_equal(extra(&again, "tiers_loaded"), ntiers);
-    assert_int_equal(extra(&again, "tiers_solved"), 0);
+    test_assert_same_db(&plain.db, &again.db);
+    assert_int_equal(test_extra(&again, "tiers_loaded"), ntiers);
+    assert_int_equal(test_extra(&again, "tiers_solved"), 0);
     assert_int_equal(again.counters.primitive, 0);
     assert_int_equal(again.counters.do_move, 0);
     solve_result_free(&again);
@@ -388,9 +312,9 @@ static void files_resume(void **state) {
     fputs("half a file", f);
     fclose(f);
     solve_ok(g, NULL, 1, dir, &again);
-    assert_same_db(&plain.db, &again.db);
-    assert_int_equal(extra(&again, "tiers_loaded"), ntiers - 4);
-    assert_int_equal(extra(&again, "tiers_solved"), 4);
+    test_assert_same_db(&plain.db, &again.db);
+    assert_int_equal(test_extra(&again, "tiers_loaded"), ntiers - 4);
+    assert_int_equal(test_extra(&again, "tiers_solved"), 4);
     assert_true(again.counters.primitive > 0);
     assert_true(again.counters.primitive < first.counters.primitive);
     assert_false(file_exists(tmp));
@@ -502,11 +426,8 @@ static void cyclic_tiers_refused(void **state) {
 }
 
 int main(void) {
-    char **specs = test_game_specs();
-    size_t nspecs = 0;
-    while (specs[nspecs] != NULL) {
-        nspecs++;
-    }
+    size_t nspecs;
+    char **specs = test_game_specs(&nspecs);
     struct CMUnitTest *tests = calloc(2 * nspecs + 8, sizeof *tests);
     assert_non_null(tests);
     size_t n = 0;

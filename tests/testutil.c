@@ -23,7 +23,7 @@ char *test_strdupf(const char *fmt, ...) {
     return s;
 }
 
-char **test_game_specs(void) {
+char **test_game_specs(size_t *count) {
     size_t cap = 16, n = 0;
     char **specs = malloc(cap * sizeof *specs);
     assert_non_null(specs);
@@ -43,6 +43,9 @@ char **test_game_specs(void) {
         }
     }
     specs[n] = NULL;
+    if (count != NULL) {
+        *count = n;
+    }
     return specs;
 }
 
@@ -62,6 +65,18 @@ Game *test_game(const char *spec) {
     return g;
 }
 
+int test_children(const Game *g, Position p, Position *children) {
+    if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
+        return 0;
+    }
+    Move moves[GAME_MAX_MOVES];
+    int n = g->ops->generate_moves(g, p, moves);
+    for (int i = 0; i < n; i++) {
+        children[i] = game_canonical(g, g->ops->do_move(g, p, moves[i]));
+    }
+    return n;
+}
+
 void test_reach(const Game *g, Reach *r) {
     r->seen = calloc(g->num_positions, 1);
     assert_non_null(r->seen);
@@ -72,15 +87,11 @@ void test_reach(const Game *g, Reach *r) {
     r->list[0] = root;
     r->count = 1;
     r->seen[root] = 1;
-    Move moves[GAME_MAX_MOVES];
+    Position children[GAME_MAX_MOVES];
     for (uint64_t head = 0; head < r->count; head++) {
-        Position p = r->list[head];
-        if (g->ops->primitive(g, p) != VALUE_UNDECIDED) {
-            continue;
-        }
-        int n = g->ops->generate_moves(g, p, moves);
+        int n = test_children(g, r->list[head], children);
         for (int i = 0; i < n; i++) {
-            Position c = game_canonical(g, g->ops->do_move(g, p, moves[i]));
+            Position c = children[i];
             assert_true(c < g->num_positions);
             if (!r->seen[c]) {
                 r->seen[c] = 1;
@@ -110,6 +121,35 @@ void test_solve(const char *solver, const Game *g, SolveResult *res) {
         solver_run(s, g, &cfg, res, &err) != ERR_OK) {
         fail_msg("solver %s on %s:%s: %s", solver, g->module->name, g->variant, err.msg);
     }
+}
+
+double test_extra(const SolveResult *res, const char *name) {
+    for (int i = 0; i < res->nextra; i++) {
+        if (strcmp(res->extra[i].name, name) == 0) {
+            return res->extra[i].value;
+        }
+    }
+    fail_msg("solver_stats has no %s", name);
+    return 0;
+}
+
+void test_assert_same_db(const Database *a, const Database *b) {
+    assert_int_equal(a->size, b->size);
+    assert_int_equal(a->width, b->width);
+    const void *ra = a->r8 ? (const void *)a->r8 : (const void *)a->r16;
+    const void *rb = b->r8 ? (const void *)b->r8 : (const void *)b->r16;
+    assert_memory_equal(ra, rb, a->size * a->width);
+    assert_true((a->winby == NULL) == (b->winby == NULL));
+    if (a->winby != NULL) {
+        assert_memory_equal(a->winby, b->winby, a->size * sizeof *a->winby);
+    }
+}
+
+uint64_t test_rng(uint64_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
 }
 
 int test_run_group(const char *name, struct CMUnitTest *tests, size_t n) {

@@ -14,8 +14,8 @@
 
 /* A game spec ("name:options") for each test variant of every registered
  * game; heavy variants only when TEST_HEAVY is not "0". NULL-terminated,
- * strings owned by the list. */
-char **test_game_specs(void);
+ * strings owned by the list; *count (when not NULL) gets their number. */
+char **test_game_specs(size_t *count);
 void test_free_specs(char **specs);
 
 /* True unless the environment says TEST_HEAVY=0 (the sanitizer run). */
@@ -23,6 +23,11 @@ bool test_heavy_enabled(void);
 
 /* Creates a game or fails the test with the error message. */
 Game *test_game(const char *spec);
+
+/* The children of p, canonical when the game is symmetric, one per move
+ * in move order (a child reached by two moves is listed twice); 0 when p
+ * is primitive. Calls the stateless family directly (uncounted). */
+int test_children(const Game *g, Position p, Position *children);
 
 /* The positions reachable from the initial position, by breadth-first
  * search over the stateless family (canonical positions when the game is
@@ -38,6 +43,18 @@ void test_reach_free(Reach *r);
 
 /* Runs a registered solver (by name) on g or fails the test. */
 void test_solve(const char *solver, const Game *g, SolveResult *res);
+
+/* The solver figure `name` of res (solver_stats), or fails the test. */
+double test_extra(const SolveResult *res, const char *name);
+
+/* Fails the test unless a and b hold the same records byte for byte (size,
+ * width, records, and WinBy scores when either has them). */
+void test_assert_same_db(const Database *a, const Database *b);
+
+/* xorshift64 (Marsaglia, "Xorshift RNGs", 2003: shifts 13, 7, 17): the next
+ * number of the sequence in *state (never 0 once seeded with a non-zero
+ * value). Tests seed it with constants, so their cases are fixed. */
+uint64_t test_rng(uint64_t *state);
 
 /* Runs a group of dynamically built tests; frees the names. */
 int test_run_group(const char *name, struct CMUnitTest *tests, size_t n);
