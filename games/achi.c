@@ -41,12 +41,9 @@
 
 #include "games/board.h"
 #include "games/game.h"
+#include "games/grid.h"
 
-enum { ACHI_POINTS = 9, ACHI_LINES = 8, ACHI_SLIDE = 9, ACHI_PASS = 90 };
-
-static const uint8_t achi_lines[ACHI_LINES][3] = {
-    {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
-};
+enum { ACHI_POINTS = GRID3_CELLS, ACHI_SLIDE = 9, ACHI_PASS = 90 };
 
 /* Neighbours along the lines, ending with -1. */
 static const int8_t achi_adjacent[ACHI_POINTS][9] = {
@@ -66,16 +63,6 @@ static const Achi *achi(const Game *g) { return g->self; }
 static const char achi_symbols[] = "-xo";
 
 /* ------------------------------------------------------------------ board */
-
-static bool achi_has_line(const uint8_t *cells, uint8_t piece) {
-    for (int l = 0; l < ACHI_LINES; l++) {
-        if (cells[achi_lines[l][0]] == piece && cells[achi_lines[l][1]] == piece &&
-            cells[achi_lines[l][2]] == piece) {
-            return true;
-        }
-    }
-    return false;
-}
 
 static int achi_placed(const uint8_t *cells) {
     return ACHI_POINTS - board_count(cells, ACHI_POINTS, BOARD_EMPTY);
@@ -118,7 +105,7 @@ static int achi_board_moves(const Achi *a, const uint8_t *cells, int turn, Move 
 
 static Value achi_board_primitive(const Achi *a, const uint8_t *cells, int turn) {
     Move moves[GAME_MAX_MOVES];
-    if (achi_has_line(cells, board_piece(1 - turn))) {
+    if (grid3_has_line(cells, board_piece(1 - turn))) {
         return VALUE_LOSE;
     }
     return achi_board_moves(a, cells, turn, moves) == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
@@ -178,7 +165,7 @@ static int achi_generate_parents(const Game *g, Position pos, Position *parents)
     int turn = basek_unhash_turn(&a->hash, pos, cells);
     int last = 1 - turn, placed = achi_placed(cells), full = 2 * a->pieces;
     uint8_t piece = board_piece(last);
-    if (achi_has_line(cells, board_piece(turn))) {
+    if (grid3_has_line(cells, board_piece(turn))) {
         return 0;
     }
     int n = 0;
@@ -284,7 +271,7 @@ static ErrCode achi_parse(const Game *g, const char *text, Position *pos, Error 
                          "in '%s' pieces are still being placed, so %c is to move, not %c", text,
                          (nx + no) % 2 == 0 ? 'x' : 'o', turn == 0 ? 'x' : 'o');
     }
-    bool xl = achi_has_line(cells, BOARD_FIRST), ol = achi_has_line(cells, BOARD_SECOND);
+    bool xl = grid3_has_line(cells, BOARD_FIRST), ol = grid3_has_line(cells, BOARD_SECOND);
     if ((xl && ol) || (xl && turn == 0) || (ol && turn == 1)) {
         return error_set(err, ERR_USAGE,
                          "'%s' cannot arise in play: the game stops at the first three in a row, "
@@ -323,22 +310,9 @@ static ErrCode achi_create(Game *g, Error *err) {
     a->pieces = (int)opt_int(&g->options, "pieces");
     a->pass = opt_bool(&g->options, "pass");
     /* The 8 symmetries of the square: 4 rotations, each with or without a
-     * reflection. Point (r, c) -> reflect: (r, 2 - c); rotate: (c, 2 - r). */
-    a->syms.count = 8;
-    for (int s = 0; s < 8; s++) {
-        for (int i = 0; i < ACHI_POINTS; i++) {
-            int r = i / 3, c = i % 3;
-            if (s >= 4) {
-                c = 2 - c;
-            }
-            for (int k = 0; k < s % 4; k++) {
-                int nr = c, nc = 2 - r;
-                r = nr;
-                c = nc;
-            }
-            a->syms.map[s][i] = (uint8_t)(r * 3 + c);
-        }
-    }
+     * reflection. */
+    a->syms.count = GRID_SQUARE_SYMS;
+    grid_square_syms(3, &a->syms.map[0][0], BOARD_MAX_CELLS);
     uint8_t empty[ACHI_POINTS] = {0};
     int slides = a->pieces * (ACHI_POINTS - 2 * a->pieces);
     g->self = a;

@@ -1,6 +1,7 @@
 /* games/board.h: helpers shared by the two-player board games whose turn is
  * part of the position (the sliding games: dodgem, achi, and ponghauki and
- * mutorere through games/hole.h).
+ * mutorere through games/hole.h). Grids of cells numbered row by row have
+ * more helpers in games/grid.h.
  *
  * A board is n cells, each BOARD_EMPTY, BOARD_FIRST (a piece of the player
  * who moves first) or BOARD_SECOND; a position is the board and the player

@@ -40,6 +40,7 @@
 
 #include "games/board.h"
 #include "games/game.h"
+#include "games/grid.h"
 
 enum { DG_FORWARD = 0, DG_DIRECTIONS = 3 };
 
@@ -202,22 +203,7 @@ static void dg_print(const Game *g, Position pos, char *buf, size_t n) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
     int turn = basek_unhash_turn(&d->hash, pos, cells);
-    size_t used = 0;
-    for (int r = 0; r < d->n && used < n; r++) {
-        used += (size_t)snprintf(buf + used, n - used, " %d ", d->n - r);
-        for (int c = 0; c < d->n && used < n; c++) {
-            used += (size_t)snprintf(buf + used, n - used, " %c", dg_symbols[cells[r * d->n + c]]);
-        }
-        if (used < n) {
-            used += (size_t)snprintf(buf + used, n - used, "\n");
-        }
-    }
-    if (used < n) {
-        used += (size_t)snprintf(buf + used, n - used, "   ");
-    }
-    for (int c = 0; c < d->n && used < n; c++) {
-        used += (size_t)snprintf(buf + used, n - used, " %c", 'a' + c);
-    }
+    size_t used = grid_print(cells, d->n, d->n, true, dg_symbols, " ", buf, n);
     if (used < n) {
         Value v = dg_board_primitive(d, cells, turn);
         int off_b = d->cars - board_count(cells, d->cells, BOARD_FIRST);

@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "games/game.h"
+#include "games/grid.h"
 #include "hash/generic.h"
 
 enum { BLANK = 0, WHITE = 1, BLACK = 2 };
@@ -203,22 +204,7 @@ static void hex_print(const Game *g, Position pos, char *buf, size_t n) {
     const Hex *x = hex(g);
     uint8_t cells[HEX_MAX_CELLS];
     int turn = generic_unhash(&x->hash, pos, cells);
-    size_t used = 0;
-    for (int r = x->h - 1; r >= 0 && used < n; r--) {
-        used += (size_t)snprintf(buf + used, n - used, "%d ", r + 1);
-        for (int c = 0; c < x->w && used < n; c++) {
-            used += (size_t)snprintf(buf + used, n - used, " %c", pawn_chars[cells[r * x->w + c]]);
-        }
-        if (used < n) {
-            used += (size_t)snprintf(buf + used, n - used, "\n");
-        }
-    }
-    if (used < n) {
-        used += (size_t)snprintf(buf + used, n - used, "  ");
-    }
-    for (int c = 0; c < x->w && used < n; c++) {
-        used += (size_t)snprintf(buf + used, n - used, " %c", 'a' + c);
-    }
+    size_t used = grid_print(cells, x->w, x->h, false, pawn_chars, "", buf, n);
     if (used < n) {
         bool over = board_primitive(x, cells, turn) != VALUE_UNDECIDED;
         snprintf(buf + used, n - used, "\n%s %s\n",

@@ -42,15 +42,12 @@
 #include <string.h>
 
 #include "games/game.h"
+#include "games/grid.h"
 #include "hash/basek.h"
 #include "hash/generic.h"
 
 enum { BLANK = 0, O_PIECE = 1, X_PIECE = 2 };
-enum { CELLS = 9, LINES = 8, SYMMETRIES = 8 };
-
-static const uint8_t lines[LINES][3] = {
-    {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
-};
+enum { CELLS = GRID3_CELLS, LINES = GRID3_LINES, SYMMETRIES = GRID_SQUARE_SYMS };
 
 typedef struct Ttt {
     BaseK hash;
@@ -68,8 +65,8 @@ static const Ttt *ttt(const Game *g) { return g->self; }
 
 static bool three_in_a_row(const uint8_t *cells) {
     for (int l = 0; l < LINES; l++) {
-        uint8_t a = cells[lines[l][0]];
-        if (a != BLANK && a == cells[lines[l][1]] && a == cells[lines[l][2]]) {
+        uint8_t a = cells[grid3_lines[l][0]];
+        if (a != BLANK && a == cells[grid3_lines[l][1]] && a == cells[grid3_lines[l][2]]) {
             return true;
         }
     }
@@ -220,16 +217,6 @@ static void ttt_move_name(const Game *g, Position pos, Move move, char *buf, siz
     snprintf(buf, n, "%d", (int)move + 1);
 }
 
-static bool has_line(const uint8_t *cells, uint8_t piece) {
-    for (int l = 0; l < LINES; l++) {
-        if (cells[lines[l][0]] == piece && cells[lines[l][1]] == piece &&
-            cells[lines[l][2]] == piece) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static ErrCode ttt_parse(const Game *g, const char *text, Position *pos, Error *err) {
     if (strlen(text) != CELLS) {
         return error_set(err, ERR_USAGE,
@@ -266,7 +253,7 @@ static ErrCode ttt_parse(const Game *g, const char *text, Position *pos, Error *
                          "or one more",
                          text, nx, no);
     }
-    bool xl = has_line(cells, X_PIECE), ol = has_line(cells, O_PIECE);
+    bool xl = grid3_has_line(cells, X_PIECE), ol = grid3_has_line(cells, O_PIECE);
     if ((xl && ol) || (xl && nx != no + 1) || (ol && nx != no)) {
         return error_set(err, ERR_USAGE,
                          "'%s' cannot arise in play: the game stops at the first three in a row",
@@ -419,7 +406,7 @@ static void cached_set(GpsState *st, Position pos) {
     memset(s->line_count, 0, sizeof s->line_count);
     for (int l = 0; l < LINES; l++) {
         for (int k = 0; k < 3; k++) {
-            s->line_count[s->cells[lines[l][k]]][l]++;
+            s->line_count[s->cells[grid3_lines[l][k]]][l]++;
         }
     }
     s->nfree = 0;
@@ -622,25 +609,6 @@ static const TierOps ttt_tiers = {
 
 /* ------------------------------------------------------------------ module */
 
-/* The 8 symmetries of the square: 4 rotations, each with or without a
- * reflection. Cell (r, c) -> rotate: (c, 2 - r); reflect: (r, 2 - c). */
-static void init_symmetries(Ttt *t) {
-    for (int s = 0; s < SYMMETRIES; s++) {
-        for (int i = 0; i < CELLS; i++) {
-            int r = i / 3, c = i % 3;
-            if (s >= 4) {
-                c = 2 - c;
-            }
-            for (int k = 0; k < s % 4; k++) {
-                int nr = c, nc = 2 - r;
-                r = nr;
-                c = nc;
-            }
-            t->sym[s][i] = (uint8_t)(r * 3 + c);
-        }
-    }
-}
-
 static ErrCode ttt_create(Game *g, Error *err) {
     Ttt *t = calloc(1, sizeof *t);
     if (t == NULL) {
@@ -656,10 +624,12 @@ static ErrCode ttt_create(Game *g, Error *err) {
         return rc;
     }
     t->misere = opt_bool(&g->options, "misere");
-    init_symmetries(t);
+    /* The 8 symmetries of the square: 4 rotations, each with or without a
+     * reflection. */
+    grid_square_syms(3, &t->sym[0][0], CELLS);
     for (int l = 0; l < LINES; l++) {
         for (int k = 0; k < 3; k++) {
-            int c = lines[l][k];
+            int c = grid3_lines[l][k];
             t->lines_through[c][t->nlines_through[c]++] = (uint8_t)l;
         }
     }
