@@ -24,17 +24,21 @@ extern const GameModule connect4_module;
 /* One per line, so that adding a game is a one-line change. */
 /* clang-format off */
 const GameModule *const game_registry[] = {
+    /* placement and line games */
     &tictactoe_module,
+    &connect4_module,
+    &quarto_module,
     &othello_module,
-    &ponghauki_module,
-    &mutorere_module,
-    &dodgem_module,
-    &achi_module,
+    /* take-away games */
     &subtract_module,
     &nim_module,
+    /* moving games */
     &hexapawn_module,
-    &quarto_module,
-    &connect4_module,
+    /* loopy games */
+    &dodgem_module,
+    &ponghauki_module,
+    &mutorere_module,
+    &achi_module,
     NULL,
 };
 /* clang-format on */
