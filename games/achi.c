@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
@@ -298,9 +299,9 @@ static const GameOps achi_ops = {
 /* ------------------------------------------------------------------ module */
 
 static ErrCode achi_create(Game *g, Error *err) {
-    Achi *a = calloc(1, sizeof *a);
+    Achi *a = mem_calloc(1, sizeof *a, "the Achi module", err);
     if (a == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     ErrCode rc = basek_init(&a->hash, 3, ACHI_POINTS, err);
     if (rc != ERR_OK) {

@@ -65,6 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/game.h"
 #include "hash/colhash.h"
 
@@ -557,9 +558,8 @@ typedef struct C4Gps {
 } C4Gps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    C4Gps *s = calloc(1, sizeof *s);
+    C4Gps *s = mem_calloc(1, sizeof *s, "a connect4 GPS state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a connect4 GPS state");
         return NULL;
     }
     s->t = c4(g);
@@ -651,9 +651,8 @@ typedef struct C4Cached {
 } C4Cached;
 
 static GpsState *cached_create(const Game *g, Error *err) {
-    C4Cached *s = calloc(1, sizeof *s);
+    C4Cached *s = mem_calloc(1, sizeof *s, "a connect4 GPS-cached state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a connect4 GPS-cached state");
         return NULL;
     }
     s->t = c4(g);
@@ -860,9 +859,9 @@ static ErrCode c4_create(Game *g, Error *err) {
                          "k=%d is larger than both w=%d and h=%d: no line of %d fits on the board",
                          k, w, h, k);
     }
-    C4 *t = calloc(1, sizeof *t);
+    C4 *t = mem_calloc(1, sizeof *t, "the connect4 module", err);
     if (t == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     ErrCode rc = colhash_init(&t->hash, w, h, err);
     if (rc != ERR_OK) {

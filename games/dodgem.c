@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "core/mem.h"
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
@@ -258,9 +259,9 @@ static const GameOps dg_ops = {
 /* ------------------------------------------------------------------ module */
 
 static ErrCode dg_create(Game *g, Error *err) {
-    Dodgem *d = calloc(1, sizeof *d);
+    Dodgem *d = mem_calloc(1, sizeof *d, "the Dodgem module", err);
     if (d == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     d->n = (int)opt_int(&g->options, "n");
     d->cells = d->n * d->n;

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/game.h"
 #include "games/grid.h"
 #include "hash/generic.h"
@@ -315,12 +316,12 @@ typedef struct HexGps {
 } HexGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    HexGps *st = calloc(1, sizeof *st);
-    HexUndo *hist = calloc((size_t)g->max_depth + 1, sizeof *hist);
-    if (st == NULL || hist == NULL) {
+    HexGps *st = mem_calloc(1, sizeof *st, "a Hexapawn GPS state", err);
+    HexUndo *hist = st == NULL ? NULL
+                               : mem_calloc((size_t)g->max_depth + 1, sizeof *hist,
+                                            "the move history of a Hexapawn GPS state", err);
+    if (hist == NULL) {
         free(st);
-        free(hist);
-        error_set(err, ERR_MEMORY, "out of memory for a Hexapawn GPS state");
         return NULL;
     }
     st->x = hex(g);
@@ -408,9 +409,9 @@ static void hex_destroy(Game *g) {
 }
 
 static ErrCode hex_create(Game *g, Error *err) {
-    Hex *x = calloc(1, sizeof *x);
+    Hex *x = mem_calloc(1, sizeof *x, "the Hexapawn module", err);
     if (x == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     x->w = (int)opt_int(&g->options, "w");
     x->h = (int)opt_int(&g->options, "h");

@@ -1,4 +1,5 @@
 /* games/hole.c: see hole.h. */
+#include "core/mem.h"
 #include "games/hole.h"
 
 #include <stdio.h>
@@ -168,9 +169,9 @@ static const GameOps hole_ops = {
 /* ------------------------------------------------------------------ create */
 
 ErrCode hole_create(Game *g, const HoleRules *rules, Error *err) {
-    Hole *h = calloc(1, sizeof *h);
+    Hole *h = mem_calloc(1, sizeof *h, "the hole-game module", err);
     if (h == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     ErrCode rc = basek_init(&h->hash, 3, rules->points, err);
     if (rc != ERR_OK) {

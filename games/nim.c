@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/game.h"
 #include "hash/mixed.h"
 
@@ -219,12 +220,12 @@ typedef struct NimGps {
 } NimGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    NimGps *st = calloc(1, sizeof *st);
-    Move *hist = calloc((size_t)g->max_depth + 1, sizeof *hist);
-    if (st == NULL || hist == NULL) {
+    NimGps *st = mem_calloc(1, sizeof *st, "a Nim GPS state", err);
+    Move *hist = st == NULL ? NULL
+                            : mem_calloc((size_t)g->max_depth + 1, sizeof *hist,
+                                         "the move history of a Nim GPS state", err);
+    if (hist == NULL) {
         free(st);
-        free(hist);
-        error_set(err, ERR_MEMORY, "out of memory for a Nim GPS state");
         return NULL;
     }
     st->t = nim(g);
@@ -299,9 +300,9 @@ static const GpsOps nim_gps = {
 /* ------------------------------------------------------------------ module */
 
 static ErrCode nim_create(Game *g, Error *err) {
-    Nim *t = calloc(1, sizeof *t);
+    Nim *t = mem_calloc(1, sizeof *t, "the Nim module", err);
     if (t == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     const int64_t *items;
     t->heaps = opt_list(&g->options, "heaps", &items);

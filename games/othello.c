@@ -77,6 +77,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/game.h"
 #include "hash/discs.h"
 
@@ -413,9 +414,8 @@ typedef struct OthGps {
 } OthGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    OthGps *s = calloc(1, sizeof *s);
+    OthGps *s = mem_calloc(1, sizeof *s, "an Othello GPS state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for an Othello GPS state");
         return NULL;
     }
     s->o = oth(g);
@@ -515,9 +515,8 @@ typedef struct OthCached {
 } OthCached;
 
 static GpsState *cached_create(const Game *g, Error *err) {
-    OthCached *s = calloc(1, sizeof *s);
+    OthCached *s = mem_calloc(1, sizeof *s, "an Othello GPS-cached state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for an Othello GPS-cached state");
         return NULL;
     }
     s->o = oth(g);
@@ -712,9 +711,9 @@ static ErrCode oth_create(Game *g, Error *err) {
                          "hash holds; boards of up to 40 squares hash",
                          w, h, w * h - 4, space);
     }
-    Oth *o = calloc(1, sizeof *o);
+    Oth *o = mem_calloc(1, sizeof *o, "the Othello module", err);
     if (o == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     o->w = w;
     o->h = h;

@@ -378,9 +378,9 @@ typedef struct QGps {
 } QGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    QGps *s = calloc(1, sizeof *s); /* the empty board: the initial position */
+    QGps *s = mem_calloc(1, sizeof *s, "a Quarto GPS state",
+                         err); /* the empty board: the initial position */
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a Quarto GPS state");
         return NULL;
     }
     s->q = qt(g);
@@ -493,9 +493,8 @@ static bool ones_share(const Quarto *q, uint32_t ones) {
 }
 
 static GpsState *cached_create(const Game *g, Error *err) {
-    QCached *s = calloc(1, sizeof *s);
+    QCached *s = mem_calloc(1, sizeof *s, "a Quarto GPS-cached state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a Quarto GPS-cached state");
         return NULL;
     }
     s->q = qt(g);
@@ -726,9 +725,9 @@ static void init_lines(Quarto *q) {
 }
 
 static ErrCode q_create(Game *g, Error *err) {
-    Quarto *q = calloc(1, sizeof *q);
+    Quarto *q = mem_calloc(1, sizeof *q, "the Quarto module", err);
     if (q == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     q->n = (int)opt_int(&g->options, "n");
     q->attrs = (int)opt_int(&g->options, "attrs");

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "core/db.h"
+#include "core/mem.h"
 #include "games/game.h"
 #include "hash/mixed.h"
 
@@ -140,12 +141,13 @@ typedef struct SubGps {
 } SubGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    SubGps *st = calloc(1, sizeof *st);
-    uint32_t *hist = calloc((size_t)g->max_depth + 1, sizeof *hist);
-    if (st == NULL || hist == NULL) {
+    SubGps *st = mem_calloc(1, sizeof *st, "a subtraction-game GPS state", err);
+    uint32_t *hist = st == NULL
+                         ? NULL
+                         : mem_calloc((size_t)g->max_depth + 1, sizeof *hist,
+                                      "the move history of a subtraction-game GPS state", err);
+    if (hist == NULL) {
         free(st);
-        free(hist);
-        error_set(err, ERR_MEMORY, "out of memory for a subtraction-game GPS state");
         return NULL;
     }
     st->s = sub(g);
@@ -216,9 +218,9 @@ static int cmp_u32(const void *a, const void *b) {
 }
 
 static ErrCode sub_create(Game *g, Error *err) {
-    Sub *s = calloc(1, sizeof *s);
+    Sub *s = mem_calloc(1, sizeof *s, "the subtraction-game module", err);
     if (s == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     s->n = (uint32_t)opt_int(&g->options, "n");
     s->misere = opt_bool(&g->options, "misere");

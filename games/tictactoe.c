@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
 #include "games/game.h"
 #include "games/grid.h"
 #include "hash/basek.h"
@@ -288,9 +289,8 @@ typedef struct TttGps {
 } TttGps;
 
 static GpsState *gps_create(const Game *g, Error *err) {
-    TttGps *s = calloc(1, sizeof *s);
+    TttGps *s = mem_calloc(1, sizeof *s, "a tic-tac-toe GPS state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a tic-tac-toe GPS state");
         return NULL;
     }
     s->t = ttt(g);
@@ -385,9 +385,8 @@ typedef struct TttCached {
 } TttCached;
 
 static GpsState *cached_create(const Game *g, Error *err) {
-    TttCached *s = calloc(1, sizeof *s);
+    TttCached *s = mem_calloc(1, sizeof *s, "a tic-tac-toe GPS-cached state", err);
     if (s == NULL) {
-        error_set(err, ERR_MEMORY, "out of memory for a tic-tac-toe GPS-cached state");
         return NULL;
     }
     s->t = ttt(g);
@@ -610,9 +609,9 @@ static const TierOps ttt_tiers = {
 /* ------------------------------------------------------------------ module */
 
 static ErrCode ttt_create(Game *g, Error *err) {
-    Ttt *t = calloc(1, sizeof *t);
+    Ttt *t = mem_calloc(1, sizeof *t, "the tic-tac-toe module", err);
     if (t == NULL) {
-        return error_set(err, ERR_MEMORY, "out of memory");
+        return ERR_MEMORY;
     }
     ErrCode rc = basek_init(&t->hash, 3, CELLS, err);
     if (rc == ERR_OK) {
