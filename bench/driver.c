@@ -310,10 +310,11 @@ static void note_pending(const char *path, int lineno, const char *rest) {
     snprintf(spec, sizeof spec, "%.*s", (int)strcspn(rest, " \t"), rest);
     spec_name(spec, name, sizeof name);
     if (game_find(name) != NULL) {
+        char where[512];
         fprintf(stderr,
                 "bench: note: %s:%d: game '%s' is registered now; enable the line by "
                 "removing '#pending:'\n",
-                path, lineno, name);
+                text_escape(path, where, sizeof where), lineno, name);
     }
 }
 
@@ -793,7 +794,8 @@ static int count_one(const char *solver, const char *game, const char *threads_t
     int64_t threads;
     double min_seconds = strtod(min_text, NULL);
     if (!parse_int64(threads_text, 0, 1024, &threads)) {
-        printf("error bad thread count '%s'\n", threads_text);
+        char text[64];
+        printf("error bad thread count '%s'\n", text_escape(threads_text, text, sizeof text));
         return ERR_USAGE;
     }
     Setup su;
@@ -1306,8 +1308,9 @@ int main(int argc, char **argv) {
         }
     }
     argv[rest] = NULL;
-    if (bench_report_unrecognized(rest, argv)) {
-        return ERR_USAGE;
+    if (rest > 1) { /* neither ours nor Google Benchmark's */
+        error_set(&err, ERR_USAGE, "unknown option '%s' (bench --help)", argv[1]);
+        return fail(&err);
     }
     counted_path = o.counted;
     count_min_time = o.count_min_time;

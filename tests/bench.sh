@@ -191,6 +191,12 @@ awk 'BEGIN { for (i = 1; i <= 10000; i++) { print "subtract:n=" i " solvers=dfs"
     >"$tmp/big.txt"
 refuse "duplicate among 20,001 lines" 2 "big.txt:20001: benchmark dfs/subtract:n=7,moves=1-2 is in" \
     --matrix "$tmp/big.txt"
+# Item 18: input quoted in a message is escaped (\xNN), one line.
+"$bench" --matrix "$tmp/m.txt" "$(printf -- '--x\033[2J\ny')" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q "$(printf '\033')" "$tmp/err" &&
+    grep -qF "unknown option '--x\x1b[2J\x0ay'" "$tmp/err" && ok "escaped option" ||
+    bad "escaped option: exit $rc, $(cat -v "$tmp/err")"
 
 echo "bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
