@@ -177,7 +177,7 @@ static uint64_t budget_and_source(char *source, size_t n) {
         snprintf(source, n, "set by --max-memory");
         return mem_limit;
     }
-    static char m[8192], v2[64], v1[64];
+    char m[8192], v2[64], v1[64]; /* /proc/meminfo is about 1.5 KiB */
     return mem_budget_from(read_small(sources.meminfo, m, sizeof m),
                            read_small(sources.cgroup_v2, v2, sizeof v2),
                            read_small(sources.cgroup_v1, v1, sizeof v1), source, n);

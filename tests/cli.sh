@@ -374,6 +374,27 @@ refuse_code() {
         bad "$name (exit $rc, stderr: $(cat /tmp/cli_err.$$))"
     fi
 }
+# Item 4: with MemAvailable missing or 0 (a bind-mounted /proc/meminfo, as in
+# the review), the budget falls back to MemTotal, or the solve is refused
+# asking for --max-memory; never unlimited. Needs a private mount namespace
+# (root); elsewhere tests/test_core.c covers the same rule with injected files.
+printf 'MemTotal: 1000000 kB\nMemAvailable: 0 kB\n' >/tmp/cli_mi1.$$
+printf 'MemFree: 100 kB\n' >/tmp/cli_mi2.$$
+if unshare -m sh -c "mount --bind /tmp/cli_mi1.$$ /proc/meminfo" 2>/dev/null; then
+    unshare -m sh -c "mount --bind /tmp/cli_mi1.$$ /proc/meminfo && \"$solve\" connect4:w=7,h=6" \
+        >/dev/null 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 4 ] && grep -q "(90% of MemTotal" /tmp/cli_err.$$ && ok "budget from MemTotal" ||
+        bad "budget from MemTotal: exit $rc, $(cat /tmp/cli_err.$$)"
+    unshare -m sh -c "mount --bind /tmp/cli_mi2.$$ /proc/meminfo && \"$solve\" connect4:w=7,h=6" \
+        >/dev/null 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 4 ] && grep -q "give --max-memory SIZE" /tmp/cli_err.$$ && ok "budget unknown" ||
+        bad "budget unknown: exit $rc, $(cat /tmp/cli_err.$$)"
+else
+    echo "skip budget fallbacks (no private mount namespace here)"
+fi
+rm -f /tmp/cli_mi1.$$ /tmp/cli_mi2.$$
 # Item 5: a size under one byte rounded to 0, which meant no limit.
 refuse_code "max-memory 0.5" 2 "less than one byte" tictactoe --max-memory 0.5
 refuse_code "max-memory 0.0005K" 2 "less than one byte" tictactoe --max-memory 0.0005K
