@@ -49,11 +49,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/shim.h"
+#include "core/clock.h"
 #include "core/db.h"
 #include "core/mem.h"
 #include "games/game.h"
@@ -97,6 +101,9 @@ static ErrCode specs_split(const char *text, IsName is_name, const char *what, S
     bool may_continue = false;
     for (char *save = NULL, *group = strtok_r(buf, " \t;", &save); group != NULL;
          group = strtok_r(NULL, " \t;", &save)) {
+        if (group[0] == ',' || group[strlen(group) - 1] == ',' || strstr(group, ",,") != NULL) {
+            return error_set(err, ERR_USAGE, "empty %s in '%s' (a stray comma)", what, text);
+        }
         may_continue = false;
         for (char *save2 = NULL, *piece = strtok_r(group, ",", &save2); piece != NULL;
              piece = strtok_r(NULL, ",", &save2)) {
@@ -145,7 +152,10 @@ typedef struct Line {
     char game[SPEC_MAX];
     bool full;        /* only with --full */
     bool has_solvers; /* solvers= replaces the default set */
-    SpecList solvers, extra, skip;
+    /* The solvers=, extra= and skip= lists as written (checked when read;
+     * split again where used, which keeps a Line small for long matrices).
+     * Owned by the matrix read from the file; copies share them. */
+    char *solvers, *extra, *skip;
     char series[64];
     int nthreads;
     int threads[THREADS_MAX];
@@ -155,6 +165,17 @@ typedef struct Matrix {
     int n, cap;
     Line *lines;
 } Matrix;
+
+/* Frees the lists of lines read from a file (not of copies). */
+static void matrix_free(Matrix *m) {
+    for (int i = 0; i < m->n; i++) {
+        free(m->lines[i].solvers);
+        free(m->lines[i].extra);
+        free(m->lines[i].skip);
+    }
+    free(m->lines);
+    *m = (Matrix){0};
+}
 
 static Line *matrix_add(Matrix *m) {
     if (m->n == m->cap) {
@@ -172,6 +193,13 @@ static Line *matrix_add(Matrix *m) {
 
 static ErrCode parse_threads(const char *text, Line *l, Error *err) {
     char buf[256];
+    size_t len = strlen(text);
+    if (len == 0 || len >= sizeof buf || text[0] == ',' || text[len - 1] == ',' ||
+        strstr(text, ",,") != NULL) {
+        return error_set(err, ERR_USAGE,
+                         "%s: threads= needs up to %d whole numbers 1..1024, not '%s'", l->where,
+                         THREADS_MAX, text);
+    }
     snprintf(buf, sizeof buf, "%s", text);
     l->nthreads = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t != NULL;
@@ -187,33 +215,81 @@ static ErrCode parse_threads(const char *text, Line *l, Error *err) {
     return ERR_OK;
 }
 
+/* A solver list of a matrix line, checked (every name and its options
+ * known, no empty item) and kept as written in *keep. */
+static ErrCode line_list(const char *field, const char *text, char **keep, Error *err) {
+    SpecList list = {0};
+    ErrCode rc = specs_split(text, is_solver_name, "solver", &list, err);
+    if (rc == ERR_OK && list.n == 0) {
+        rc = error_set(err, ERR_USAGE, "%s= needs a list of solvers", field);
+    }
+    for (int i = 0; rc == ERR_OK && i < list.n; i++) {
+        const SolverModule *s;
+        rc = solver_spec_check(list.item[i], &s, err);
+        if (rc != ERR_OK) {
+            error_prefix(err, "%s=: ", field);
+        }
+    }
+    if (rc == ERR_OK && (*keep = strdup(text)) == NULL) {
+        rc = error_set(err, ERR_MEMORY, "out of memory reading the matrix");
+    }
+    return rc;
+}
+
 /* One line: GAME[:OPTS] [solvers=LIST] [extra=LIST] [skip=LIST] [series=NAME]
- * [threads=N,...] [full]. */
+ * [threads=N,...] [full], each field at most once. */
 static ErrCode parse_line(char *text, Line *l, Error *err) {
+    static const char *const fields[] = {
+        "full", "solvers=", "extra=", "skip=", "series=", "threads="};
+    enum { NFIELDS = sizeof fields / sizeof fields[0] };
+    bool seen[NFIELDS] = {0};
     char *save = NULL;
     char *tok = strtok_r(text, " \t", &save);
     snprintf(l->game, sizeof l->game, "%s", tok);
     while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
-        char *eq = strchr(tok, '=');
+        int f = -1;
+        for (int k = 0; k < NFIELDS && f < 0; k++) {
+            size_t n = strlen(fields[k]);
+            if (k == 0 ? strcmp(tok, fields[k]) == 0 : strncmp(tok, fields[k], n) == 0) {
+                f = k;
+            }
+        }
+        if (f < 0) {
+            return error_set(err, ERR_USAGE,
+                             "%s: unknown field '%s' (fields: solvers=, extra=, skip=, series=, "
+                             "threads=, full)",
+                             l->where, tok);
+        }
+        if (seen[f]) {
+            return error_set(err, ERR_USAGE, "%s: field '%s' given twice", l->where, fields[f]);
+        }
+        seen[f] = true;
+        const char *val = strchr(tok, '=') != NULL ? strchr(tok, '=') + 1 : "";
         ErrCode rc = ERR_OK;
-        if (strcmp(tok, "full") == 0) {
+        switch (f) {
+        case 0:
             l->full = true;
-        } else if (eq != NULL && strncmp(tok, "solvers=", 8) == 0) {
+            break;
+        case 1:
             l->has_solvers = true;
-            rc = specs_split(eq + 1, is_solver_name, "solver", &l->solvers, err);
-        } else if (eq != NULL && strncmp(tok, "extra=", 6) == 0) {
-            rc = specs_split(eq + 1, is_solver_name, "solver", &l->extra, err);
-        } else if (eq != NULL && strncmp(tok, "skip=", 5) == 0) {
-            rc = specs_split(eq + 1, is_solver_name, "solver", &l->skip, err);
-        } else if (eq != NULL && strncmp(tok, "series=", 7) == 0) {
-            snprintf(l->series, sizeof l->series, "%s", eq + 1);
-        } else if (eq != NULL && strncmp(tok, "threads=", 8) == 0) {
-            rc = parse_threads(eq + 1, l, err);
-        } else {
-            rc = error_set(err, ERR_USAGE,
-                           "%s: unknown field '%s' (fields: solvers=, extra=, skip=, series=, "
-                           "threads=, full)",
-                           l->where, tok);
+            rc = line_list("solvers", val, &l->solvers, err);
+            break;
+        case 2:
+            rc = line_list("extra", val, &l->extra, err);
+            break;
+        case 3:
+            rc = line_list("skip", val, &l->skip, err);
+            break;
+        case 4:
+            if (val[0] == '\0' || strlen(val) >= sizeof l->series) {
+                rc = error_set(err, ERR_USAGE, "series= needs a name of 1 to %zu characters",
+                               sizeof l->series - 1);
+            }
+            snprintf(l->series, sizeof l->series, "%s", val);
+            break;
+        default:
+            rc = parse_threads(val, l, err);
+            break;
         }
         if (rc != ERR_OK) {
             if (err->msg[0] != '\0' && strncmp(err->msg, l->where, strlen(l->where)) != 0) {
@@ -234,10 +310,11 @@ static void note_pending(const char *path, int lineno, const char *rest) {
     snprintf(spec, sizeof spec, "%.*s", (int)strcspn(rest, " \t"), rest);
     spec_name(spec, name, sizeof name);
     if (game_find(name) != NULL) {
+        char where[512];
         fprintf(stderr,
                 "bench: note: %s:%d: game '%s' is registered now; enable the line by "
                 "removing '#pending:'\n",
-                path, lineno, name);
+                text_escape(path, where, sizeof where), lineno, name);
     }
 }
 
@@ -247,10 +324,11 @@ static ErrCode matrix_read(const char *path, Matrix *m, Error *err) {
         return error_set(err, ERR_IO, "cannot read the matrix %s: %s (give one with --matrix)",
                          path, strerror(errno));
     }
-    char text[4096];
+    char *text = NULL; /* a whole line, however long (getline) */
+    size_t cap = 0;
     int lineno = 0;
     ErrCode rc = ERR_OK;
-    while (rc == ERR_OK && fgets(text, sizeof text, f) != NULL) {
+    while (rc == ERR_OK && getline(&text, &cap, f) != -1) {
         lineno++;
         text[strcspn(text, "\r\n")] = '\0';
         if (strncmp(text, "#pending:", 9) == 0) {
@@ -268,6 +346,10 @@ static ErrCode matrix_read(const char *path, Matrix *m, Error *err) {
         snprintf(l->where, sizeof l->where, "%s:%d", path, lineno);
         rc = parse_line(text, l, err);
     }
+    if (rc == ERR_OK && ferror(f)) {
+        rc = error_set(err, ERR_IO, "cannot read the matrix %s: %s", path, strerror(errno));
+    }
+    free(text);
     fclose(f);
     return rc;
 }
@@ -284,6 +366,8 @@ typedef struct Pair {
     /* From the counted twin, once per pair. */
     bool counted;
     char count_error[512];
+    ErrCode count_code; /* the error's code when count_error is set */
+    ErrCode failed;     /* ERR_OK, or the code of the pair's failure */
     Counters counters;
     bool has_positions;
     uint64_t positions;
@@ -292,10 +376,57 @@ typedef struct Pair {
     Outcome root;
 } Pair;
 
+/* The pairs, and a hash set of their names (open addressing, linear
+ * probing; slot = index + 1, 0 empty; at most half full) so that a
+ * duplicate is found in O(1) expected per pair, not by a scan. */
 typedef struct Pairs {
     int n, cap;
     Pair *p;
+    uint32_t *slots;
+    size_t nslots; /* a power of two */
 } Pairs;
+
+static uint64_t name_hash(const char *s) {
+    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+    for (; *s != '\0'; s++) {
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    }
+    return h;
+}
+
+/* The slot holding name, or the empty slot where it would go. */
+static size_t pairs_slot(const Pairs *ps, const char *name) {
+    size_t i = (size_t)name_hash(name) & (ps->nslots - 1);
+    while (ps->slots[i] != 0 && strcmp(ps->p[ps->slots[i] - 1].name, name) != 0) {
+        i = (i + 1) & (ps->nslots - 1);
+    }
+    return i;
+}
+
+/* Makes room for one more name in the set (doubling and rehashing). */
+static ErrCode pairs_grow_set(Pairs *ps, Error *err) {
+    if ((size_t)(ps->n + 1) * 2 <= ps->nslots) {
+        return ERR_OK;
+    }
+    size_t n = ps->nslots ? ps->nslots * 2 : 256;
+    uint32_t *slots = calloc(n, sizeof *slots);
+    if (slots == NULL) {
+        return error_set(err, ERR_MEMORY, "out of memory registering benchmarks");
+    }
+    free(ps->slots);
+    ps->slots = slots;
+    ps->nslots = n;
+    for (int k = 0; k < ps->n; k++) {
+        ps->slots[pairs_slot(ps, ps->p[k].name)] = (uint32_t)k + 1;
+    }
+    return ERR_OK;
+}
+
+static void pairs_free(Pairs *ps) {
+    free(ps->p);
+    free(ps->slots);
+    *ps = (Pairs){0};
+}
 
 static ErrCode pairs_add(Pairs *ps, const char *solver, const char *game, int threads,
                          const char *series, Error *err) {
@@ -305,12 +436,14 @@ static ErrCode pairs_add(Pairs *ps, const char *solver, const char *game, int th
     } else {
         snprintf(name, sizeof name, "%s/%s", solver, game);
     }
-    for (int i = 0; i < ps->n; i++) {
-        if (strcmp(ps->p[i].name, name) == 0) {
-            return error_set(err, ERR_USAGE,
-                             "benchmark %s is in the matrix twice (check --games and the matrix)",
-                             name);
-        }
+    if (pairs_grow_set(ps, err) != ERR_OK) {
+        return ERR_MEMORY;
+    }
+    size_t slot = pairs_slot(ps, name);
+    if (ps->slots[slot] != 0) {
+        return error_set(err, ERR_USAGE,
+                         "benchmark %s is in the matrix twice (check --games and the matrix)",
+                         name);
     }
     if (ps->n == ps->cap) {
         ps->cap = ps->cap ? ps->cap * 2 : 64;
@@ -326,6 +459,7 @@ static ErrCode pairs_add(Pairs *ps, const char *solver, const char *game, int th
     snprintf(p->game, sizeof p->game, "%s", game);
     snprintf(p->series, sizeof p->series, "%s", series);
     p->threads = threads;
+    ps->slots[slot] = (uint32_t)ps->n;
     return ERR_OK;
 }
 
@@ -363,21 +497,36 @@ static void list_push(SpecList *l, const char *spec) {
  * one is left out. */
 static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, SpecList *out,
                             Error *err) {
-    SpecList base = {0};
+    static SpecList solvers, extra, skip, base; /* 20 KiB each: not on the stack */
+    solvers = extra = skip = base = (SpecList){0};
+    ErrCode rc = ERR_OK;
+    if (l->solvers != NULL) {
+        rc = specs_split(l->solvers, is_solver_name, "solver", &solvers, err);
+    }
+    if (rc == ERR_OK && l->extra != NULL) {
+        rc = specs_split(l->extra, is_solver_name, "solver", &extra, err);
+    }
+    if (rc == ERR_OK && l->skip != NULL) {
+        rc = specs_split(l->skip, is_solver_name, "solver", &skip, err);
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
     if (l->has_solvers) {
-        base = l->solvers;
+        base = solvers;
     } else {
         for (int i = 0; solver_registry[i] != NULL; i++) {
             const SolverModule *s = solver_registry[i];
-            if (solver_supports(s, g, NULL, 0) && !list_has_name(&l->skip, s->name)) {
+            if (solver_supports(s, g, NULL, 0) && !list_has_name(&skip, s->name)) {
                 list_push(&base, s->name);
             }
         }
     }
-    for (int i = 0; i < l->extra.n; i++) {
-        list_push(&base, l->extra.item[i]);
+    for (int i = 0; i < extra.n; i++) {
+        list_push(&base, extra.item[i]);
     }
-    SpecList chosen = {0};
+    static SpecList chosen;
+    chosen = (SpecList){0};
     if (only->n == 0) {
         chosen = base;
     } else {
@@ -410,7 +559,7 @@ static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, 
         }
         char why[512];
         if (!solver_supports(s, g, why, sizeof why)) {
-            if (list_has(&l->solvers, chosen.item[i]) || list_has(&l->extra, chosen.item[i])) {
+            if (list_has(&solvers, chosen.item[i]) || list_has(&extra, chosen.item[i])) {
                 return error_set(err, ERR_UNSUPPORTED, "%s: %s", l->where, why);
             }
             continue; /* --solvers applies to every line; keep the ones it fits */
@@ -441,6 +590,9 @@ static ErrCode line_pairs(const Line *l, const Game *g, const SpecList *only, Pa
             rc = pairs_add(ps, solvers.item[i], game, threads, l->series, err);
         }
     }
+    if (rc != ERR_OK && strncmp(err->msg, l->where, strlen(l->where)) != 0) {
+        error_prefix(err, "%s: ", l->where);
+    }
     return rc;
 }
 
@@ -469,6 +621,7 @@ typedef struct Options {
     const char *games;
     const char *counted;
     double count_min_time;
+    double count_timeout;
     int ncontext;
     const char *context[32];
 } Options;
@@ -489,6 +642,9 @@ static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Erro
     }
     SpecList games = {0};
     ErrCode rc = specs_split(o->games, is_game_name, "game", &games, err);
+    if (rc != ERR_OK) {
+        error_prefix(err, "--games: ");
+    }
     if (rc == ERR_OK && games.n == 0) {
         rc = error_set(err, ERR_USAGE, "--games is empty");
     }
@@ -533,6 +689,9 @@ static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
     ErrCode rc = matrix_read(o->matrix, &all, err);
     if (rc == ERR_OK && o->solvers != NULL) {
         rc = specs_split(o->solvers, is_solver_name, "solver", &only, err);
+        if (rc != ERR_OK) {
+            error_prefix(err, "--solvers: ");
+        }
         for (int i = 0; rc == ERR_OK && i < only.n; i++) {
             const SolverModule *s;
             rc = solver_spec_check(only.item[i], &s, err);
@@ -571,7 +730,7 @@ static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
                            "--solvers: '%s' supports none of the selected games", only.item[i]);
         }
     }
-    free(all.lines);
+    matrix_free(&all);
     free(lines.lines);
     return rc;
 }
@@ -635,7 +794,8 @@ static int count_one(const char *solver, const char *game, const char *threads_t
     int64_t threads;
     double min_seconds = strtod(min_text, NULL);
     if (!parse_int64(threads_text, 0, 1024, &threads)) {
-        printf("error bad thread count '%s'\n", threads_text);
+        char text[64];
+        printf("error bad thread count '%s'\n", text_escape(threads_text, text, sizeof text));
         return ERR_USAGE;
     }
     Setup su;
@@ -681,6 +841,55 @@ static int count_one(const char *solver, const char *game, const char *threads_t
 
 static const char *counted_path; /* the counted twin */
 static double count_min_time = 0.1;
+static double count_timeout = 1800; /* --count-timeout: seconds before the twin is killed */
+static int failures;                /* pairs that failed (run_pair), for the exit code */
+static ErrCode first_failure;       /* the code of the first failure */
+
+/* Records p's failure once (run_pair may run a pair several times). */
+static void pair_failed(Pair *p, ErrCode code) {
+    if (p->failed == ERR_OK) {
+        p->failed = code != ERR_OK ? code : ERR_INTERNAL;
+        if (failures++ == 0) {
+            first_failure = p->failed;
+        }
+    }
+}
+
+/* Reads everything the child writes on fd until it closes it, at most
+ * count_timeout seconds; false on timeout. The text is NUL-terminated and
+ * cut at n - 1 bytes (the rest is read and dropped). */
+static bool read_with_deadline(int fd, char *buf, size_t n) {
+    double deadline = clock_seconds() + count_timeout;
+    size_t used = 0;
+    for (;;) {
+        double left = deadline - clock_seconds();
+        if (left <= 0) {
+            buf[used] = '\0';
+            return false;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int r = poll(&pfd, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r == 0) {
+            continue; /* the deadline check above ends it */
+        }
+        char chunk[4096];
+        ssize_t got = r < 0 ? -1 : read(fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break;
+        }
+        size_t keep = (size_t)got < n - 1 - used ? (size_t)got : n - 1 - used;
+        memcpy(buf + used, chunk, keep);
+        used += keep;
+    }
+    buf[used] = '\0';
+    return true;
+}
 
 /* Runs the counted twin on p and reads its figures. */
 static void count_pair(Pair *p) {
@@ -688,6 +897,7 @@ static void count_pair(Pair *p) {
     int out[2];
     if (pipe(out) != 0) {
         snprintf(p->count_error, sizeof p->count_error, "pipe: %s", strerror(errno));
+        p->count_code = ERR_IO;
         return;
     }
     char threads[16], min[32];
@@ -696,6 +906,7 @@ static void count_pair(Pair *p) {
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
+        setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
         dup2(out[1], STDOUT_FILENO);
         close(out[0]);
         close(out[1]);
@@ -703,19 +914,34 @@ static void count_pair(Pair *p) {
               (char *)NULL);
         dprintf(STDOUT_FILENO, "error cannot run the counted build %s: %s (make bench builds it)\n",
                 counted_path, strerror(errno));
-        _exit(127);
+        _exit(ERR_IO);
     }
     close(out[1]);
     if (pid < 0) {
         close(out[0]);
         snprintf(p->count_error, sizeof p->count_error, "fork: %s", strerror(errno));
+        p->count_code = ERR_IO;
         return;
     }
-    FILE *f = fdopen(out[0], "r");
-    char line[1200];
+    setpgid(pid, pid); /* also here: no race with the child's own call */
+    static char text[1 << 16];
+    bool in_time = read_with_deadline(out[0], text, sizeof text);
+    close(out[0]);
+    if (!in_time) {
+        kill(-pid, SIGKILL);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!in_time) {
+        snprintf(p->count_error, sizeof p->count_error,
+                 "the counted build %s did not finish within %g s (--count-timeout); killed",
+                 counted_path, count_timeout);
+        p->count_code = ERR_LIMIT;
+        return;
+    }
     bool have_seconds = false;
-    while (f != NULL && fgets(line, sizeof line, f) != NULL) {
-        line[strcspn(line, "\n")] = '\0';
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line != NULL;
+         line = strtok_r(NULL, "\n", &save)) {
         char *val = strchr(line, ' ');
         if (val == NULL) {
             continue;
@@ -743,16 +969,17 @@ static void count_pair(Pair *p) {
             }
         }
     }
-    if (f != NULL) {
-        fclose(f);
-    } else {
-        close(out[0]);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    p->count_code = code >= ERR_USAGE && code <= ERR_LIMIT ? (ErrCode)code : ERR_INTERNAL;
     if (p->count_error[0] == '\0' && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-        snprintf(p->count_error, sizeof p->count_error, "the counted build %s failed (status %d)",
-                 counted_path, status);
+        if (WIFSIGNALED(status)) {
+            snprintf(p->count_error, sizeof p->count_error,
+                     "the counted build %s was killed by signal %d", counted_path,
+                     WTERMSIG(status));
+        } else {
+            snprintf(p->count_error, sizeof p->count_error, "the counted build %s failed (exit %d)",
+                     counted_path, code);
+        }
     } else if (p->count_error[0] == '\0' && !have_seconds) {
         snprintf(p->count_error, sizeof p->count_error, "the counted build %s printed no result",
                  counted_path);
@@ -776,11 +1003,13 @@ static void run_pair(BenchState *st, void *arg) {
         count_pair(p);
     }
     if (p->count_error[0] != '\0') {
+        pair_failed(p, p->count_code);
         fail_bench(st, "%s", p->count_error);
         return;
     }
     Setup su;
     if (setup_pair(p->solver, p->game, p->threads, &su, &err) != ERR_OK) {
+        pair_failed(p, err.code);
         fail_bench(st, "%s", err.msg);
         return;
     }
@@ -791,6 +1020,7 @@ static void run_pair(BenchState *st, void *arg) {
     while (bench_keep_running(st)) {
         SolveResult res;
         if (solve_pair(&su, &res, &err) != ERR_OK) {
+            pair_failed(p, err.code);
             fail_bench(st, "%s", err.msg);
             failed = true;
             break;
@@ -803,6 +1033,7 @@ static void run_pair(BenchState *st, void *arg) {
         bool agree = res.root.value == p->root.value && res.root.remoteness == p->root.remoteness;
         solve_result_free(&res);
         if (!agree) {
+            pair_failed(p, ERR_INTERNAL);
             fail_bench(st, "the timed and the counted builds disagree on the root");
             failed = true;
             break;
@@ -883,6 +1114,7 @@ static void add_machine_context(void) {
 static const char usage_text[] =
     "usage: bench [--matrix FILE] [--full] [--solvers LIST] [--games LIST]\n"
     "             [--context KEY=VALUE]... [--counted PATH] [--count-min-time SECONDS]\n"
+    "             [--count-timeout SECONDS]\n"
     "             [--benchmark_filter=REGEX] [--benchmark_format=console|json|csv]\n"
     "             [--benchmark_out=FILE] [--benchmark_repetitions=N] [--benchmark_list_tests]\n"
     "             [other --benchmark_* flags of Google Benchmark]\n"
@@ -897,7 +1129,15 @@ static const char usage_text[] =
     "  --context K=V     add K=V to the report's context (e.g. commit=abc123)\n"
     "  --counted PATH    the counted build of this program (default: bench-counted\n"
     "                    beside this binary)\n"
-    "  --count-min-time S  repeat the counted solve for at least S seconds (0.1)\n";
+    "  --count-min-time S  repeat the counted solve for at least S seconds (0.1)\n"
+    "  --count-timeout S   kill the counted build of a pair after S seconds and\n"
+    "                    report the pair as failed (default 1800)\n"
+    "\n"
+    "Exit status: 0 when every benchmark ran; otherwise the code of the first\n"
+    "failure (2 bad input, 3 unsupported, 4 memory, 5 file, 6 internal, such as\n"
+    "builds that disagree on the root, 7 a limit, such as --count-timeout).\n"
+    "--benchmark_repetitions, --benchmark_format, --benchmark_out_format and\n"
+    "--benchmark_filter are checked first (a filter must match a benchmark).\n";
 
 /* The default matrix: ../bench/matrix.txt from the binary's directory, or
  * bench/matrix.txt from the current one. */
@@ -923,6 +1163,69 @@ static void default_paths(char *matrix, size_t mn, char *counted, size_t cn) {
     }
 }
 
+/* Google Benchmark's flags that it would abort on or accept silently,
+ * checked before it sees them (it parses only the --flag=value form). The
+ * filter is kept for filter_check. */
+static ErrCode check_benchmark_flags(int argc, char **argv, const char **filter, Error *err) {
+    *filter = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strncmp(a, "--benchmark_repetitions=", 24) == 0) {
+            int64_t n;
+            if (!parse_int64(a + 24, 1, INT32_MAX, &n)) {
+                return error_set(err, ERR_USAGE,
+                                 "--benchmark_repetitions needs a whole number from 1 to %d, "
+                                 "not '%s'",
+                                 INT32_MAX, a + 24);
+            }
+        } else if (strncmp(a, "--benchmark_format=", 19) == 0 ||
+                   strncmp(a, "--benchmark_out_format=", 23) == 0) {
+            v = strchr(a, '=') + 1;
+            if (strcmp(v, "console") != 0 && strcmp(v, "json") != 0 && strcmp(v, "csv") != 0) {
+                return error_set(err, ERR_USAGE, "%.*s takes console, json or csv, not '%s'",
+                                 (int)(v - a - 1), a, v);
+            }
+        } else if (strncmp(a, "--benchmark_filter=", 19) == 0) {
+            *filter = a + 19;
+        }
+    }
+    return ERR_OK;
+}
+
+/* Google Benchmark's filter rule: "" or "all" selects everything, a
+ * leading '-' negates, otherwise a POSIX extended regular expression
+ * searched in the name (its own Regex class). Refuses a filter that does
+ * not compile or selects no benchmark, which Google Benchmark would accept
+ * silently with exit 0. */
+static ErrCode filter_check(const char *filter, const Pairs *ps, Error *err) {
+    if (filter == NULL || filter[0] == '\0' || strcmp(filter, "all") == 0) {
+        return ERR_OK;
+    }
+    bool negative = filter[0] == '-';
+    regex_t re;
+    int rc = regcomp(&re, filter + negative, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[256];
+        regerror(rc, &re, why, sizeof why);
+        return error_set(err, ERR_USAGE, "--benchmark_filter '%s' is not a regular expression: %s",
+                         filter, why);
+    }
+    int matched = 0;
+    for (int i = 0; i < ps->n && matched == 0; i++) {
+        char name[sizeof ps->p->name + 16];
+        snprintf(name, sizeof name, "%s/manual_time", ps->p[i].name);
+        matched += (regexec(&re, name, 0, NULL, 0) == 0) != negative;
+    }
+    regfree(&re);
+    if (matched == 0) {
+        return error_set(err, ERR_USAGE,
+                         "--benchmark_filter '%s' matches none of the %d benchmarks "
+                         "(--benchmark_list_tests lists them)",
+                         filter, ps->n);
+    }
+    return ERR_OK;
+}
+
 static int fail(const Error *err) {
     fprintf(stderr, "bench: %s\n", err->msg);
     return err->code != ERR_OK ? (int)err->code : 1;
@@ -941,11 +1244,16 @@ int main(int argc, char **argv) {
             argv[i] = (char *)"--help";
         }
     }
+    Error err = {0};
+    const char *filter = NULL;
+    if (check_benchmark_flags(argc, argv, &filter, &err) != ERR_OK) {
+        return fail(&err);
+    }
     bench_init(&argc, argv);
     static char matrix[PATH_MAX], counted[PATH_MAX];
     default_paths(matrix, sizeof matrix, counted, sizeof counted);
-    Options o = {.matrix = matrix, .counted = counted, .count_min_time = 0.1};
-    Error err = {0};
+    Options o = {
+        .matrix = matrix, .counted = counted, .count_min_time = 0.1, .count_timeout = 1800};
     int rest = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -954,7 +1262,8 @@ int main(int argc, char **argv) {
             o.full = true;
         } else if (strcmp(a, "--matrix") == 0 || strcmp(a, "--solvers") == 0 ||
                    strcmp(a, "--games") == 0 || strcmp(a, "--context") == 0 ||
-                   strcmp(a, "--counted") == 0 || strcmp(a, "--count-min-time") == 0) {
+                   strcmp(a, "--counted") == 0 || strcmp(a, "--count-min-time") == 0 ||
+                   strcmp(a, "--count-timeout") == 0) {
             if (!has_next) {
                 error_set(&err, ERR_USAGE, "%s needs a value (bench --help)", a);
                 return fail(&err);
@@ -968,6 +1277,15 @@ int main(int argc, char **argv) {
                 o.games = v;
             } else if (strcmp(a, "--counted") == 0) {
                 o.counted = v;
+            } else if (strcmp(a, "--count-timeout") == 0) {
+                char *end;
+                o.count_timeout = strtod(v, &end);
+                if (*v == '\0' || *end != '\0' || !(o.count_timeout > 0) ||
+                    o.count_timeout > 7 * 86400) {
+                    error_set(&err, ERR_USAGE,
+                              "--count-timeout needs seconds above 0, at most 604800, not '%s'", v);
+                    return fail(&err);
+                }
             } else if (strcmp(a, "--count-min-time") == 0) {
                 char *end;
                 o.count_min_time = strtod(v, &end);
@@ -990,17 +1308,23 @@ int main(int argc, char **argv) {
         }
     }
     argv[rest] = NULL;
-    if (bench_report_unrecognized(rest, argv)) {
-        return ERR_USAGE;
+    if (rest > 1) { /* neither ours nor Google Benchmark's */
+        error_set(&err, ERR_USAGE, "unknown option '%s' (bench --help)", argv[1]);
+        return fail(&err);
     }
     counted_path = o.counted;
     count_min_time = o.count_min_time;
+    count_timeout = o.count_timeout;
     Pairs pairs = {0};
     if (build_pairs(&o, &pairs, &err) != ERR_OK) {
         return fail(&err);
     }
     if (pairs.n == 0) {
         error_set(&err, ERR_USAGE, "the selection holds no benchmark (check --games/--solvers)");
+        return fail(&err);
+    }
+    if (filter_check(filter, &pairs, &err) != ERR_OK) {
+        pairs_free(&pairs);
         return fail(&err);
     }
     for (int i = 0; i < pairs.n; i++) {
@@ -1016,6 +1340,14 @@ int main(int argc, char **argv) {
     }
     bench_run();
     bench_shutdown();
-    free(pairs.p);
+    int total = pairs.n;
+    pairs_free(&pairs);
+    if (failures > 0) {
+        fprintf(stderr,
+                "bench: %d of %d benchmarks failed (their rows say ERROR OCCURRED and why); "
+                "exit %d\n",
+                failures, total, (int)first_failure);
+        return (int)first_failure;
+    }
     return 0;
 }

@@ -36,10 +36,6 @@ extern "C" {
 
 void bench_init(int *argc, char **argv) { benchmark::Initialize(argc, argv); }
 
-bool bench_report_unrecognized(int argc, char **argv) {
-    return benchmark::ReportUnrecognizedArguments(argc, argv);
-}
-
 void bench_register(const char *name, BenchFn fn, void *arg, const char *unit) {
     benchmark::RegisterBenchmark(
         name, [fn, arg](benchmark::State &st) { fn(reinterpret_cast<BenchState *>(&st), arg); })

@@ -47,10 +47,6 @@ typedef enum BenchCounterKind {
 /* Parses and removes the --benchmark_* flags from argv (benchmark::Initialize). */
 void bench_init(int *argc, char **argv);
 
-/* True (after printing a message) when argv still holds arguments that
- * neither Google Benchmark nor the caller consumed. */
-bool bench_report_unrecognized(int argc, char **argv);
-
 /* Registers fn(st, arg) under `name` (copied). The benchmark uses manual
  * time (bench_set_iteration_time) and reports in `unit`: "ns", "us", "ms"
  * or "s". */

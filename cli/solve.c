@@ -18,10 +18,13 @@
  * or its "false hope" future goal (among the winning moves, the one that
  * wins by the least).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/db.h"
 #include "core/json.h"
@@ -89,8 +92,24 @@ static ErrCode parse_pick(const char *text, PickRule *rule, Error *err) {
                      text);
 }
 
+/* The options that take a value; each may be given once (as game and
+ * solver options may), so that a repeated one is not silently overridden. */
+static const char *const value_options[] = {"--solver",     "--query",    "--threads",
+                                            "--max-memory", "--work-dir", "--pick"};
+#define NVALUE_OPTIONS (int)(sizeof value_options / sizeof value_options[0])
+
+static int value_option(const char *arg) {
+    for (int k = 0; k < NVALUE_OPTIONS; k++) {
+        if (strcmp(arg, value_options[k]) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     memset(a, 0, sizeof *a);
+    const char *seen[NVALUE_OPTIONS] = {0};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         bool has_next = i + 1 < argc;
@@ -104,13 +123,17 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             a->help = true;
         } else if (strcmp(arg, "--progress") == 0) {
             a->cfg.progress = true;
-        } else if (strcmp(arg, "--solver") == 0 || strcmp(arg, "--query") == 0 ||
-                   strcmp(arg, "--threads") == 0 || strcmp(arg, "--max-memory") == 0 ||
-                   strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--pick") == 0) {
+        } else if (value_option(arg) >= 0) {
             if (!has_next) {
                 return error_set(err, ERR_USAGE, "%s needs a value (solve --help)", arg);
             }
             const char *val = argv[++i];
+            int k = value_option(arg);
+            if (seen[k] != NULL) {
+                return error_set(err, ERR_USAGE, "%s given twice ('%s' and '%s'); give it once",
+                                 arg, seen[k], val);
+            }
+            seen[k] = val;
             if (strcmp(arg, "--solver") == 0) {
                 a->solver = val;
             } else if (strcmp(arg, "--query") == 0) {
@@ -147,6 +170,9 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             return error_set(err, ERR_USAGE, "one game at a time: '%s' and '%s' (solve --help)",
                              a->game, arg);
         }
+    }
+    if (a->list && !a->help && a->game != NULL) {
+        return error_set(err, ERR_USAGE, "--list takes no game, not '%s' (solve --help)", a->game);
     }
     if (!a->list && !a->help && a->game == NULL) {
         return error_set(err, ERR_USAGE, "no game given (solve --list shows the games)");
@@ -515,7 +541,17 @@ static int fail(const Error *err) {
     return err->code != ERR_OK ? (int)err->code : 1;
 }
 
-int main(int argc, char **argv) {
+/* The solver's boolean option `name` is on (false when it has none). */
+static bool solver_switch(const SolverModule *s, const SolveConfig *cfg, const char *name) {
+    for (int k = 0; s->options != NULL && s->options[k].name != NULL; k++) {
+        if (strcmp(s->options[k].name, name) == 0 && s->options[k].type == OPT_BOOL) {
+            return opt_bool(&cfg->options, name);
+        }
+    }
+    return false;
+}
+
+static int run(int argc, char **argv) {
     Error err = {0};
     Args a;
     if (parse_args(argc, argv, &a, &err) != ERR_OK) {
@@ -560,6 +596,12 @@ int main(int argc, char **argv) {
                            "othello has them)",
                            pick_names[a.pick], g->module->name);
         }
+        if (rc == ERR_OK && solver_switch(s, &a.cfg, "window")) {
+            rc = error_set(&err, ERR_USAGE,
+                           "--query needs the whole database, and '%s:window' keeps only the "
+                           "tiers in use; drop 'window'",
+                           s->name);
+        }
         if (rc == ERR_OK && s->root_only) {
             rc = error_set(&err, ERR_USAGE,
                            "--query needs a solver that keeps a database; '%s' solves the "
@@ -576,6 +618,12 @@ int main(int argc, char **argv) {
             return fail(&err);
         }
     }
+    if (a.cfg.work_dir != NULL && !s->uses_work_dir) {
+        char dir[256];
+        fprintf(stderr, "solve: note: solver '%s' keeps no files; --work-dir %s is ignored\n",
+                s->name, text_escape(a.cfg.work_dir, dir, sizeof dir));
+    }
+    a.cfg.need_db = a.query != NULL;
     SolveResult res;
     rc = solver_run(s, g, &a.cfg, &res, &err);
     if (rc != ERR_OK) {
@@ -613,4 +661,46 @@ int main(int argc, char **argv) {
     solve_result_free(&res);
     game_destroy(g);
     return rc == ERR_OK ? 0 : fail(&err);
+}
+
+/* Makes sure descriptors 0 and 2 are open (on /dev/null if they were
+ * closed), so that no file the solve opens lands on them and receives
+ * messages. Returns false when standard output is closed. */
+static bool std_fds_open(void) {
+    bool out_open = fcntl(STDOUT_FILENO, F_GETFD) != -1;
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) == -1) {
+            int nul = open("/dev/null", O_RDWR);
+            if (nul >= 0 && nul != fd) {
+                close(nul); /* a lower descriptor was free: leave it */
+            }
+        }
+    }
+    return out_open;
+}
+
+/* Flushes and closes standard output; a result that could not be written
+ * (a full disk, a closed pipe) turns success into ERR_IO with a message. */
+static int finish_output(int rc) {
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout) != 0;
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad && rc == 0) {
+        fprintf(stderr, "solve: cannot write the result to standard output%s%s\n",
+                e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
+        return ERR_IO;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (!std_fds_open()) {
+        fprintf(stderr, "solve: standard output is closed; there is nowhere to write the result\n");
+        return ERR_IO;
+    }
+    return finish_output(run(argc, argv));
 }

@@ -2,8 +2,40 @@
 #include "core/error.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+const char *text_escape(const char *text, char *buf, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    size_t used = 0;
+    for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; p++) {
+        bool plain = *p >= 0x20 && *p < 0x7f;
+        size_t len = plain ? 1 : 4;
+        if (used + len >= n) {
+            break;
+        }
+        if (plain) {
+            buf[used++] = (char)*p;
+        } else {
+            buf[used++] = '\\';
+            buf[used++] = 'x';
+            buf[used++] = hex[*p >> 4];
+            buf[used++] = hex[*p & 15];
+        }
+    }
+    if (n > 0) {
+        buf[used] = '\0';
+    }
+    return buf;
+}
+
+/* Escapes err->msg in place (see text_escape). */
+static void escape_msg(Error *err) {
+    char tmp[sizeof err->msg];
+    text_escape(err->msg, tmp, sizeof tmp);
+    memcpy(err->msg, tmp, sizeof tmp);
+}
 
 ErrCode error_set(Error *err, ErrCode code, const char *fmt, ...) {
     if (err != NULL) {
@@ -12,6 +44,7 @@ ErrCode error_set(Error *err, ErrCode code, const char *fmt, ...) {
         err->code = code;
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        escape_msg(err);
     }
     return code;
 }
@@ -33,6 +66,7 @@ void error_prefix(Error *err, const char *fmt, ...) {
     size_t m = strnlen(old, room);
     memcpy(err->msg + n, old, m);
     err->msg[n + m] = '\0';
+    escape_msg(err);
 }
 
 void error_clear(Error *err) {

@@ -3,9 +3,14 @@
  * Every fallible function returns an ErrCode (ERR_OK == 0) and, on failure,
  * fills an Error with a message that says what went wrong and what to do.
  * The command-line tools exit with the code, so every failure is non-zero.
+ * A message is one line of printable ASCII: error_set and error_prefix pass
+ * it through text_escape, so input quoted in it (a position, a file name)
+ * cannot put a newline or a terminal escape sequence on standard error.
  */
 #ifndef CORE_ERROR_H
 #define CORE_ERROR_H
+
+#include <stddef.h>
 
 typedef enum ErrCode {
     ERR_OK = 0,
@@ -29,6 +34,12 @@ ErrCode error_set(Error *err, ErrCode code, const char *fmt, ...)
 
 /* Prefixes the message already in err with a printf-style context. */
 void error_prefix(Error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Copies text into buf (n bytes, always NUL-terminated when n > 0) with
+ * every byte outside printable ASCII (0x20..0x7e) written as \xNN: a
+ * newline becomes \x0a, ESC \x1b. Stops before an escape that would not
+ * fit. Returns buf. For anything that quotes user input outside an Error. */
+const char *text_escape(const char *text, char *buf, size_t n);
 
 /* Clears err to ERR_OK with an empty message. */
 void error_clear(Error *err);

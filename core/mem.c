@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,51 +81,141 @@ void mem_rss_peak_reset(void) {
     }
 }
 
-/* Reads "Key:   123 kB" from a /proc file; returns bytes or 0. */
-static uint64_t proc_kb(const char *path, const char *key) {
-    FILE *f = fopen(path, "r");
+/* Reads a whole small file into buf (NUL-terminated, truncated to n - 1
+ * bytes); NULL if it cannot be read. */
+static const char *read_small(const char *path, char *buf, size_t n) {
+    FILE *f = path != NULL ? fopen(path, "r") : NULL;
     if (f == NULL) {
-        return 0;
+        return NULL;
     }
-    char line[256];
-    size_t klen = strlen(key);
-    uint64_t kb = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            kb = strtoull(line + klen + 1, NULL, 10);
-            break;
-        }
-    }
+    size_t got = fread(buf, 1, n - 1, f);
+    bool bad = ferror(f) != 0;
     fclose(f);
-    return kb * 1024;
+    buf[got] = '\0';
+    return bad ? NULL : buf;
+}
+
+/* "Key:   123 kB" from the text of a /proc file, in bytes; 0 if absent. */
+static uint64_t text_kb(const char *text, const char *key) {
+    size_t klen = strlen(key);
+    for (const char *line = text; line != NULL && *line != '\0';) {
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            uint64_t kb = strtoull(line + klen + 1, NULL, 10);
+            return kb > UINT64_MAX / 1024 ? UINT64_MAX : kb * 1024;
+        }
+        line = strchr(line, '\n');
+        line = line != NULL ? line + 1 : NULL;
+    }
+    return 0;
+}
+
+static uint64_t proc_kb(const char *path, const char *key) {
+    char buf[8192];
+    return text_kb(read_small(path, buf, sizeof buf), key);
 }
 
 uint64_t mem_rss_peak(void) { return proc_kb("/proc/self/status", "VmHWM"); }
 
-uint64_t mem_available(void) { return proc_kb("/proc/meminfo", "MemAvailable"); }
+static const MemSources system_sources = {
+    .meminfo = "/proc/meminfo",
+    .cgroup_v2 = "/sys/fs/cgroup/memory.max",
+    .cgroup_v1 = "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+};
+static MemSources sources = {
+    .meminfo = "/proc/meminfo",
+    .cgroup_v2 = "/sys/fs/cgroup/memory.max",
+    .cgroup_v1 = "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+};
+
+void mem_set_sources(const MemSources *src) { sources = src != NULL ? *src : system_sources; }
+
+uint64_t mem_available(void) { return proc_kb(sources.meminfo, "MemAvailable"); }
+
+/* A cgroup limit in bytes from the file's text; 0 when there is none ("max",
+ * v1's "no limit" of about 2^63, malformed text, or no file). */
+static uint64_t cgroup_limit(const char *text) {
+    if (text == NULL || text[0] < '0' || text[0] > '9') {
+        return 0;
+    }
+    errno = 0;
+    char *end = NULL;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || (*end != '\0' && *end != '\n') || v >= (UINT64_C(1) << 60)) {
+        return 0;
+    }
+    return (uint64_t)v;
+}
+
+uint64_t mem_budget_from(const char *meminfo, const char *cgroup_v2, const char *cgroup_v1,
+                         char *source, size_t n) {
+    uint64_t best = 0;
+    const char *why = NULL;
+    uint64_t avail = text_kb(meminfo, "MemAvailable");
+    uint64_t total = text_kb(meminfo, "MemTotal");
+    const uint64_t known[] = {avail, avail == 0 ? total : 0, cgroup_limit(cgroup_v2),
+                              cgroup_limit(cgroup_v1)};
+    const char *const names[] = {"90% of MemAvailable",
+                                 "90% of MemTotal (MemAvailable is missing or 0)",
+                                 "90% of the cgroup v2 limit", "90% of the cgroup v1 limit"};
+    for (int i = 0; i < 4; i++) {
+        if (known[i] != 0 && (best == 0 || known[i] < best)) {
+            best = known[i];
+            why = names[i];
+        }
+    }
+    if (source != NULL && n > 0) {
+        snprintf(source, n, "%s", why != NULL ? why : "unknown");
+    }
+    return best / 10 * 9;
+}
 
 void mem_set_limit(uint64_t bytes) { mem_limit = bytes; }
 
-uint64_t mem_budget(void) {
+/* The budget and a description of where it came from. */
+static uint64_t budget_and_source(char *source, size_t n) {
     if (mem_limit != 0) {
+        snprintf(source, n, "set by --max-memory");
         return mem_limit;
     }
-    uint64_t avail = mem_available();
-    return avail == 0 ? UINT64_MAX : avail / 10 * 9;
+    char m[8192], v2[64], v1[64]; /* /proc/meminfo is about 1.5 KiB */
+    return mem_budget_from(read_small(sources.meminfo, m, sizeof m),
+                           read_small(sources.cgroup_v2, v2, sizeof v2),
+                           read_small(sources.cgroup_v1, v1, sizeof v1), source, n);
 }
 
+uint64_t mem_budget(void) {
+    char source[96];
+    return budget_and_source(source, sizeof source);
+}
+
+static uint64_t mem_reserved; /* mem_reserve: bytes held outside the checked allocations */
+
+void mem_reserve(uint64_t bytes) { mem_reserved = bytes; }
+
 ErrCode mem_check(uint64_t bytes, const char *what, Error *err) {
-    uint64_t budget = mem_budget();
-    if (bytes <= budget) {
+    char source[96];
+    uint64_t budget = budget_and_source(source, sizeof source);
+    if (budget == 0) {
+        return error_set(err, ERR_MEMORY,
+                         "cannot tell how much memory %s may use: /proc/meminfo gives neither "
+                         "MemAvailable nor MemTotal and no cgroup memory limit is set; give "
+                         "--max-memory SIZE (e.g. --max-memory 2G)",
+                         what);
+    }
+    uint64_t total = bytes > UINT64_MAX - mem_reserved ? UINT64_MAX : bytes + mem_reserved;
+    if (total <= budget) {
         return ERR_OK;
     }
-    char need[32], have[32];
+    char need[32], have[32], held[32], also[80] = "";
+    if (mem_reserved != 0) {
+        snprintf(also, sizeof also, " (plus %s of stack already reserved)",
+                 mem_format(mem_reserved, held, sizeof held));
+    }
     return error_set(err, ERR_MEMORY,
-                     "%s needs an estimated %s, more than the memory budget of %s "
+                     "%s needs an estimated %s%s, more than the memory budget of %s "
                      "(%s); choose a smaller variant or a solver that needs less memory",
-                     what, mem_format(bytes, need, sizeof need),
-                     mem_format(budget, have, sizeof have),
-                     mem_limit != 0 ? "set by --max-memory" : "90% of MemAvailable");
+                     what, mem_format(bytes, need, sizeof need), also,
+                     mem_format(budget, have, sizeof have), source);
 }
 
 const char *mem_format(uint64_t bytes, char *buf, size_t n) {
@@ -177,6 +268,10 @@ ErrCode mem_parse(const char *text, uint64_t *bytes, Error *err) {
         }
     }
     double total = v * mult;
+    if (total < 1) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' is less than one byte; give a memory size of at least 1 byte", text);
+    }
     if (total >= 1.8e19) {
         return error_set(err, ERR_USAGE, "'%s' is too large a memory size", text);
     }

@@ -45,22 +45,49 @@ void mem_rss_peak_reset(void);
 /* Peak resident set size of the process in bytes since the last reset. */
 uint64_t mem_rss_peak(void);
 
+/* Where the default budget is read from; tests point these at files of
+ * their own (mem_set_sources(NULL) restores the system's). */
+typedef struct MemSources {
+    const char *meminfo;   /* /proc/meminfo */
+    const char *cgroup_v2; /* /sys/fs/cgroup/memory.max */
+    const char *cgroup_v1; /* /sys/fs/cgroup/memory/memory.limit_in_bytes */
+} MemSources;
+void mem_set_sources(const MemSources *src);
+
 /* MemAvailable from /proc/meminfo in bytes (0 if unknown). */
 uint64_t mem_available(void);
 
+/* The default budget from the texts of those files (NULL: unreadable): 90%
+ * of the smallest known of MemAvailable (MemTotal when MemAvailable is
+ * missing or 0: containers, old kernels), the cgroup v2 limit and the
+ * cgroup v1 limit ("max" and v1's ~2^63 mean no limit). Writes where it
+ * came from into source ("90% of MemAvailable", "unknown"). Returns 0 when
+ * nothing is known: the caller must not guess. */
+uint64_t mem_budget_from(const char *meminfo, const char *cgroup_v2, const char *cgroup_v1,
+                         char *source, size_t n);
+
 /* The memory budget of a solve: the limit set by mem_set_limit (from
- * --max-memory), otherwise 90% of MemAvailable. */
+ * --max-memory), otherwise mem_budget_from() over the system's files; 0
+ * when unknown, which mem_check refuses with a message asking for
+ * --max-memory. */
 uint64_t mem_budget(void);
 void mem_set_limit(uint64_t bytes);
 
-/* Returns ERR_OK when `bytes` fit the budget; otherwise ERR_MEMORY with a
- * message naming `what`, the estimate and the budget. */
+/* Bytes held outside the allocations mem_check sees (a solver thread's
+ * stack while it runs); mem_check adds them to every estimate. Set, not
+ * added: mem_reserve(0) releases. */
+void mem_reserve(uint64_t bytes);
+
+/* Returns ERR_OK when `bytes` (plus what mem_reserve holds) fit the budget;
+ * otherwise ERR_MEMORY with a message naming `what`, the estimate, the
+ * budget and where the budget came from (--max-memory, MemAvailable...). */
 ErrCode mem_check(uint64_t bytes, const char *what, Error *err);
 
 /* Formats bytes as "12.3 MiB" into buf. Returns buf. */
 const char *mem_format(uint64_t bytes, char *buf, size_t n);
 
-/* Parses "512M", "2G", "1.5GiB", "1000000" into bytes. */
+/* Parses "512M", "2G", "1.5GiB", "1000000" into bytes; refuses sizes
+ * under one byte (0.5 would round to 0, which means no limit). */
 ErrCode mem_parse(const char *text, uint64_t *bytes, Error *err);
 
 /* malloc/calloc that report failure through err with a clear message. */

@@ -330,12 +330,13 @@ static ErrCode oth_parse(const Game *g, const char *text, Position *pos, Error *
     const Oth *o = oth(g);
     size_t len = strlen(text);
     if (len != (size_t)o->cells + 2 || (text[o->cells] != ':' && text[o->cells] != ' ')) {
+        char example[DISCS_MAX_CELLS + 3]; /* the variant's own initial position */
+        oth_format(g, g->initial, example, sizeof example);
         return error_set(err, ERR_USAGE,
                          "an Othello %dx%d position is %d squares row by row from x (black), "
-                         "o (white) and - (empty), then ':' and the player to move, e.g. %s; "
-                         "'%s' is not",
-                         o->w, o->h, o->cells, o->w == 4 && o->h == 4 ? "-----ox--xo-----:x" : "",
-                         text);
+                         "o (white) and - (empty), then ':' and the player to move, e.g. %s "
+                         "(the initial position); '%s' is not",
+                         o->w, o->h, o->cells, example, text);
     }
     uint64_t black = 0, white = 0;
     for (int sq = 0; sq < o->cells; sq++) {

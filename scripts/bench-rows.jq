@@ -21,7 +21,7 @@ def split_name: (.run_name | sub("/manual_time$"; "") | split("/")) as $p
            variant: (.spec | if contains(":") then sub("^[^:]*:"; "") else "" end)};
 def label_field($k): (.label // "") | split("; ") | map(select(startswith($k + "=")))
     | if length > 0 then .[0] | ltrimstr($k + "=") else "" end;
-def value_of: (.label // "") | split("; ")[0] | split(" in ")[0];
+def value_of: (.label // "") | (split("; ")[0] // "") | (split(" in ")[0] // "");
 
 [.benchmarks[] | select(.run_type == "iteration" or .aggregate_name == "mean")]
 | group_by(.run_name)

@@ -9,6 +9,12 @@
 # where RESULTS_DIR defaults to results/<UTC time>/, with results/latest
 # pointing at it; then renders the plots (plots/render.sh, into PLOTS_DIR,
 # default plots/) and prints a summary table.
+#
+# Fails (exits with bin/bench's code) when bin/bench does: bad input stops
+# it before anything runs; a benchmark that failed (a counted build that is
+# missing, crashed, timed out or disagrees on the root) still leaves the
+# results, plots and summary of the others, then the run fails. BENCH
+# overrides the driver (tests run the build directory's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -20,17 +26,28 @@ args=("$@")
 [ -n "${GAMES:-}" ] && args+=(--games "$GAMES")
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
 echo "bench: results in $dir (commit $commit)"
-bin/bench "${args[@]}" --context "commit=$commit" --context "run=$stamp" \
+"${BENCH:-bin/bench}" "${args[@]}" --context "commit=$commit" --context "run=$stamp" \
     --benchmark_out="$dir/bench.json" --benchmark_out_format=json \
     --benchmark_counters_tabular=false >"$dir/console.txt" 2> >(tee "$dir/stderr.txt" >&2) &
 pid=$!
 # Progress: one line per finished benchmark (name and time), while it runs.
 tail -n +1 -f --pid=$pid "$dir/console.txt" 2>/dev/null |
     awk '/^[A-Za-z0-9_.-]+\// {printf "  %-52s %12s %s\n", $1, $2, $3; fflush()}' || true
-wait $pid
-jq -r --arg fmt csv -f scripts/bench-rows.jq "$dir/bench.json" >"$dir/bench.csv"
-if [ -z "${RESULTS_DIR:-}" ]; then
-    ln -sfn "$stamp" results/latest
+status=0
+wait $pid || status=$?
+if [ ! -s "$dir/bench.json" ]; then
+    echo "bench: bin/bench failed (exit $status) before writing results" >&2
+    exit $((status == 0 ? 1 : status))
 fi
-plots/render.sh "$dir" "$plots"
-scripts/bench-summary.sh "$dir"
+# The rows, plots and summary of what ran; when bin/bench failed, a failure
+# here does not hide its exit code.
+if ! { jq -r --arg fmt csv -f scripts/bench-rows.jq "$dir/bench.json" >"$dir/bench.csv" &&
+    { [ -n "${RESULTS_DIR:-}" ] || ln -sfn "$stamp" results/latest; } &&
+    plots/render.sh "$dir" "$plots" && scripts/bench-summary.sh "$dir"; }; then
+    echo "bench: the results in $dir could not be rendered" >&2
+    [ "$status" -ne 0 ] || status=1
+fi
+if [ "$status" -ne 0 ]; then
+    echo "bench: FAILED (exit $status): some benchmarks did not run; see $dir/stderr.txt" >&2
+    exit "$status"
+fi

@@ -186,25 +186,34 @@ static void *deep_trampoline(void *p) {
 ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg), void *arg,
                         SolveResult *res, Error *err) {
     uint64_t depth = (uint64_t)g->max_depth + 64;
-    uint64_t need = depth * (uint64_t)frame_bytes * STACK_FACTOR + (8u << 20);
-    if (need > mem_budget() / 4) {
-        char buf[32];
-        return error_set(err, ERR_LIMIT,
-                         "a depth-first solve of game '%s' (up to %" PRIu32
-                         " plies) needs %s of stack, more than a quarter of the memory "
-                         "budget; use a solver that does not recurse",
-                         g->module->name, g->max_depth, mem_format(need, buf, sizeof buf));
+    /* The stack the recursion touches counts against the budget together
+     * with the database already allocated; the thread reserves 8 MiB more
+     * address space for library calls, which costs memory only if touched. */
+    uint64_t used = depth * (uint64_t)frame_bytes * STACK_FACTOR;
+    uint64_t need = used + (8u << 20);
+    uint64_t held = res->has_db ? db_bytes(res->db.size, res->db.width, res->db.winby != NULL) : 0;
+    char what[256], buf[32];
+    snprintf(what, sizeof what,
+             "%sthe stack of a depth-first solve of game '%s' (%s for up to %" PRIu32 " plies)",
+             held != 0 ? "the value database and " : "", g->module->name,
+             mem_format(used, buf, sizeof buf), g->max_depth);
+    ErrCode rc = mem_check(held + used, what, err);
+    if (rc != ERR_OK) {
+        return rc;
     }
     pthread_attr_t attr;
     pthread_t thread;
     DeepCall call = {.fn = fn, .arg = arg};
+    mem_reserve(used); /* memory the solve checks inside the thread counts the stack */
     if (pthread_attr_init(&attr) != 0 || pthread_attr_setstacksize(&attr, (size_t)need) != 0 ||
         pthread_create(&thread, &attr, deep_trampoline, &call) != 0) {
         pthread_attr_destroy(&attr);
+        mem_reserve(0);
         return error_set(err, ERR_MEMORY,
                          "cannot start a solver thread with %" PRIu64 " bytes of stack", need);
     }
     pthread_join(thread, NULL);
+    mem_reserve(0);
     pthread_attr_destroy(&attr);
     counters_add(&res->counters, &call.counters);
     res->worker_peak_bytes += call.peak;

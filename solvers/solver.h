@@ -50,6 +50,10 @@ typedef struct SolveConfig {
      * export of its own memo may then skip the export (has_db stays false), so
      * that its measured memory is the memo's. Other solvers ignore it. */
     bool skip_export;
+    /* OPTIONAL (default false): the caller needs the whole database (a
+     * query). A solver that would keep only part of it (tier, when the whole
+     * database does not fit the budget) refuses before solving. */
+    bool need_db;
 } SolveConfig;
 
 #define SOLVE_EXTRA_MAX 24
@@ -98,6 +102,9 @@ typedef struct SolverModule {
      * refuses it, and it is never a game's default solver. */
     bool partial_db;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
+    /* OPTIONAL (default false): keeps files in SolveConfig.work_dir; bin/solve
+     * notes on standard error that --work-dir is ignored by the others. */
+    bool uses_work_dir;
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
 } SolverModule;
@@ -136,8 +143,10 @@ ErrCode solver_db_create(const Game *g, Database *db, Error *err);
 /* Runs fn(arg), a recursion at most g->max_depth plies deep using about
  * frame_bytes of stack per ply, on a thread whose stack is large enough
  * (the default 8 MiB would overflow on deep games). The thread's counters
- * and jemalloc peak are added to res. Refuses with ERR_LIMIT when the stack
- * needed exceeds a quarter of the memory budget. */
+ * and jemalloc peak are added to res. The stack the recursion touches is
+ * counted with the database already in res against the memory budget
+ * (ERR_MEMORY when they do not fit), and reserved (mem_reserve) while fn
+ * runs, so allocations checked inside fn count it too. */
 ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg), void *arg,
                         SolveResult *res, Error *err);
 

@@ -114,6 +114,7 @@ typedef struct TierSolve {
     GpsState **states; /* one per thread */
     uint64_t *worker_peak;
     const char *work_dir;
+    bool need_db; /* SolveConfig.need_db: refuse the window mode */
     char spec[DBFILE_SPEC_MAX];
     int root_tier;
     uint64_t root_index;
@@ -685,6 +686,12 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
     uint64_t budget = mem_budget();
     char a[32], b[32], c[32];
     *whole = !window_only && full <= budget;
+    if (!*whole && s->need_db) {
+        return error_set(s->err, ERR_MEMORY,
+                         "--query needs the whole database (%s), which does not fit the memory "
+                         "budget (%s); the tier solver would keep only the tiers in use",
+                         mem_format(full, a, sizeof a), mem_format(budget, b, sizeof b));
+    }
     if (!*whole) {
         ErrCode rc =
             mem_check(bitmaps + window, "the tiers in use and the reachability bitmaps", s->err);
@@ -866,6 +873,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .width = db_width_for(g->max_depth),
         .winby = g->has_winby,
         .work_dir = cfg->work_dir,
+        .need_db = cfg->need_db,
         .progress = cfg->progress || isatty(STDERR_FILENO),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
@@ -967,5 +975,6 @@ const SolverModule tier_solver = {
     .needs = NEEDS_TIERS,
     .parallel = true,
     .options = tier_options,
+    .uses_work_dir = true,
     .solve = tier_solve,
 };

@@ -107,5 +107,96 @@ printf '#pending: tictactoe:sym\ntictactoe\n' >"$tmp/p.txt"
 grep -q "game 'tictactoe' is registered now" "$tmp/err" && ok "pending note" ||
     bad "pending note: $(cat "$tmp/err")"
 
+# Hardening (issue 10, items 11-16). fails NAME CODE PART ARGS...: bin/bench
+# runs, then exits CODE with PART on stderr (the failed rows are reported).
+fails() {
+    name=$1 code=$2 part=$3
+    shift 3
+    run --matrix "$tmp/m.txt" --games tictactoe:misere=0 "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq "$code" ] && grep -q "ERROR OCCURRED" "$tmp/out" &&
+        grep -q -- "$part" "$tmp/out" && grep -q "^bench: .* benchmarks failed" "$tmp/err"; then
+        ok "$name"
+    else
+        bad "$name (exit $rc, stdout: $(tail -n 2 "$tmp/out"), stderr: $(cat "$tmp/err"))"
+    fi
+}
+# Item 11: a missing, crashing, lying or (item 13) hung counted build fails
+# the run with the failure's code.
+printf '#!/bin/sh\nkill -SEGV $$\n' >"$tmp/crash.sh"
+printf '#!/bin/sh\necho "value 1"; echo "remoteness 3"; echo "seconds 0.1"\n' >"$tmp/liar.sh"
+printf '#!/bin/sh\nexec sleep 60\n' >"$tmp/hang.sh"
+chmod +x "$tmp/crash.sh" "$tmp/liar.sh" "$tmp/hang.sh"
+fails "missing counted build" 5 "cannot run the counted build" --solvers gps --counted "$tmp/none"
+fails "crashing counted build" 6 "killed by signal 11" --solvers gps --counted "$tmp/crash.sh"
+fails "builds disagree" 6 "disagree on the root" --solvers gps --counted "$tmp/liar.sh"
+fails "hung counted build" 7 "did not finish within 1 s (--count-timeout)" --solvers gps \
+    --counted "$tmp/hang.sh" --count-timeout 1
+refuse "count-timeout value" 2 "--count-timeout needs seconds" --matrix "$tmp/m.txt" \
+    --count-timeout 0
+# make bench (scripts/bench-run.sh) fails when a benchmark fails, and still
+# keeps the results of the others: dfs's counted build fails here, gps's runs.
+abs_bench=$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")
+abs_counted=$(cd "$(dirname "$counted")" && pwd)/$(basename "$counted")
+printf '#!/bin/sh\n[ "$2" = dfs ] && exit 3\nexec "%s" "$@"\n' "$abs_counted" >"$tmp/half.sh"
+chmod +x "$tmp/half.sh"
+BENCH=$abs_bench RESULTS_DIR=$tmp/rr PLOTS_DIR=$tmp/pp "$root/scripts/bench-run.sh" \
+    --counted "$tmp/half.sh" --matrix "$tmp/m.txt" --games tictactoe:misere=0 --solvers gps,dfs \
+    --count-min-time 0 --benchmark_min_time=0.01 >"$tmp/run.out" 2>&1
+rc=$?
+[ "$rc" -eq 3 ] && grep -q '^"gps/tictactoe","gps"' "$tmp/rr/bench.csv" &&
+    grep -q "bench: FAILED (exit 3)" "$tmp/run.out" && ok "make bench fails on a failed benchmark" ||
+    bad "make bench with a failure: exit $rc, $(tail -n 3 "$tmp/run.out")"
+# Item 12: Google Benchmark's flags are checked before it sees them.
+refuse "repetitions -1" 2 "--benchmark_repetitions needs a whole number" --matrix "$tmp/m.txt" \
+    --benchmark_repetitions=-1
+refuse "repetitions 0" 2 "--benchmark_repetitions needs" --matrix "$tmp/m.txt" \
+    --benchmark_repetitions=0
+refuse "format xml" 2 "--benchmark_format takes console, json or csv, not 'xml'" \
+    --matrix "$tmp/m.txt" --benchmark_format=xml
+refuse "out format xml" 2 "--benchmark_out_format takes" --matrix "$tmp/m.txt" \
+    --benchmark_out_format=xml
+refuse "filter bad regex" 2 "--benchmark_filter '\[' is not a regular expression" \
+    --matrix "$tmp/m.txt" --benchmark_filter='['
+refuse "filter matches nothing" 2 "matches none of the" --matrix "$tmp/m.txt" \
+    --benchmark_filter=nosuch
+"$bench" --matrix "$tmp/m.txt" --benchmark_filter=-gps --benchmark_list_tests >"$tmp/l.txt" 2>&1
+! grep -q "^gps/" "$tmp/l.txt" && grep -q "^dfs/" "$tmp/l.txt" && ok "negative filter" ||
+    bad "negative filter: $(cat "$tmp/l.txt")"
+# Item 14: a line over 4095 bytes is read whole: its comment stays a comment.
+{
+    printf 'tictactoe:misere %5000s' ''
+    printf '# solvers=nosuch\n'
+} >"$tmp/long.txt"
+"$bench" --matrix "$tmp/long.txt" --solvers gps --benchmark_list_tests >"$tmp/l.txt" 2>&1 &&
+    [ "$(cat "$tmp/l.txt")" = "gps/tictactoe:misere/manual_time" ] && ok "long matrix line" ||
+    bad "long matrix line: $(cat "$tmp/l.txt")"
+# Item 15: matrix mistakes are refused with the file and line.
+printf 'tictactoe\ntictactoe:misere skip=nosuch\n' >"$tmp/bad5.txt"
+refuse "unknown solver in skip" 2 "bad5.txt:2: skip=: unknown solver 'nosuch'" --matrix "$tmp/bad5.txt"
+printf 'tictactoe threads=1,,2\n' >"$tmp/bad6.txt"
+refuse "empty thread count" 2 "bad6.txt:1: threads=" --matrix "$tmp/bad6.txt"
+printf 'tictactoe series=a series=b\n' >"$tmp/bad7.txt"
+refuse "field twice" 2 "bad7.txt:1: field 'series=' given twice" --matrix "$tmp/bad7.txt"
+printf 'tictactoe full full\n' >"$tmp/bad8.txt"
+refuse "full twice" 2 "bad8.txt:1: field 'full' given twice" --matrix "$tmp/bad8.txt"
+printf 'tictactoe extra=dfs,,gps\n' >"$tmp/bad9.txt"
+refuse "empty solver in a line" 2 "bad9.txt:1: empty solver" --matrix "$tmp/bad9.txt"
+refuse "empty solver in --solvers" 2 "--solvers: empty solver in 'dfs,,gps'" \
+    --matrix "$tmp/m.txt" --solvers dfs,,gps
+# Item 16: the duplicate check is a hash set: 20,001 lines (no timing
+# assertion: it must simply finish and name the duplicate's line).
+awk 'BEGIN { for (i = 1; i <= 10000; i++) { print "subtract:n=" i " solvers=dfs";
+    print "subtract:n=" i ",moves=1-3 solvers=dfs" } print "subtract:n=7 solvers=dfs series=x" }' \
+    >"$tmp/big.txt"
+refuse "duplicate among 20,001 lines" 2 "big.txt:20001: benchmark dfs/subtract:n=7,moves=1-2 is in" \
+    --matrix "$tmp/big.txt"
+# Item 18: input quoted in a message is escaped (\xNN), one line.
+"$bench" --matrix "$tmp/m.txt" "$(printf -- '--x\033[2J\ny')" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q "$(printf '\033')" "$tmp/err" &&
+    grep -qF "unknown option '--x\x1b[2J\x0ay'" "$tmp/err" && ok "escaped option" ||
+    bad "escaped option: exit $rc, $(cat -v "$tmp/err")"
+
 echo "bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -138,8 +138,8 @@ echo "$j" | jq -e '.threads == 2 and .query.value == "win" and .query.remoteness
     ok "tier progress" || bad "tier progress"
 "$solve" tictactoe --solver tier 2>&1 >/dev/null | grep -q "tier:" &&
     bad "tier progress without a terminal or --progress" || ok "tier quiet"
-refuse "tier query without a database" "keeps a database" tictactoe --solver tier:window \
-    --query x--------
+refuse "tier query without a database" "'tier:window' keeps only" tictactoe \
+    --solver tier:window --query x--------
 refuse "tier memory" "tiers in use" tictactoe --solver tier --max-memory 2K
 refuse "tier work dir is a file" "work directory" tictactoe --solver tier --work-dir /dev/null
 refuse "sweep option" "unknown option 'up'" tictactoe --solver sweep:up
@@ -358,6 +358,103 @@ else
     bad "quarto solvers: $(cat /tmp/cli_q_*.$$)"
 fi
 rm -f /tmp/cli_q_*.$$
+
+# Hardening (issue 10): each case of the adversarial review, as the issue
+# gives it. refuse_code NAME CODE PART ARGS...: exit CODE, nothing on stdout,
+# exactly one line on stderr containing PART.
+refuse_code() {
+    name=$1 code=$2 part=$3
+    shift 3
+    out=$("$solve" "$@" 2>/tmp/cli_err.$$)
+    rc=$?
+    if [ "$rc" -eq "$code" ] && [ -z "$out" ] && [ "$(wc -l </tmp/cli_err.$$)" -eq 1 ] &&
+        grep -qF -- "$part" /tmp/cli_err.$$; then
+        ok "$name"
+    else
+        bad "$name (exit $rc, stderr: $(cat /tmp/cli_err.$$))"
+    fi
+}
+# Item 4: with MemAvailable missing or 0 (a bind-mounted /proc/meminfo, as in
+# the review), the budget falls back to MemTotal, or the solve is refused
+# asking for --max-memory; never unlimited. Needs a private mount namespace
+# (root); elsewhere tests/test_core.c covers the same rule with injected files.
+printf 'MemTotal: 1000000 kB\nMemAvailable: 0 kB\n' >/tmp/cli_mi1.$$
+printf 'MemFree: 100 kB\n' >/tmp/cli_mi2.$$
+if unshare -m sh -c "mount --bind /tmp/cli_mi1.$$ /proc/meminfo" 2>/dev/null; then
+    unshare -m sh -c "mount --bind /tmp/cli_mi1.$$ /proc/meminfo && \"$solve\" connect4:w=7,h=6" \
+        >/dev/null 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 4 ] && grep -q "(90% of MemTotal" /tmp/cli_err.$$ && ok "budget from MemTotal" ||
+        bad "budget from MemTotal: exit $rc, $(cat /tmp/cli_err.$$)"
+    unshare -m sh -c "mount --bind /tmp/cli_mi2.$$ /proc/meminfo && \"$solve\" connect4:w=7,h=6" \
+        >/dev/null 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 4 ] && grep -q "give --max-memory SIZE" /tmp/cli_err.$$ && ok "budget unknown" ||
+        bad "budget unknown: exit $rc, $(cat /tmp/cli_err.$$)"
+else
+    echo "skip budget fallbacks (no private mount namespace here)"
+fi
+rm -f /tmp/cli_mi1.$$ /tmp/cli_mi2.$$
+# Item 5: a size under one byte rounded to 0, which meant no limit.
+refuse_code "max-memory 0.5" 2 "less than one byte" tictactoe --max-memory 0.5
+refuse_code "max-memory 0.0005K" 2 "less than one byte" tictactoe --max-memory 0.0005K
+# Item 6: the stack counts with the database, so tic-tac-toe (3^9 = 19,683
+# one-byte records and a 9-ply recursion) solves in 1 MiB with every
+# depth-first solver; a budget too small for it is a memory refusal (exit 4)
+# naming the budget and where it came from.
+for s in dfs gps gps-cached dfs-depth; do
+    for m in 31M 1M; do
+        j=$("$solve" tictactoe --solver "$s" --max-memory "$m" --json 2>/tmp/cli_err.$$)
+        echo "$j" | jq -e '.value == "tie" and .remoteness == 9' >/dev/null &&
+            ok "$s tictactoe in $m" || bad "$s tictactoe in $m: $(cat /tmp/cli_err.$$)"
+    done
+    refuse_code "$s stack over budget" 4 "memory budget of 20.0 KiB (set by --max-memory)" \
+        tictactoe --solver "$s" --max-memory 20K
+done
+# Item 10: a result that cannot be written is an error (exit 5), in every mode.
+for m in --json --analyze --list --help ""; do
+    if [ "$m" = --list ] || [ "$m" = --help ]; then set -- "$m"; else set -- tictactoe $m; fi
+    "$solve" "$@" >/dev/full 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 5 ] && grep -q "^solve: cannot write the result to standard output" /tmp/cli_err.$$ &&
+        ok "write error ${m:-text}" || bad "write error ${m:-text}: exit $rc, $(cat /tmp/cli_err.$$)"
+done
+"$solve" tictactoe --json >&- 2>/tmp/cli_err.$$
+rc=$?
+[ "$rc" -eq 5 ] && grep -q "standard output is closed" /tmp/cli_err.$$ && ok "closed stdout" ||
+    bad "closed stdout: exit $rc, $(cat /tmp/cli_err.$$)"
+# Item 17: --query with a solver that keeps only some tiers is refused
+# before the solve (one line, no progress), naming window or the budget.
+refuse_code "tier:window query before solving" 2 "'tier:window' keeps only the tiers in use" \
+    connect4:w=4,h=4 --solver tier:window --progress --query ----/x---/xo--/xoo-
+refuse_code "tier query over budget before solving" 4 "--query needs the whole database" \
+    connect4:w=4,h=4 --solver tier --progress --max-memory 100K --query ----/x---/xo--/xoo-
+# Item 18: control characters from the input are escaped (\xNN) in messages.
+refuse_code "escape sequence escaped" 2 'x-o\x1b[2J-----' tictactoe --query "$(printf 'x-o\033[2J-----')"
+refuse_code "newline escaped" 2 'x-o\x0a-----' tictactoe --query "$(printf 'x-o\n-----')"
+refuse_code "escaped in game names" 2 "unknown game 'a\x07b'" "$(printf 'a\007b')"
+# Item 19: Othello's example is the variant's own initial position (the
+# centre four squares of a 6x4 board, rows of 6: by hand).
+refuse_code "othello example 6x4" 2 "e.g. --------ox----xo--------:x" othello:w=6,h=4 --query xo:x
+refuse_code "othello example 4x4" 2 "e.g. -----ox--xo-----:x" othello --query xo:x
+# Consistency: a repeated value option is refused like a repeated game
+# option; --list takes no game; --work-dir without a solver that uses it
+# gets a note.
+refuse_code "solver twice" 2 "--solver given twice ('dfs' and 'gps')" tictactoe --solver dfs \
+    --solver gps
+refuse_code "query twice" 2 "--query given twice" tictactoe --query x-------- --query ---------
+refuse_code "max-memory twice" 2 "--max-memory given twice" tictactoe --max-memory 1G \
+    --max-memory 2G
+refuse_code "list extra" 2 "--list takes no game, not 'extra'" --list extra
+wd=$(mktemp -d)
+j=$("$solve" tictactoe --solver gps --work-dir "$wd/w" --json 2>/tmp/cli_err.$$)
+echo "$j" | jq -e '.value == "tie"' >/dev/null &&
+    grep -q "^solve: note: solver 'gps' keeps no files; --work-dir .* is ignored" /tmp/cli_err.$$ &&
+    [ ! -e "$wd/w" ] && ok "work-dir ignored note" || bad "work-dir note: $(cat /tmp/cli_err.$$)"
+"$solve" tictactoe --solver tier --work-dir "$wd/w" --json >/dev/null 2>/tmp/cli_err.$$
+! grep -q "note:" /tmp/cli_err.$$ && [ -d "$wd/w" ] && ok "work-dir used by tier, no note" ||
+    bad "work-dir tier: $(cat /tmp/cli_err.$$)"
+rm -rf "$wd" /tmp/cli_err.$$
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -501,6 +501,104 @@ static void mem_sizes(void **state) {
     assert_int_equal(mem_parse("5Q", &b, &err), ERR_USAGE);
     assert_int_equal(mem_parse("-1G", &b, &err), ERR_USAGE);
     assert_int_equal(mem_parse("1Gx", &b, &err), ERR_USAGE);
+    /* Under one byte rounds to 0, which would mean no limit (issue 10, item 5). */
+    assert_int_equal(mem_parse("0.5", &b, &err), ERR_USAGE);
+    assert_non_null(strstr(err.msg, "less than one byte"));
+    assert_int_equal(mem_parse("0.0001K", &b, &err), ERR_USAGE);
+    assert_int_equal(mem_parse("1", &b, &err), ERR_OK);
+    assert_int_equal(b, 1);
+}
+
+/* The default budget (issue 10, item 4): 90% of the smallest known of
+ * MemAvailable, MemTotal (only when MemAvailable is missing or 0) and the
+ * cgroup limits; 0 when nothing is known. Figures by hand: 90% of
+ * 1000 kB = 921,600 bytes. */
+static void mem_budget_sources(void **state) {
+    (void)state;
+    char src[96];
+    const char *both = "MemTotal:  2000 kB\nMemFree: 10 kB\nMemAvailable:  1000 kB\n";
+    const char *no_avail = "MemTotal:  1000 kB\nMemFree: 10 kB\n";
+    const char *zero_avail = "MemTotal:  1000 kB\nMemAvailable: 0 kB\n";
+    assert_int_equal(mem_budget_from(both, NULL, NULL, src, sizeof src), 921600);
+    assert_string_equal(src, "90% of MemAvailable");
+    assert_int_equal(mem_budget_from(no_avail, NULL, NULL, src, sizeof src), 921600);
+    assert_non_null(strstr(src, "MemTotal"));
+    assert_int_equal(mem_budget_from(zero_avail, "max\n", NULL, src, sizeof src), 921600);
+    assert_non_null(strstr(src, "MemTotal"));
+    /* A cgroup limit below MemAvailable wins; "max" and v1's 2^63 - 4096
+     * ("no limit") do not count. */
+    assert_int_equal(mem_budget_from(both, "512000\n", NULL, src, sizeof src), 460800);
+    assert_string_equal(src, "90% of the cgroup v2 limit");
+    assert_int_equal(mem_budget_from(both, "max\n", "9223372036854771712\n", src, sizeof src),
+                     921600);
+    assert_int_equal(mem_budget_from(NULL, NULL, "102400\n", src, sizeof src), 92160);
+    assert_string_equal(src, "90% of the cgroup v1 limit");
+    assert_int_equal(mem_budget_from("", "junk", "-5", src, sizeof src), 0);
+    assert_string_equal(src, "unknown");
+    assert_int_equal(mem_budget_from(NULL, NULL, NULL, src, sizeof src), 0);
+}
+
+/* Writes text to a new file under dir; returns its path (static buffer i). */
+static const char *write_file(const char *dir, const char *name, const char *text, char *path,
+                              size_t n) {
+    snprintf(path, n, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    return path;
+}
+
+/* mem_check with injected files: nothing known is a refusal asking for
+ * --max-memory (never unlimited); a MemTotal fallback names its source. */
+static void mem_check_unknown_refuses(void **state) {
+    (void)state;
+    char dir[] = "/tmp/test_core_memXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char empty[512], total[512], cg[512];
+    write_file(dir, "meminfo-empty", "MemFree: 5 kB\n", empty, sizeof empty);
+    write_file(dir, "meminfo-total", "MemTotal: 1000 kB\nMemAvailable: 0 kB\n", total,
+               sizeof total);
+    write_file(dir, "memory.max", "max\n", cg, sizeof cg);
+    Error err = {0};
+    mem_set_limit(0);
+    mem_set_sources(&(MemSources){.meminfo = empty, .cgroup_v2 = cg, .cgroup_v1 = NULL});
+    assert_int_equal(mem_budget(), 0);
+    assert_int_equal(mem_check(1, "the value database", &err), ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "give --max-memory"));
+    mem_set_limit(4096);
+    assert_int_equal(mem_check(4096, "x", &err), ERR_OK);
+    mem_set_limit(0);
+    mem_set_sources(&(MemSources){.meminfo = total, .cgroup_v2 = cg, .cgroup_v1 = NULL});
+    assert_int_equal(mem_budget(), 921600);
+    assert_int_equal(mem_check(921601, "the value database", &err), ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "90% of MemTotal"));
+    assert_int_equal(mem_check(921600, "the value database", &err), ERR_OK);
+    /* Reserved stack counts against the budget. */
+    mem_reserve(1000);
+    assert_int_equal(mem_check(921600, "the value database", &err), ERR_MEMORY);
+    mem_reserve(0);
+    mem_set_sources(NULL);
+    assert_int_equal(remove(empty), 0);
+    assert_int_equal(remove(total), 0);
+    assert_int_equal(remove(cg), 0);
+    assert_int_equal(remove(dir), 0);
+}
+
+/* ------------------------------------------------------------- messages */
+
+/* Input quoted in a message cannot put control bytes on the terminal
+ * (issue 10, item 18): they come out as \xNN. */
+static void messages_escape_input(void **state) {
+    (void)state;
+    Error err = {0};
+    error_set(&err, ERR_USAGE, "'%s' is not a position", "x-o\033[2J\n--");
+    assert_string_equal(err.msg, "'x-o\\x1b[2J\\x0a--' is not a position");
+    error_prefix(&err, "%s: ", "m\tx");
+    assert_string_equal(err.msg, "m\\x09x: 'x-o\\x1b[2J\\x0a--' is not a position");
+    char buf[8];
+    assert_string_equal(text_escape("ab\xff", buf, sizeof buf), "ab\\xff");
+    assert_string_equal(text_escape("abcd\x01", buf, sizeof buf), "abcd"); /* no half escape */
 }
 
 /* jemalloc's thread peak sees a large allocation that is really used. */
@@ -543,6 +641,9 @@ int main(void) {
         cmocka_unit_test(winby_range_is_refused),
         cmocka_unit_test(json_output),
         cmocka_unit_test(mem_sizes),
+        cmocka_unit_test(mem_budget_sources),
+        cmocka_unit_test(mem_check_unknown_refuses),
+        cmocka_unit_test(messages_escape_input),
         cmocka_unit_test(mem_peak_tracks),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
