@@ -46,6 +46,24 @@
  * children by do!/undo!. Counters and jemalloc peaks are per thread and
  * summed as solvers/solver.h describes.
  *
+ * Distributed (bin/solve-mpi, core/dist.h): with N MPI ranks, each tier's
+ * reachable positions are split among the ranks into contiguous ranges of
+ * bitmap words holding about equal numbers of reachable positions (split_tier:
+ * deterministic, from the complete bitmap). Forward: a tier's bitmap is
+ * OR-combined over the ranks (every parent tier has been walked) before it
+ * is split and walked; each rank marks children in its own bitmaps. Backward:
+ * each rank solves its range, then the ranges are shared (an allgather), so
+ * every rank holds every record of the tier, byte for byte what one process
+ * computes. Step outcomes are agreed (dist_agree) before each exchange, so a
+ * rank that fails ends the job with its message on every rank, never a hang.
+ * Per tier, the bytes exchanged and the seconds inside MPI go to stderr with
+ * --progress; the totals to solver_stats. With --work-dir and N > 1, rank R
+ * writes its own files (tier-NNNN.rank-R-of-N.gmdb: its range of the tier;
+ * reach.rank-R-of-N.gmdb) and rank 0 a manifest (manifest-of-N.txt) listing
+ * every tier's ranges and their payload checksums; a rerun with the same N
+ * resumes from them. Without MPI, dist is one rank of one and this is the
+ * single-process solver.
+ *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
  * a terminal or with --progress.
  *
@@ -67,6 +85,7 @@
 
 #include "core/clock.h"
 #include "core/dbfile.h"
+#include "core/dist.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
 
@@ -89,7 +108,9 @@ typedef struct TierInfo {
     int parents_left; /* parents not yet solved: the records are needed until 0 */
     uint64_t *reach;  /* bitmap of reachable positions, (size + 63) / 64 words */
     uint64_t reached;
-    Database vals; /* the tier's records, indexed by local index */
+    uint64_t lo, hi;   /* this rank's range of bitmap words (0, nwords with one rank) */
+    uint64_t checksum; /* of the records (then WinBy scores), once solved */
+    Database vals;     /* the tier's records, indexed by local index */
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
@@ -126,6 +147,11 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
+    /* distribution (core/dist.h): word bounds of the ranks' ranges of the
+     * tier being walked (size + 1 entries), per-tier MPI figures */
+    uint64_t *bounds;
+    FILE *manifest;
+    double compute_seconds;
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -304,7 +330,8 @@ static void worker_end(TierSolve *s) {
  * errors with fail_parallel. */
 typedef void (*TierVisit)(TierSolve *s, int tier, uint64_t i, Position p, const Expansion *e);
 
-/* Expands every reachable position of tier `tier` and hands it to `visit`.
+/* Expands every reachable position of tier `tier` in this rank's range of
+ * bitmap words [lo, hi) (the whole tier with one rank) and hands it to `visit`.
  * A tier with at least parallel_min reachable positions gets a team of
  * threads, which take chunks of chunk_words bitmap words (dynamic
  * schedule), each with its own GPS state; once a position has failed, the
@@ -318,19 +345,20 @@ typedef void (*TierVisit)(TierSolve *s, int tier, uint64_t i, Position p, const 
  * this replaced within noise. */
 static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit) {
     TierInfo *ti = &s->t[tier];
-    uint64_t nwords = words_of(ti->size);
+    uint64_t lo = ti->lo, hi = ti->hi;
     uint64_t done = 0;
+    double t0 = clock_seconds();
 #pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
         Expansion e;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t w0 = 0; w0 < nwords; w0 += s->chunk_words) {
+        for (uint64_t w0 = lo; w0 < hi; w0 += s->chunk_words) {
             if (has_failed(s)) {
                 continue;
             }
-            uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
+            uint64_t w1 = w0 + s->chunk_words < hi ? w0 + s->chunk_words : hi;
             uint64_t count = 0;
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
@@ -349,6 +377,7 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
         }
         worker_end(s);
     }
+    s->compute_seconds += clock_seconds() - t0;
 }
 
 /* ----------------------------------------------------------- forward */
@@ -491,11 +520,17 @@ static void file_info(const TierSolve *s, DbFileKind kind, int tier, DbFileInfo 
     }
 }
 
+/* With N > 1 ranks, each rank's files carry its rank in their names, so
+ * that ranks sharing a directory do not collide. */
 static void tier_path(const TierSolve *s, int tier, char *buf, size_t n) {
+    char rank[64] = "";
+    if (dist_size() > 1) {
+        snprintf(rank, sizeof rank, ".rank-%d-of-%d", dist_rank(), dist_size());
+    }
     if (tier < 0) {
-        snprintf(buf, n, "%s/reach.gmdb", s->work_dir);
+        snprintf(buf, n, "%s/reach%s.gmdb", s->work_dir, rank);
     } else {
-        snprintf(buf, n, "%s/tier-%04d.gmdb", s->work_dir, tier);
+        snprintf(buf, n, "%s/tier-%04d%s.gmdb", s->work_dir, tier, rank);
     }
 }
 
@@ -699,7 +734,7 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
             error_prefix(s->err, "tier solver: even keeping only the tiers in use: ");
             return rc;
         }
-        if (!window_only) {
+        if (!window_only && dist_rank() == 0) {
             fprintf(stderr,
                     "tier: the whole database (%s) does not fit the memory budget (%s); keeping "
                     "only the tiers in use (peak %s): the root value and the counts are "
@@ -736,6 +771,110 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
     return ERR_OK;
 }
 
+/* ------------------------------------------------------- distribution */
+
+/* Splits tier `tier` among the ranks (core/dist.h): rank r gets the bitmap
+ * words [bounds[r], bounds[r+1]), cut where the running count of reachable
+ * positions first reaches r * reached / N, so the ranks get about equal
+ * numbers of positions to expand (not of slots). Every rank computes the
+ * same cuts from the same complete bitmap. Sets the tier's lo and hi.
+ * O(words of the tier). */
+static void split_tier(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    uint64_t nwords = words_of(ti->size);
+    int n = dist_size();
+    uint64_t seen = 0, w = 0;
+    s->bounds[0] = 0;
+    for (int r = 1; r < n; r++) {
+        uint64_t target = (uint64_t)((unsigned __int128)ti->reached * (unsigned)r / (unsigned)n);
+        while (w < nwords && seen < target) {
+            seen += (uint64_t)__builtin_popcountll(ti->reach[w++]);
+        }
+        s->bounds[r] = w;
+    }
+    s->bounds[n] = nwords;
+    ti->lo = s->bounds[dist_rank()];
+    ti->hi = s->bounds[dist_rank() + 1];
+}
+
+/* The first record of rank r's range of the tier last split (r = N: the
+ * tier's size). */
+static uint64_t range_record(const TierSolve *s, int tier, int r) {
+    uint64_t i = s->bounds[r] * 64;
+    return i < s->t[tier].size ? i : s->t[tier].size;
+}
+
+/* With N > 1 ranks, narrows a tier file's header and parts to this rank's
+ * range of the tier last split; the range is written into the header's spec
+ * ("connect4:w=5,h=4 records [A,B) rank R of N"), so a file of another range
+ * or rank count is refused by name. */
+static void slice_file(const TierSolve *s, int tier, DbFileInfo *info, DbFileParts *parts) {
+    if (dist_size() == 1) {
+        return;
+    }
+    uint64_t a = range_record(s, tier, dist_rank()), b = range_record(s, tier, dist_rank() + 1);
+    char range[96];
+    snprintf(range, sizeof range, " records [%" PRIu64 ",%" PRIu64 ") rank %d of %d", a, b,
+             dist_rank(), dist_size());
+    /* The variant is cut (the same way on every run) if both do not fit. */
+    size_t keep = strlen(s->spec), room = sizeof info->spec - 1 - strlen(range);
+    keep = keep < room ? keep : room;
+    memcpy(info->spec, s->spec, keep);
+    memcpy(info->spec + keep, range, strlen(range) + 1);
+    info->records = b - a;
+    for (int i = 0; i < parts->n; i++) {
+        uint64_t per = s->t[tier].size != 0 ? parts->bytes[i] / s->t[tier].size : 0;
+        parts->data[i] = (unsigned char *)parts->data[i] + a * per;
+        parts->bytes[i] = (b - a) * per;
+    }
+}
+
+/* Gives every rank the records (and WinBy scores) the other ranks solved
+ * in their ranges of the tier last split. */
+static void share_tier(TierSolve *s, int tier) {
+    int n = dist_size();
+    if (n == 1) {
+        return;
+    }
+    Database *v = &s->t[tier].vals;
+    uint64_t *b = s->bounds + n + 1;
+    for (int r = 0; r <= n; r++) {
+        b[r] = range_record(s, tier, r) * v->width;
+    }
+    dist_share_ranges(v->r8 != NULL ? (void *)v->r8 : (void *)v->r16, b, b[n]);
+    if (v->winby != NULL) {
+        for (int r = 0; r <= n; r++) {
+            b[r] = range_record(s, tier, r) * sizeof(int16_t);
+        }
+        dist_share_ranges(v->winby, b, b[n]);
+    }
+}
+
+/* Payload checksum (as core/dbfile.c chains the parts) of records [a, b) of
+ * a solved tier. */
+static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
+    const Database *v = &ti->vals;
+    const unsigned char *rec = v->r8 != NULL ? (const void *)v->r8 : (const void *)v->r16;
+    uint64_t h = dbfile_checksum(0, rec + a * v->width, (b - a) * v->width);
+    if (v->winby != NULL) {
+        h = dbfile_checksum(h, v->winby + a, (b - a) * sizeof(int16_t));
+    }
+    return h;
+}
+
+/* With --progress, rank 0 reports a step's exchange: bytes this rank sent
+ * and received, seconds inside MPI (waiting and moving data) and computing. */
+static void step_report(TierSolve *s, const char *phase, int tier) {
+    DistStats d = dist_stats_take();
+    if (s->progress && dist_size() > 1 && dist_rank() == 0) {
+        fprintf(stderr,
+                "tier: %s tier %d on rank 0 of %d: positions [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
+                ", sent %" PRIu64 " B, received %" PRIu64 " B, mpi %.3f s\n",
+                phase, tier, dist_size(), range_record(s, tier, 0), range_record(s, tier, 1),
+                s->t[tier].size, d.sent, d.received, d.mpi_seconds);
+    }
+}
+
 /* ---------------------------------------------------------------- solve */
 
 /* Loads the bitmaps from the work directory, or runs the forward pass (and
@@ -766,26 +905,35 @@ static ErrCode reachability(TierSolve *s) {
         file_info(s, DBFILE_REACH, -1, &info);
         tier_path(s, -1, path, sizeof path);
         rc = dbfile_read(path, &info, &parts, &found, s->err);
-        if (rc != ERR_OK) {
-            return rc;
-        }
     }
+    /* Every rank loads its copy of the bitmaps, or every rank recomputes. */
+    rc = dist_agree(rc, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    found = dist_sum_u64(found) == (uint64_t)dist_size();
     if (!found) {
         memset(block, 0, total_words * 8);
         s->t[s->root_tier].reach[s->root_index / 64] |= UINT64_C(1) << (s->root_index % 64);
-        for (int k = s->ntiers - 1; k >= 0 && !has_failed(s); k--) {
+        for (int k = s->ntiers - 1; k >= 0 && rc == ERR_OK; k--) {
             int t = s->order[k];
+            /* Every parent tier is walked: combine the ranks' marks. */
+            dist_or_words(s->t[t].reach, words_of(s->t[t].size));
             s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
+            split_tier(s, t);
             walk_tier(s, t, "reach", mark_children);
+            rc = dist_agree(has_failed(s) ? s->err->code : ERR_OK, s->err);
+            step_report(s, "reach", t);
             progress_line(s, "reach", t, s->t[t].reached, s->t[t].reached, true);
             s->done_before += s->t[t].reached;
         }
-        if (has_failed(s)) {
-            return s->err->code;
+        if (rc != ERR_OK) {
+            return rc;
         }
         if (s->work_dir != NULL) {
             rc = dbfile_write(path, &info, &parts, s->err);
         }
+        rc = dist_agree(rc, s->err);
     }
     s->total_reached = 0;
     for (int t = 0; t < s->ntiers; t++) {
@@ -803,34 +951,46 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
     for (int k = 0; k < s->ntiers && rc == ERR_OK; k++) {
         int t = s->order[k];
         TierInfo *ti = &s->t[t];
+        split_tier(s, t);
         rc = tier_alloc(s, t);
-        if (rc != ERR_OK) {
-            break;
-        }
         DbFileInfo info;
         DbFileParts parts;
         char path[4096];
         bool found = false;
-        if (s->work_dir != NULL) {
+        if (rc == ERR_OK && s->work_dir != NULL) {
             file_info(s, DBFILE_TIER, t, &info);
             tier_parts(ti, &parts);
+            slice_file(s, t, &info, &parts);
             tier_path(s, t, path, sizeof path);
             rc = dbfile_read(path, &info, &parts, &found, s->err);
-            if (rc != ERR_OK) {
-                break;
+        }
+        if (rc == ERR_OK && found) {
+            s->tiers_loaded++;
+        } else if (rc == ERR_OK && ti->reached > 0) {
+            walk_tier(s, t, "solve", solve_position);
+            rc = has_failed(s) ? s->err->code : ERR_OK;
+            if (rc == ERR_OK) {
+                s->tiers_solved++;
+            }
+            if (rc == ERR_OK && s->work_dir != NULL) {
+                rc = dbfile_write(path, &info, &parts, s->err);
             }
         }
-        if (found) {
-            s->tiers_loaded++;
-        } else if (ti->reached > 0) {
-            walk_tier(s, t, "solve", solve_position);
-            if (has_failed(s)) {
-                rc = s->err->code;
-                break;
-            }
-            s->tiers_solved++;
-            if (s->work_dir != NULL) {
-                rc = dbfile_write(path, &info, &parts, s->err);
+        /* Every rank has its range (or the failure is known to all). */
+        rc = dist_agree(rc, s->err);
+        if (rc != ERR_OK) {
+            break;
+        }
+        share_tier(s, t);
+        step_report(s, "solve", t);
+        ti->checksum = range_checksum(ti, 0, ti->size);
+        if (s->manifest != NULL) {
+            for (int r = 0; r < dist_size(); r++) {
+                uint64_t a = range_record(s, t, r), b = range_record(s, t, r + 1);
+                fprintf(s->manifest,
+                        "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
+                        " file tier-%04d.rank-%d-of-%d.gmdb\n",
+                        t, r, a, b, range_checksum(ti, a, b), t, r, dist_size());
             }
         }
         progress_line(s, "solve", t, ti->reached, ti->reached, true);
@@ -864,6 +1024,41 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
     return rc;
 }
 
+/* With --work-dir and N > 1 ranks, rank 0 writes DIR/manifest-of-N.txt: the
+ * variant, then per tier and rank the records of the rank's range, the
+ * payload checksum of its file and the file's name (written as .tmp while
+ * solving, renamed when every tier is solved). */
+static ErrCode manifest_open(TierSolve *s, ErrCode rc) {
+    if (rc != ERR_OK || s->work_dir == NULL || dist_size() == 1 || dist_rank() != 0) {
+        return rc;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest-of-%d.txt.tmp", s->work_dir, dist_size());
+    s->manifest = fopen(path, "w");
+    if (s->manifest == NULL) {
+        return error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    fprintf(s->manifest, "gamesman tier database in %d ranks\nvariant %s\ntiers %d\n", dist_size(),
+            s->spec, s->ntiers);
+    return ERR_OK;
+}
+
+static ErrCode manifest_close(TierSolve *s) {
+    ErrCode rc = ERR_OK;
+    if (s->manifest != NULL) {
+        char tmp[4096 + 8], path[4096];
+        snprintf(path, sizeof path, "%s/manifest-of-%d.txt", s->work_dir, dist_size());
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        bool bad = fflush(s->manifest) != 0 || ferror(s->manifest) != 0;
+        bad = fclose(s->manifest) != 0 || bad;
+        s->manifest = NULL;
+        if (bad || rename(tmp, path) != 0) {
+            rc = error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        }
+    }
+    return dist_agree(rc, s->err);
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -874,7 +1069,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .winby = g->has_winby,
         .work_dir = cfg->work_dir,
         .need_db = cfg->need_db,
-        .progress = cfg->progress || isatty(STDERR_FILENO),
+        .progress = dist_rank() == 0 && (cfg->progress || isatty(STDERR_FILENO)),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
     };
@@ -909,13 +1104,33 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         rc = s.states[i] != NULL ? ERR_OK : ERR_MEMORY;
     }
     if (rc == ERR_OK) {
+        s.bounds =
+            mem_calloc(2 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
+        rc = s.bounds != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    rc = manifest_open(&s, rc);
+    /* A rank refused (memory, files) ends every rank here, not in a wait. */
+    rc = dist_agree(rc, err);
+    if (rc == ERR_OK) {
         rc = reachability(&s);
     }
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
     }
     if (rc == ERR_OK) {
+        rc = manifest_close(&s);
+    }
+    if (s.manifest != NULL) {
+        fclose(s.manifest);
+    }
+    if (rc == ERR_OK) {
         res->has_winby = g->has_winby;
+        res->has_checksum = true;
+        res->checksum = 0;
+        for (int t = 0; t < s.ntiers; t++) {
+            res->checksum =
+                dbfile_checksum(res->checksum, &s.t[t].checksum, sizeof s.t[t].checksum);
+        }
         if (!s.whole) {
             res->summary = sum;
             res->has_summary = true;
@@ -926,6 +1141,16 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
+        if (dist_compiled()) {
+            DistStats d = dist_stats_total();
+            solve_result_extra(res, "mpi_ranks", dist_size());
+            solve_result_extra(res, "mpi_bytes_sent_max", (double)dist_max_u64(d.sent));
+            solve_result_extra(res, "mpi_bytes_received_max", (double)dist_max_u64(d.received));
+            solve_result_extra(res, "mpi_bytes_total", (double)dist_sum_u64(d.sent));
+            solve_result_extra(res, "mpi_seconds_max", dist_max_double(d.mpi_seconds));
+            solve_result_extra(res, "compute_seconds_max", dist_max_double(s.compute_seconds));
+            solve_result_extra(res, "rank_peak_rss_max", (double)dist_max_u64(mem_rss_peak()));
+        }
     }
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
@@ -939,6 +1164,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         tier_free(&s, t);
     }
     free(s.reach_block);
+    free(s.bounds);
     db_summary_free(&sum);
     free(s.states);
     free(s.worker_peak);
