@@ -114,15 +114,26 @@ bin/solve: $(BUILD)/release/bin/solve
 	@mkdir -p bin
 	cp $< $@
 
-solve-mpi: bin/solve-mpi
+solve-mpi: bin/solve-mpi bin/tier-plan
 bin/solve-mpi: $(BUILD)/mpi/bin/solve
 	@mkdir -p bin
 	cp $< $@
 
+# bin/tier-plan: a distributed solve's memory, disk, network and time from
+# the tier layout alone (docs/scaling.md); no MPI needed.
+$(BUILD)/release/bin/tier-plan: $(BUILD)/release/cli/tier_plan.o $(BUILD)/release/libgamesman.a
+	@mkdir -p $(dir $@)
+	$(CC) $^ $(release_LIBS) -o $@
+bin/tier-plan: $(BUILD)/release/bin/tier-plan
+	@mkdir -p bin
+	cp $< $@
+-include $(BUILD)/release/cli/tier_plan.d
+
 # The release suite runs every test variant; the sanitizer build skips the
 # variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget.
 test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve \
-		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench $(BUILD)/mpi/bin/solve
+		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench $(BUILD)/mpi/bin/solve \
+		$(BUILD)/release/bin/tier-plan
 	@scripts/run-tests.sh $(JOBS) $(BUILD)
 
 # bin/bench: the Google Benchmark driver, built from the timing variant

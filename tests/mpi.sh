@@ -1,0 +1,185 @@
+#!/bin/sh
+# tests/mpi.sh SOLVE SOLVE_MPI: end-to-end tests of bin/solve-mpi (the tier
+# solver on Open MPI, core/dist.h) against bin/solve (one process).
+#
+# The reference for every comparison is the single-process tier solver,
+# which test_tier cross-checks position by position against dfs; the root
+# values and counts are also the published ones (tic-tac-toe: a tie, 5,478
+# positions, the usual count of legal tic-tac-toe positions; Connect Four
+# 5x4: a tie, 3,945,711 positions, issue 13 and John Tromp's tables).
+# "Same database" is the db_checksum of the JSON (every record of every
+# tier, chained in tier order), and with --work-dir the bytes of the files:
+# the ranks' slices of a tier, laid end to end, must be the single-process
+# tier file's payload.
+#
+# Ends with "mpi: N passed, N failed"; prints "mpi: skipped (...)" and
+# exits 0 when mpirun is not installed.
+set -u
+solve=$1
+solve_mpi=$2
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi: skipped (no mpirun: scripts/deps.sh mpi installs Open MPI)"
+    exit 0
+fi
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+tmp=$(mktemp -d /tmp/mpi_test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# Every run is bounded: a hang is a failure, not a stuck test suite.
+mpi() { # NRANKS ARGS...
+    n=$1
+    shift
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$n" "$@"
+}
+fields='[.value, .remoteness, .positions, .wins, .losses, .ties, .draws, .db_checksum]'
+
+# same NAME NRANKS THREADS GAME [SOLVER]: the MPI solve reports what one
+# process does.
+same() {
+    name=$1 n=$2 threads=$3 game=$4 solver=${5:-tier}
+    want=$("$solve" "$game" --solver tier --threads 1 --json | jq -c "$fields")
+    got=$(mpi "$n" "$solve_mpi" "$game" --solver "$solver" --threads "$threads" --json 2>"$tmp/err" |
+        jq -c "$fields")
+    if [ -n "$want" ] && [ "$got" = "$want" ] && ! echo "$want" | grep -q null; then
+        ok "$name: $n ranks x $threads threads = one process $want"
+    else
+        bad "$name: $n ranks x $threads threads: $got, one process: $want ($(head -c 300 "$tmp/err"))"
+    fi
+}
+
+# Published figures first (the reference must be right).
+j=$("$solve" tictactoe --solver tier --json)
+if echo "$j" | jq -e '.value == "tie" and .positions == 5478' >/dev/null; then
+    ok "tictactoe one process: tie, 5478 positions"
+else
+    bad "tictactoe one process: $j"
+fi
+j=$(mpi 3 "$solve_mpi" connect4:w=5,h=4 --solver tier --threads 1 --json)
+if echo "$j" | jq -e '.value == "tie" and .positions == 3945711 and
+        .solver_stats.mpi_ranks == 3 and .solver_stats.mpi_bytes_total > 0' >/dev/null; then
+    ok "connect4 5x4 on 3 ranks: tie, 3945711 positions, bytes exchanged"
+else
+    bad "connect4 5x4 on 3 ranks: $j"
+fi
+
+same tictactoe 1 1 tictactoe
+same tictactoe 2 1 tictactoe
+same tictactoe 3 2 tictactoe
+same "connect4 4x4" 2 1 connect4:w=4,h=4
+same "connect4 4x4" 3 1 connect4:w=4,h=4
+same "connect4 5x4" 2 2 connect4:w=5,h=4
+same "connect4 5x4" 3 1 connect4:w=5,h=4
+same "connect4 4x4, tier:window" 2 1 connect4:w=4,h=4 tier:window
+
+# The exchange in pieces (the path of transfers past the MPI int limit).
+want=$("$solve" connect4:w=4,h=4 --solver tier --json | jq -c "$fields")
+got=$(GAMESMAN_DIST_MAX_MSG=64 mpi 3 -x GAMESMAN_DIST_MAX_MSG "$solve_mpi" connect4:w=4,h=4 \
+    --solver tier --threads 1 --json | jq -c "$fields")
+if [ "$got" = "$want" ]; then
+    ok "connect4 4x4, 3 ranks, 64-byte pieces = one process"
+else
+    bad "connect4 4x4 in 64-byte pieces: $got, one process: $want"
+fi
+
+# Files: each rank writes its slices; laid end to end they are the
+# single-process tier files' payloads; the manifest lists their checksums;
+# a rerun resumes from them.
+g=connect4:w=4,h=4
+"$solve" "$g" --solver tier --work-dir "$tmp/one" --json >/dev/null
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" --json >"$tmp/first.json"
+same_files=yes
+for f in "$tmp"/one/tier-*.gmdb; do
+    t=$(basename "$f" .gmdb)
+    tail -c +513 "$f" >"$tmp/want.bin"
+    : >"$tmp/got.bin"
+    for r in 0 1 2; do
+        tail -c +513 "$tmp/three/$t.rank-$r-of-3.gmdb" >>"$tmp/got.bin" || same_files=no
+    done
+    cmp -s "$tmp/want.bin" "$tmp/got.bin" || same_files="no ($t)"
+done
+if [ "$same_files" = yes ] && [ "$(ls "$tmp"/one/tier-*.gmdb | wc -l)" -eq 17 ]; then
+    ok "3 ranks' tier slices, end to end = the single-process tier files"
+else
+    bad "3 ranks' tier slices differ from the single-process files: $same_files"
+fi
+# The slice file's header checksum (bytes 48..55) is the manifest's.
+sum=$(od -A n -t x8 -j 48 -N 8 "$tmp/three/tier-0016.rank-1-of-3.gmdb" | tr -d ' ')
+if grep -q "^tier 16 rank 1 records .* checksum $sum file tier-0016.rank-1-of-3.gmdb$" \
+    "$tmp/three/manifest-of-3.txt"; then
+    ok "manifest lists the slices' checksums"
+else
+    bad "manifest: no line for tier 16 rank 1 with checksum $sum"
+fi
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" --json >"$tmp/again.json"
+if [ "$(jq -c "$fields" "$tmp/again.json")" = "$(jq -c "$fields" "$tmp/first.json")" ] &&
+    jq -e '.solver_stats.tiers_loaded == 17 and .solver_stats.tiers_solved == 0' \
+        "$tmp/again.json" >/dev/null; then
+    ok "rerun on 3 ranks resumes from the slices (17 tiers loaded, same database)"
+else
+    bad "rerun on 3 ranks: $(cat "$tmp/again.json")"
+fi
+# A damaged slice is refused by every rank, with the rank and the file named.
+printf 'garbage' | dd of="$tmp/three/tier-0010.rank-2-of-3.gmdb" bs=1 seek=600 conv=notrunc \
+    2>/dev/null
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 5 ] && grep -q "^solve: rank 2 of 3: .*tier-0010.rank-2-of-3.gmdb.*corrupt" "$tmp/err"; then
+    ok "corrupt slice: exit 5, rank 2 and the file named"
+else
+    bad "corrupt slice: exit $rc, $(head -c 400 "$tmp/err")"
+fi
+
+# Failures end the job with the rank named, never a hang (timeout: 124).
+# A rank refused for memory (its own --max-memory, mpirun's MPMD syntax):
+G="connect4:w=4,h=4 --solver tier --threads 1"
+# shellcheck disable=SC2086
+timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$solve_mpi" $G --max-memory 1G : \
+    -np 1 "$solve_mpi" $G --max-memory 10K >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 4 ] && grep -q "^solve: rank 1 of 2: .*memory budget" "$tmp/err" &&
+    [ "$(grep -c '^solve:' "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+    ok "rank 1 refused for memory: exit 4, one message naming rank 1"
+else
+    bad "rank 1 refused for memory: exit $rc, $(head -c 400 "$tmp/err")"
+fi
+# A rank killed mid-solve: mpirun ends the job and names it.
+mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" connect4:w=5,h=4 --solver tier \
+    --threads 1 >/dev/null 2>"$tmp/err" &
+launcher=$!
+victim=""
+for _ in $(seq 100); do
+    victim=$(ps -o pid= --ppid "$launcher" 2>/dev/null | tail -n 1 | tr -d ' ')
+    [ -n "$victim" ] && break
+    sleep 0.05
+done
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+waited=0
+while kill -0 "$launcher" 2>/dev/null && [ "$waited" -lt 600 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+done
+if kill -0 "$launcher" 2>/dev/null; then
+    kill "$launcher"
+    bad "killed rank: mpirun still running after 60 s"
+else
+    wait "$launcher"
+    rc=$?
+    if [ -n "$victim" ] && [ "$rc" -ne 0 ] && grep -q "rank [01] .*signal 9" "$tmp/err"; then
+        ok "killed rank: job ended (exit $rc), the rank named"
+    else
+        bad "killed rank (pid ${victim:-none}): exit $rc, $(head -c 400 "$tmp/err")"
+    fi
+fi
+# Only the tier solver is distributed.
+out=$(mpi 2 "$solve_mpi" tictactoe --solver dfs 2>&1)
+rc=$?
+if [ "$rc" -eq 3 ] && echo "$out" | grep -q "give --solver tier"; then
+    ok "dfs on 2 ranks refused (exit 3)"
+else
+    bad "dfs on 2 ranks: exit $rc, $out"
+fi
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
