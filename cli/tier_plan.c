@@ -53,6 +53,7 @@ typedef struct Plan {
     int ranks, threads;
     double positions; /* 0: the slots */
     double cost, bandwidth, latency;
+    double branching; /* child look-ups per position, for the sliced design */
     bool tiers;
 } Plan;
 
@@ -205,8 +206,16 @@ static int plan_game(const Game *g, const Plan *p) {
            "%s in all\n",
            fmt(records / N + bitmaps + headers, a, sizeof a),
            fmt(records + N * (bitmaps + headers), b, sizeof b));
-    printf("network     per rank %s received (and about as much sent); %s in all\n",
-           fmt(net, a, sizeof a), fmt(net * N, b, sizeof b));
+    printf("network     per rank %s received (and about as much sent); %s in all (%.0f bytes)\n",
+           fmt(net, a, sizeof a), fmt(net * N, b, sizeof b), net * N);
+    /* Sliced design: owners get their slice of each bitmap (reduce-scatter)
+     * and each child look-up is a batched request: an 8-byte index out and
+     * a record back, for the (N-1)/N of children owned elsewhere. */
+    double lookups = positions * p->branching * share * (8 + per_slot);
+    printf("            sliced design (not built): %s in all (bitmap reduce-scatter %s, "
+           "%.3g child look-ups per position)\n",
+           fmt(lookups + N * bitmaps * share, a, sizeof a), fmt(N * bitmaps * share, b, sizeof b),
+           p->branching);
     printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
            "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
            compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
@@ -219,7 +228,11 @@ static int plan_game(const Game *g, const Plan *p) {
 }
 
 int main(int argc, char **argv) {
-    Plan p = {.threads = 1, .cost = PLAN_COST_DEFAULT, .bandwidth = 1.25e9, .latency = 50e-6};
+    Plan p = {.threads = 1,
+              .cost = PLAN_COST_DEFAULT,
+              .bandwidth = 1.25e9,
+              .latency = 50e-6,
+              .branching = 0};
     const char *game = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -261,6 +274,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "tier-plan: %s\n", err.msg);
         return (int)err.code;
     }
+    p.branching = g->max_moves; /* an upper bound on the moves of a position */
     int rc = 0;
     if (g->tiers == NULL) {
         fprintf(stderr, "tier-plan: game '%s' declares no tiers\n", g->module->name);

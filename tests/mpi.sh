@@ -172,6 +172,17 @@ else
         bad "killed rank (pid ${victim:-none}): exit $rc, $(head -c 400 "$tmp/err")"
     fi
 fi
+# bin/tier-plan's network volume (from the tier sizes alone) is what the
+# 2-rank solve counted in its collectives (core/dist.c).
+plan=$(dirname "$solve")/tier-plan
+want=$("$plan" connect4:w=4,h=4 --ranks 2 | sed -n 's/^network .*in all (\([0-9]*\) bytes)$/\1/p')
+got=$(mpi 2 "$solve_mpi" connect4:w=4,h=4 --solver tier --threads 1 --json |
+    jq '.solver_stats.mpi_bytes_total')
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+    ok "tier-plan's network volume = the 2-rank solve's ($got bytes)"
+else
+    bad "tier-plan's network volume: plan '$want', solve '$got'"
+fi
 # Only the tier solver is distributed.
 out=$(mpi 2 "$solve_mpi" tictactoe --solver dfs 2>&1)
 rc=$?
