@@ -208,14 +208,14 @@ static int plan_game(const Game *g, const Plan *p) {
            fmt(records + N * (bitmaps + headers), b, sizeof b));
     printf("network     per rank %s received (and about as much sent); %s in all (%.0f bytes)\n",
            fmt(net, a, sizeof a), fmt(net * N, b, sizeof b), net * N);
-    /* Sliced design: owners get their slice of each bitmap (reduce-scatter)
-     * and each child look-up is a batched request: an 8-byte index out and
-     * a record back, for the (N-1)/N of children owned elsewhere. */
-    double lookups = positions * p->branching * share * (8 + per_slot);
-    printf("            sliced design (not built): %s in all (bitmap reduce-scatter %s, "
-           "%.3g child look-ups per position)\n",
-           fmt(lookups + N * bitmaps * share, a, sizeof a), fmt(N * bitmaps * share, b, sizeof b),
-           p->branching);
+    /* Sliced design: a child owned by another rank costs a mark in the
+     * forward pass (an 8-byte index) and a look-up in the backward pass (an
+     * 8-byte index out, a record back), batched per tier; at most
+     * `branching` children per position, (N-1)/N of them elsewhere. */
+    double sliced = positions * p->branching * share * (8 + 8 + per_slot);
+    printf("            sliced design (not built): at most %s in all (%.3g children per "
+           "position, marks and look-ups by index)\n",
+           fmt(sliced, a, sizeof a), p->branching);
     printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
            "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
            compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
