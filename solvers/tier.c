@@ -151,7 +151,7 @@ typedef struct TierSolve {
      * tier being walked (size + 1 entries), per-tier MPI figures */
     uint64_t *bounds;
     FILE *manifest;
-    double compute_seconds;
+    double compute_seconds, compute_reported;
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -862,16 +862,19 @@ static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
     return h;
 }
 
-/* With --progress, rank 0 reports a step's exchange: bytes this rank sent
- * and received, seconds inside MPI (waiting and moving data) and computing. */
+/* With --progress, rank 0 reports a step: its range of the tier, its
+ * seconds computing (walking the range) and inside MPI (waiting for the
+ * slowest rank and moving data), the bytes it sent and received. */
 static void step_report(TierSolve *s, const char *phase, int tier) {
     DistStats d = dist_stats_take();
+    double computing = s->compute_seconds - s->compute_reported;
+    s->compute_reported = s->compute_seconds;
     if (s->progress && dist_size() > 1 && dist_rank() == 0) {
         fprintf(stderr,
-                "tier: %s tier %d on rank 0 of %d: positions [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
-                ", sent %" PRIu64 " B, received %" PRIu64 " B, mpi %.3f s\n",
+                "tier: %s tier %d on rank 0 of %d: slots [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
+                ", computing %.3f s, in MPI %.3f s, sent %" PRIu64 " B, received %" PRIu64 " B\n",
                 phase, tier, dist_size(), range_record(s, tier, 0), range_record(s, tier, 1),
-                s->t[tier].size, d.sent, d.received, d.mpi_seconds);
+                s->t[tier].size, computing, d.mpi_seconds, d.sent, d.received);
     }
 }
 
