@@ -596,6 +596,7 @@ static ErrCode plan(TierSolve *s) {
     for (int t = 0; t < s->ntiers; t++) {
         TierInfo *ti = &s->t[t];
         ti->size = to->size(g, t);
+        ti->hi = words_of(ti->size); /* the whole tier, until split_tier */
         ti->nchildren = to->children(g, t, ti->children);
         if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
             return error_set(s->err, ERR_INTERNAL, "game '%s': tier %d has %d child tiers",
