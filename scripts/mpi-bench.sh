@@ -18,6 +18,7 @@ bin=${SOLVE_MPI:-build/mpitiming/bin/solve}
 mem=${MEM_PER_RANK:-3G}
 for game in $games; do
     for shape in "1 2" "2 1"; do
+        # shellcheck disable=SC2086 # two words: ranks and threads
         set -- $shape
         ranks=$1 threads=$2
         cmd="mpirun --allow-run-as-root --oversubscribe --bind-to none -np $ranks $bin $game"
@@ -30,7 +31,7 @@ for game in $games; do
         load1=$(cut -d' ' -f1-3 /proc/loadavg)
         echo "$json" | jq -c --arg date "$start" --arg cmd "$cmd" --arg l0 "$load0" \
             --arg l1 "$load1" --argjson ranks "$ranks" --argjson threads "$threads" \
-            --arg outer "$(echo "$t1 - $t0" | bc)" \
+            --arg outer "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" \
             '{date: $date, command: $cmd, load_before: $l0, load_after: $l1, ranks: $ranks,
               threads: $threads, mpirun_seconds: ($outer | tonumber), game, variant, value,
               positions, db_checksum, wall_seconds, peak_rss_bytes, solver_stats}' >>"$out"

@@ -99,7 +99,7 @@ for f in "$tmp"/one/tier-*.gmdb; do
     done
     cmp -s "$tmp/want.bin" "$tmp/got.bin" || same_files="no ($t)"
 done
-if [ "$same_files" = yes ] && [ "$(ls "$tmp"/one/tier-*.gmdb | wc -l)" -eq 17 ]; then
+if [ "$same_files" = yes ] && [ "$(find "$tmp/one" -name 'tier-*.gmdb' | wc -l)" -eq 17 ]; then
     ok "3 ranks' tier slices, end to end = the single-process tier files"
 else
     bad "3 ranks' tier slices differ from the single-process files: $same_files"
