@@ -865,17 +865,21 @@ static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
 
 /* With --progress, rank 0 reports a step: its range of the tier, its
  * seconds computing (walking the range) and inside MPI (waiting for the
- * slowest rank and moving data), the bytes it sent and received. */
+ * slowest rank and moving data), the bytes it sent and received, and the
+ * bytes its process has allocated (jemalloc). */
 static void step_report(TierSolve *s, const char *phase, int tier) {
     DistStats d = dist_stats_take();
     double computing = s->compute_seconds - s->compute_reported;
     s->compute_reported = s->compute_seconds;
     if (s->progress && dist_size() > 1 && dist_rank() == 0) {
+        char mem[32];
         fprintf(stderr,
                 "tier: %s tier %d on rank 0 of %d: slots [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
-                ", computing %.3f s, in MPI %.3f s, sent %" PRIu64 " B, received %" PRIu64 " B\n",
+                ", computing %.3f s, in MPI %.3f s, sent %" PRIu64 " B, received %" PRIu64
+                " B, allocated %s\n",
                 phase, tier, dist_size(), range_record(s, tier, 0), range_record(s, tier, 1),
-                s->t[tier].size, computing, d.mpi_seconds, d.sent, d.received);
+                s->t[tier].size, computing, d.mpi_seconds, d.sent, d.received,
+                mem_format(mem_allocated(), mem, sizeof mem));
     }
 }
 
