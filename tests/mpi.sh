@@ -193,6 +193,16 @@ if [ -n "$want" ] && [ "$want" = "$got" ]; then
 else
     bad "tier-plan's network volume: plan '$want', solve '$got'"
 fi
+"$plan" connect4 --ranks 0 >/dev/null 2>"$tmp/err"
+rc1=$?
+"$plan" quarto --ranks 2 >/dev/null 2>>"$tmp/err"
+rc2=$?
+if [ "$rc1" -eq 2 ] && [ "$rc2" -eq 3 ] && grep -q "^tier-plan: --ranks" "$tmp/err" &&
+    grep -q "^tier-plan: game 'quarto' declares no tiers" "$tmp/err"; then
+    ok "tier-plan refuses --ranks 0 (exit 2) and a game without tiers (exit 3)"
+else
+    bad "tier-plan refusals: exit $rc1 and $rc2, $(cat "$tmp/err")"
+fi
 # Only the tier solver is distributed.
 out=$(mpi 2 "$solve_mpi" tictactoe --solver dfs 2>&1)
 rc=$?
