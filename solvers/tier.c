@@ -112,6 +112,7 @@ typedef struct TierSolve {
     uint64_t chunk_words; /* bitmap words per work unit */
     uint64_t parallel_min;
     GpsState **states; /* one per thread */
+    bool fast;         /* expand through TierOps.expand_run */
     uint64_t *worker_peak;
     const char *work_dir;
     char spec[DBFILE_SPEC_MAX];
@@ -200,14 +201,8 @@ static bool locate_child(TierSolve *s, int tier, Position p, Position c, int *ct
     return false;
 }
 
-/* A position's primitive value, or its children. */
-typedef struct Expansion {
-    Value primitive; /* VALUE_UNDECIDED unless primitive */
-    WinBy winby;     /* primitive's score */
-    int turn;        /* player to move (WinBy games) */
-    int n;
-    Position child[GAME_MAX_MOVES];
-} Expansion;
+/* A position's primitive value, or its children (games/game.h). */
+typedef TierExpansion Expansion;
 
 static void expand(const TierSolve *s, GpsState *st, Position p, Expansion *e) {
     const Game *g = s->g;
@@ -303,6 +298,21 @@ static void worker_end(TierSolve *s) {
  * errors with fail_parallel. */
 typedef void (*TierVisit)(TierSolve *s, int tier, uint64_t i, Position p, const Expansion *e);
 
+/* What the fast path's callback needs: the visit, and a count. */
+typedef struct FastVisit {
+    TierSolve *s;
+    int tier;
+    TierVisit visit;
+    uint64_t count;
+} FastVisit;
+
+static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
+    FastVisit *f = ctx;
+    STAT_INC(calls);
+    f->count++;
+    f->visit(f->s, f->tier, i, p, e);
+}
+
 /* Expands every reachable position of tier `tier` and hands it to `visit`.
  * A tier with at least parallel_min reachable positions gets a team of
  * threads, which take chunks of chunk_words bitmap words (dynamic
@@ -331,6 +341,13 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
             }
             uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
             uint64_t count = 0;
+            if (s->fast) {
+                FastVisit f = {s, tier, visit, 0};
+                uint64_t hi = w1 * 64 < ti->size ? w1 * 64 : ti->size;
+                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, hi, fast_visit, &f);
+                count = f.count;
+                w1 = w0; /* done */
+            }
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
                     uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
@@ -365,7 +382,13 @@ static void mark_children(TierSolve *s, int tier, uint64_t i, Position p, const 
         int ct;
         uint64_t ci;
         if (locate_child(s, tier, p, e->child[k], &ct, &ci)) {
-            __atomic_fetch_or(&s->t[ct].reach[ci / 64], UINT64_C(1) << (ci % 64), __ATOMIC_RELAXED);
+            /* Most children have several parents: a plain load first
+             * skips the locked OR (the dearest step here) for a bit
+             * already set. */
+            uint64_t *word = &s->t[ct].reach[ci / 64], bit = UINT64_C(1) << (ci % 64);
+            if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+                __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+            }
         }
     }
 }
@@ -876,6 +899,8 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
+    s.fast = g->tiers->expand_run != NULL && !opt_bool(&cfg->options, "generic") &&
+             !opt_bool(&cfg->options, "stateless");
     game_spec(g, s.spec, sizeof s.spec);
     s.threads = cfg->threads > 0 ? cfg->threads : omp_get_num_procs();
     res->threads = s.threads;
@@ -918,6 +943,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
+        solve_result_extra(res, "fast_path", s.fast);
     }
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
@@ -946,6 +972,10 @@ static const OptionSpec tier_options[] = {
     {.name = "stateless",
      .type = OPT_BOOL,
      .help = "call the stateless family even when the game has a GPS family"},
+    {.name = "generic",
+     .type = OPT_BOOL,
+     .help = "expand position by position through the GPS family even when the game has a "
+             "tier fast path (TierOps.expand_run)"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,
