@@ -89,6 +89,7 @@ typedef struct C4 {
     uint64_t window[C4_MAX_CELLS][DIRS];
     int nshift;
     uint8_t shift[DIRS][8];
+    bool pdep; /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
 } C4;
 
 static const C4 *c4(const Game *g) { return g->self; }
@@ -811,8 +812,30 @@ static inline uint64_t next_colouring(uint64_t x) {
  * counters. */
 enum { GAP_STEPS = 8 }; /* a longer gap unranks instead of stepping */
 
-static void c4_expand_run(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
-                          TierExpandVisit visit, void *ctx) {
+/* has_line when a line takes two shift-ands (k = 3 or 4): all four
+ * directions unrolled, branch-free (a direction where no line fits has
+ * shifts 0 and no starts, so it adds nothing). */
+static inline __attribute__((always_inline)) bool has_line2(const C4 *t, uint64_t b) {
+    uint64_t found = 0;
+    for (int d = 0; d < DIRS; d++) {
+        uint64_t x = b & (b >> t->shift[d][0]);
+        found |= x & (x >> t->shift[d][1]) & t->starts[d];
+    }
+    return found != 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define C4_PDEP 1
+/* Called only from the BMI2 clone below, where it inlines. */
+__attribute__((target("bmi2"))) static inline uint64_t deposit(uint64_t v, uint64_t mask) {
+    return _pdep_u64(v, mask);
+}
+#endif
+
+static inline __attribute__((always_inline)) void
+expand_run_body(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                TierExpandVisit visit, void *ctx, bool pdep) {
     const C4 *t = c4(g);
     const ColHash *h = &t->hash;
     const int n = tier;
@@ -879,15 +902,30 @@ static void c4_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
                 rank = i - block_lo;
                 colours = combi_unrank_core(&h->binom, rank, n, ones);
             }
-            /* x's bitboard: column c's pieces are the next heights[c] bits. */
-            uint64_t seq = colours, x = 0;
-            for (int c = 0; c < t->w; c++) {
-                x |= (seq & low_bits(heights[c])) << (c * t->h);
-                seq >>= heights[c];
+            /* The last mover's bitboard: column c's pieces are the next
+             * heights[c] bits of the colour sequence (x's pieces), which
+             * pdep deposits into the occupied cells in one instruction. */
+            uint64_t x = 0;
+#ifdef C4_PDEP
+            if (pdep) {
+                x = deposit(colours, occupied);
             }
+#endif
+            if (!pdep) {
+                uint64_t seq = colours;
+                for (int c = 0; c < t->w; c++) {
+                    x |= (seq & low_bits(heights[c])) << (c * t->h);
+                    seq >>= heights[c];
+                }
+            }
+            uint64_t last = n & 1 ? x : occupied & ~x;
             STAT_INC(primitive);
             e.n = 0;
-            if (has_line(t, x) || has_line(t, occupied & ~x)) {
+            /* Only the last mover can have a line: the visited positions
+             * are reachable, and the player to move made no line with the
+             * pieces it has (the game went on). Fewer than k pieces make
+             * none. */
+            if (n >= 2 * t->k - 1 && (t->nshift == 2 ? has_line2(t, last) : has_line(t, last))) {
                 e.primitive = end_value(t);
             } else if (nopen == 0) {
                 e.primitive = VALUE_TIE;
@@ -909,6 +947,26 @@ static void c4_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
             visit(ctx, i, h->first[n] + i, &e);
         }
     }
+}
+
+#ifdef C4_PDEP
+/* The body compiled for BMI2 (pdep) and POPCNT, chosen at run time. */
+__attribute__((target("bmi2,popcnt"))) static void
+expand_run_bmi2(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                TierExpandVisit visit, void *ctx) {
+    expand_run_body(g, tier, reach, lo, hi, visit, ctx, true);
+}
+#endif
+
+static void c4_expand_run(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                          TierExpandVisit visit, void *ctx) {
+#ifdef C4_PDEP
+    if (c4(g)->pdep) {
+        expand_run_bmi2(g, tier, reach, lo, hi, visit, ctx);
+        return;
+    }
+#endif
+    expand_run_body(g, tier, reach, lo, hi, visit, ctx, false);
 }
 
 static const TierOps c4_tiers = {
@@ -1007,6 +1065,9 @@ static ErrCode c4_create(Game *g, Error *err) {
     t->cells = w * h;
     t->misere = opt_bool(&g->options, "misere");
     init_lines(t);
+#ifdef C4_PDEP
+    t->pdep = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
     g->self = t;
     g->ops = &c4_ops;
     g->gps = &c4_gps;

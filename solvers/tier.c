@@ -164,7 +164,8 @@ static bool has_failed(const TierSolve *s) { return __atomic_load_n(&s->failed, 
 /* Finds the child tier and local index of child position c of a position
  * in tier `tier`. Tier-major: a range test over the child tiers (no game
  * call); otherwise tier_of and index_of (counted hash/unhash). */
-static bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *ci) {
+static inline __attribute__((always_inline)) bool locate(const TierSolve *s, int tier, Position c,
+                                                         int *ct, uint64_t *ci) {
     const TierInfo *ti = &s->t[tier];
     if (s->tier_major) {
         for (int k = 0; k < ti->nchildren; k++) {
@@ -190,7 +191,8 @@ static bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *
 
 /* locate() for child c of position p in tier `tier`; a child outside the
  * child tiers (a game whose TierOps break their contract) fails the solve. */
-static bool locate_child(TierSolve *s, int tier, Position p, Position c, int *ct, uint64_t *ci) {
+static inline __attribute__((always_inline)) bool locate_child(TierSolve *s, int tier, Position p,
+                                                               Position c, int *ct, uint64_t *ci) {
     if (locate(s, tier, c, ct, ci)) {
         return true;
     }
