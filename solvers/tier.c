@@ -905,6 +905,177 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
     return rc;
 }
 
+/* ------------------------------------------------------------- estimate */
+
+/* tier:estimate: what a solve of this variant would need, printed on
+ * stderr without solving (the figures also go to solver_stats, est_*):
+ * per tier the hash slots and a bound on its reachable positions, the
+ * memory mode the solve would choose and its peak, the disk the tier files
+ * take (--work-dir), and the time from a calibration run.
+ *
+ * Calibration: the forward pass over the first tiers in solve order from
+ * the initial position's (one thread), each tier's bitmap allocated when a
+ * parent first needs it, until the bitmaps would pass
+ * ESTIMATE_BITMAP_BYTES or ESTIMATE_SECONDS have passed. A walked tier's
+ * reachable count is exact (all its parents came before it); the others
+ * are bounded by their slots. The time is 2 expansions (forward and
+ * backward) per reachable position at the calibrated rate per thread,
+ * times the threads: an upper bound with every unwalked slot reachable,
+ * and an extrapolation at the reachable fraction of the last walked tier.
+ * Small tiers fit the caches, so the rate is optimistic for tiers of
+ * gigabytes (README: estimate against the measured 6x5 solve). */
+#define ESTIMATE_BITMAP_BYTES (UINT64_C(64) << 20)
+#define ESTIMATE_SECONDS 3.0
+
+static ErrCode estimate(TierSolve *s, bool window_only) {
+    const Game *g = s->g;
+    char a[32], b[32], c[32], d[32];
+    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES, slots = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        bitmaps += words_of(s->t[t].size) * 8;
+        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
+        slots += s->t[t].size;
+    }
+    files += bitmaps;
+    uint64_t window = window_peak(s);
+    uint64_t full =
+        db_bytes(g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
+    uint64_t budget = mem_budget();
+    bool whole = !window_only && full <= budget;
+    uint64_t peak = whole ? full : bitmaps + window;
+
+    /* Calibration, on one thread. */
+    bool *walked = mem_calloc((size_t)s->ntiers, sizeof *walked, "the estimate", s->err);
+    if (walked == NULL) {
+        return ERR_MEMORY;
+    }
+    uint64_t saved_min = s->parallel_min, used = 0, expanded = 0;
+    s->parallel_min = UINT64_MAX;
+    int last = -1;
+    ErrCode rc = ERR_OK;
+    double t0 = clock_seconds();
+    TierInfo *root = &s->t[s->root_tier];
+    root->reach = mem_calloc((size_t)words_of(root->size), 8, "the estimate", s->err);
+    used += words_of(root->size) * 8;
+    if (root->reach == NULL) {
+        rc = ERR_MEMORY;
+    } else {
+        root->reach[s->root_index / 64] |= UINT64_C(1) << (s->root_index % 64);
+    }
+    for (int k = s->ntiers - 1; k >= 0 && rc == ERR_OK && !has_failed(s); k--) {
+        TierInfo *ti = &s->t[s->order[k]];
+        if (ti->reach == NULL) {
+            continue; /* no walked tier reaches it */
+        }
+        uint64_t need = 0;
+        for (int j = 0; j < ti->nchildren; j++) {
+            const TierInfo *ch = &s->t[ti->children[j]];
+            need += ch->reach == NULL ? words_of(ch->size) * 8 : 0;
+        }
+        /* Stop before a tier that would take the calibration past its
+         * time at the rate so far. */
+        double spent = clock_seconds() - t0;
+        uint64_t next = popcount_bitmap(ti->reach, words_of(ti->size));
+        double ahead = expanded > 0 ? spent * (double)next / (double)expanded : 0;
+        if (used + need > ESTIMATE_BITMAP_BYTES || spent + ahead > ESTIMATE_SECONDS) {
+            break;
+        }
+        for (int j = 0; j < ti->nchildren && rc == ERR_OK; j++) {
+            TierInfo *ch = &s->t[ti->children[j]];
+            if (ch->reach == NULL) {
+                ch->reach = mem_calloc((size_t)words_of(ch->size), 8, "the estimate", s->err);
+                used += words_of(ch->size) * 8;
+                rc = ch->reach != NULL ? ERR_OK : ERR_MEMORY;
+            }
+        }
+        if (rc == ERR_OK) {
+            ti->reached = popcount_bitmap(ti->reach, words_of(ti->size));
+            walk_tier(s, s->order[k], "estimate", mark_children);
+            expanded += ti->reached;
+            walked[s->order[k]] = true;
+            last = s->order[k];
+        }
+    }
+    double elapsed = clock_seconds() - t0;
+    s->parallel_min = saved_min;
+    for (int t = 0; t < s->ntiers; t++) {
+        free(s->t[t].reach);
+        s->t[t].reach = NULL;
+    }
+    if (rc == ERR_OK && has_failed(s)) {
+        rc = s->err->code;
+    }
+    if (rc != ERR_OK) {
+        free(walked);
+        return rc;
+    }
+
+    /* The table and the totals. */
+    double fraction = last >= 0 && s->t[last].size > 0
+                          ? (double)s->t[last].reached / (double)s->t[last].size
+                          : 1.0;
+    uint64_t exact = 0, bound = 0;
+    double guess = 0;
+    fprintf(stderr, "tier estimate for %s (%d tiers, %" PRIu64 " slots), nothing solved:\n",
+            s->spec, s->ntiers, slots);
+    fprintf(stderr, "%6s %18s %18s %12s\n", "tier", "slots", "reachable", "records");
+    for (int k = s->ntiers - 1; k >= 0; k--) {
+        int t = s->order[k];
+        const TierInfo *ti = &s->t[t];
+        uint64_t r = walked[t] ? ti->reached : ti->size;
+        bound += r;
+        exact += walked[t] ? r : 0;
+        guess += walked[t] ? (double)r : fraction * (double)ti->size;
+        char rb[32];
+        snprintf(rb, sizeof rb, "%s%" PRIu64, walked[t] ? "" : "<= ", r);
+        fprintf(stderr, "%6d %18" PRIu64 " %18s %12s\n", t, ti->size, rb,
+                mem_format(record_bytes(s, ti->size), a, sizeof a));
+    }
+    free(walked);
+    fprintf(stderr, "memory: %s, peak %s (bitmaps %s, tier records %s); budget %s: %s\n",
+            whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
+            mem_format(bitmaps, b, sizeof b), mem_format(peak - bitmaps, c, sizeof c),
+            mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
+    fprintf(stderr, "disk (--work-dir): %s of tier files", mem_format(files, a, sizeof a));
+    if (s->work_dir != NULL) {
+        struct statvfs vfs;
+        if (statvfs(s->work_dir, &vfs) == 0) {
+            uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+            fprintf(stderr, "; %s free in %s: %s", mem_format(free_bytes, b, sizeof b), s->work_dir,
+                    files <= free_bytes ? "fits" : "does NOT fit");
+        }
+    }
+    fprintf(stderr, "\n");
+    double rate = elapsed > 0 ? (double)expanded / elapsed : 0;
+    double upper = 0, about = 0;
+    if (expanded < 1000 || rate <= 0) {
+        fprintf(stderr, "time: too few positions in the first tiers to calibrate (%" PRIu64 ")\n",
+                expanded);
+    } else {
+        upper = 2.0 * (double)bound / (rate * s->threads);
+        about = 2.0 * guess / (rate * s->threads);
+        fprintf(stderr,
+                "time: calibrated on tiers up to %d (%" PRIu64 " positions in %.2f s, %.3g "
+                "positions/s on one thread); on %d threads, at most %.3g s with every "
+                "unwalked slot reachable, about %.3g s at tier %d's reachable fraction (%.3g), "
+                "%.3g positions\n",
+                last, expanded, elapsed, rate, s->threads, upper, about, last, fraction, guess);
+    }
+    solve_result_extra(s->res, "estimate_only", 1);
+    solve_result_extra(s->res, "est_slots", (double)slots);
+    solve_result_extra(s->res, "est_reachable_bound", (double)bound);
+    solve_result_extra(s->res, "est_reachable_exact", (double)exact);
+    solve_result_extra(s->res, "est_reachable_guess", guess);
+    solve_result_extra(s->res, "est_whole_database", whole);
+    solve_result_extra(s->res, "est_peak_bytes", (double)peak);
+    solve_result_extra(s->res, "est_budget_bytes", (double)budget);
+    solve_result_extra(s->res, "est_disk_bytes", (double)files);
+    solve_result_extra(s->res, "est_rate_per_thread", rate);
+    solve_result_extra(s->res, "est_seconds_bound", upper);
+    solve_result_extra(s->res, "est_seconds_guess", about);
+    return ERR_OK;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -931,7 +1102,8 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
-    if (rc == ERR_OK) {
+    bool estimating = opt_bool(&cfg->options, "estimate");
+    if (rc == ERR_OK && !estimating) {
         rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
     }
     if (rc == ERR_OK && s.whole) {
@@ -953,6 +1125,13 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     for (int i = 0; i < s.threads && rc == ERR_OK && s.fam != NULL; i++) {
         s.states[i] = s.fam->create(g, err);
         rc = s.states[i] != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    if (rc == ERR_OK && estimating) {
+        rc = estimate(&s, opt_bool(&cfg->options, "window"));
+        for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
+            res->worker_peak_bytes += s.worker_peak[i];
+        }
+        goto done;
     }
     if (rc == ERR_OK) {
         rc = reachability(&s);
@@ -977,6 +1156,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
     }
+done:
     for (int i = 0; i < s.threads && s.states != NULL; i++) {
         if (s.states[i] != NULL) {
             s.fam->destroy(s.states[i]);
@@ -1001,6 +1181,10 @@ static const OptionSpec tier_options[] = {
     {.name = "stateless",
      .type = OPT_BOOL,
      .help = "call the stateless family even when the game has a GPS family"},
+    {.name = "estimate",
+     .type = OPT_BOOL,
+     .help = "print what the solve would need (slots and reachable bound per tier, memory, disk, "
+             "time from a short calibration) on stderr, without solving"},
     {.name = "generic",
      .type = OPT_BOOL,
      .help = "expand position by position through the GPS family even when the game has a "

@@ -124,6 +124,30 @@ static void fast_path_matches_generic(void **state) {
     game_destroy(g);
 }
 
+/* tier:estimate solves nothing, and on a game small enough that the
+ * calibration walks every tier its reachable count is the solve's. */
+static void estimate_small(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=3");
+    SolveResult est, full;
+    solve_ok(g, "estimate", 1, NULL, &est);
+    solve_ok(g, "", 1, NULL, &full);
+    assert_false(est.has_db);
+    assert_false(est.has_summary);
+    assert_int_equal(test_extra(&est, "estimate_only"), 1);
+    assert_int_equal(test_extra(&est, "est_slots"), g->num_positions);
+    DbSummary sum;
+    Error err = {0};
+    assert_int_equal(db_summarize(&full.db, false, &sum, &err), ERR_OK);
+    assert_int_equal(test_extra(&est, "est_reachable_exact"), sum.positions);
+    assert_int_equal(test_extra(&est, "est_reachable_bound"), sum.positions);
+    assert_true(test_extra(&est, "est_peak_bytes") > 0);
+    db_summary_free(&sum);
+    solve_result_free(&est);
+    solve_result_free(&full);
+    game_destroy(g);
+}
+
 /* ------------------------------------------ a layered WinBy game */
 
 /* A random layered DAG with scores (tests/testgraph.h): position = layer *
@@ -485,6 +509,7 @@ int main(void) {
         {"work dir: corrupt, truncated, foreign files refused", files_refused},
         {"memory budget: tiers in use, then refused", memory_budget},
         {"cyclic tiers refused", cyclic_tiers_refused},
+        {"estimate: nothing solved, exact counts on a small game", estimate_small},
         {"WinBy layered graph: tier and sweep match dfs", winby_layered_graph},
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
