@@ -932,12 +932,25 @@ expand_run_body(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uin
             } else {
                 e.primitive = VALUE_UNDECIDED;
                 STAT_INC(generate_moves);
+                /* combi_insert_core's rank for every open column at once:
+                 * a one at index s, the j-th one, adds C(s, j + 2) (an x
+                 * piece dropped) or C(s, j) (an o piece) whatever q is, so
+                 * the sum over the ones at or above q grows as q goes down
+                 * the columns (last column first): each one is added once
+                 * per position instead of once per child. */
+                const uint64_t *by_k = &h->binom.by_k[0][0];
+                const int stride = COMBI_MAX_N + 1, shift = bit ? 1 : -1;
+                uint64_t above = 0, upper = ~UINT64_C(0);
                 for (int k = 0; k < nopen; k++) {
-                    uint64_t r = rank;
-                    combi_insert_core(&h->binom, colours,
-                                      __builtin_popcountll(colours & col_low[k]), &r, col_q[k],
-                                      bit);
-                    e.child[k] = col_base[k] + r;
+                    int below = __builtin_popcountll(colours & col_low[k]);
+                    const uint64_t *row = by_k + (below + 1 + shift) * stride;
+                    for (uint64_t mid = colours & upper & ~col_low[k]; mid != 0;
+                         row += stride, mid &= mid - 1) {
+                        above += row[__builtin_ctzll(mid)];
+                    }
+                    upper = col_low[k];
+                    uint64_t inserted = bit ? by_k[(below + 1) * stride + col_q[k]] : 0;
+                    e.child[k] = col_base[k] + rank + above + inserted;
                 }
                 e.n = nopen;
                 STAT_ADD(do_move, nopen);
