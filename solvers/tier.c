@@ -43,8 +43,15 @@
  * Game calls: the GPS-cached family when the game has it, else GPS, else
  * the stateless family (`tier:stateless` forces it, to measure the
  * difference); one state per thread, loaded once per position (one unhash),
- * children by do!/undo!. Counters and jemalloc peaks are per thread and
- * summed as solvers/solver.h describes.
+ * children by do!/undo!. A game with the fast path TierOps.expand_run
+ * (games/game.h; Connect Four) expands a chunk of a tier in index order
+ * itself, in both passes, giving the same children and counting the same
+ * calls; `tier:generic` ignores it. Counters and jemalloc peaks are per
+ * thread and summed as solvers/solver.h describes.
+ *
+ * `tier:estimate` solves nothing: it prints what the solve would need
+ * (slots and reachable bound per tier, memory mode and peak, disk, time
+ * from a short calibration of the forward pass) on stderr; see estimate().
  *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
  * a terminal or with --progress.
@@ -363,12 +370,12 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
             }
             uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
             uint64_t count = 0;
-            if (s->fast) {
+            if (s->fast) { /* the game walks the chunk; the loop below is skipped */
                 FastVisit f = {s, tier, visit, 0};
                 uint64_t hi = w1 * 64 < ti->size ? w1 * 64 : ti->size;
                 s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, hi, fast_visit, &f);
                 count = f.count;
-                w1 = w0; /* done */
+                w1 = w0;
             }
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
