@@ -49,6 +49,10 @@
  *               kept up to date the same way, so canonical is a minimum of
  *               two numbers.
  *
+ * Tier solver fast path (TierOps.expand_run, without `sym`): a tier walked
+ * in index order, the heights decoded once per block and the colours
+ * stepped in colex order (c4_expand_run).
+ *
  * Options: w, h (1..16), k (1..16, at most max(w, h)), misere, sym (store
  * one position per pair of left-right mirror images). Boards whose hash
  * space reaches 2^63 are refused with its size.
