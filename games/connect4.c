@@ -49,6 +49,10 @@
  *               kept up to date the same way, so canonical is a minimum of
  *               two numbers.
  *
+ * Tier solver fast path (TierOps.expand_run, without `sym`): a tier walked
+ * in index order, the heights decoded once per block and the colours
+ * stepped in colex order (c4_expand_run).
+ *
  * Options: w, h (1..16), k (1..16, at most max(w, h)), misere, sym (store
  * one position per pair of left-right mirror images). Boards whose hash
  * space reaches 2^63 are refused with its size.
@@ -89,6 +93,7 @@ typedef struct C4 {
     uint64_t window[C4_MAX_CELLS][DIRS];
     int nshift;
     uint8_t shift[DIRS][8];
+    bool pdep; /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
 } C4;
 
 static const C4 *c4(const Game *g) { return g->self; }
@@ -788,7 +793,210 @@ static int tier_children(const Game *g, int tier, int *child_tiers) {
 
 static Position tier_first(const Game *g, int tier) { return c4(g)->hash.first[tier]; }
 
+/* The next n-bit sequence with the same number of ones in colex order, which
+ * is numeric order (Gosper's hack, the division replaced by a shift). */
+static inline uint64_t next_colouring(uint64_t x) {
+    uint64_t low = x & -x, r = x + low;
+    return r | (((x ^ r) >> 2) >> __builtin_ctzll(x));
+}
+
+/* The tier solver's fast path (TierOps.expand_run; not with `sym`, whose
+ * children need the mirror's hash). A tier's slots run height vector by
+ * height vector, and within one the colour sequences in colex order, which
+ * is numeric order. So a walk in index order decodes the heights once per
+ * block (the open columns, where a dropped piece enters the colour
+ * sequence, and the base of each child's block follow from them) and
+ * steps the colour sequence to the next marked slot with Gosper's hack, or
+ * unranks it when the gap is long. Per position: the x bitboard (O(w)),
+ * both players' line scans (as cached_set), and per open column one
+ * combi_insert_core for the child's colour rank, as a drop computes it.
+ * The children are the GPS family's, in its order (last column first),
+ * and it counts what the GPS-cached family counts for the same solve
+ * (game.h). The tests compare it with `tier:generic`, database and
+ * counters. */
+enum { GAP_STEPS = 8 }; /* a longer gap unranks instead of stepping */
+
+/* has_line when a line takes two shift-ands (k = 3 or 4): all four
+ * directions unrolled, branch-free (a direction where no line fits has
+ * shifts 0 and no starts, so it adds nothing). */
+static inline __attribute__((always_inline)) bool has_line2(const C4 *t, uint64_t b) {
+    uint64_t found = 0;
+    for (int d = 0; d < DIRS; d++) {
+        uint64_t x = b & (b >> t->shift[d][0]);
+        found |= x & (x >> t->shift[d][1]) & t->starts[d];
+    }
+    return found != 0;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define C4_PDEP 1
+/* Called only from the BMI2 clone below, where it inlines. */
+__attribute__((target("bmi2"))) static inline uint64_t deposit(uint64_t v, uint64_t mask) {
+    return _pdep_u64(v, mask);
+}
+#endif
+
+static inline __attribute__((always_inline)) void
+expand_run_body(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                TierExpandVisit visit, void *ctx, bool pdep) {
+    const C4 *t = c4(g);
+    const ColHash *h = &t->hash;
+    const int n = tier;
+    const uint64_t colourings = h->colourings[n];
+    const int ones = (n + 1) / 2;
+    const int bit = !(n & 1); /* the dropped piece is x's when n is even */
+    TierExpansion e;
+    e.winby = 0;
+    e.turn = n & 1;
+    /* The current block (height vector) and colour sequence. */
+    uint64_t block_lo = 1, block_hi = 0; /* [block_lo, block_hi): none yet */
+    uint8_t heights[C4_MAX_COLS] = {0};
+    uint64_t occupied = 0;
+    int nopen = 0;
+    int col_q[C4_MAX_COLS];         /* per open column, last first: the insertion index */
+    uint64_t col_low[C4_MAX_COLS];  /* ones below it: the mask of indices < q */
+    Position col_base[C4_MAX_COLS]; /* the child block's first position */
+    uint64_t colours = 0, rank = 0; /* rank: colex rank of colours within the block */
+    for (uint64_t w = lo / 64; w * 64 < hi; w++) {
+        uint64_t bits = reach[w];
+        if (w * 64 < lo) {
+            bits &= ~UINT64_C(0) << (lo % 64);
+        }
+        if (hi - w * 64 < 64) {
+            bits &= (UINT64_C(1) << (hi - w * 64)) - 1;
+        }
+        for (; bits != 0; bits &= bits - 1) {
+            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            STAT_INC(unhash);
+            if (i < block_lo || i >= block_hi) {
+                uint64_t hr = i / colourings;
+                block_lo = hr * colourings;
+                block_hi = block_lo + colourings;
+                memset(heights, 0, sizeof heights);
+                compositions_unrank_core(&h->heights, hr, n, heights);
+                occupied = 0;
+                nopen = 0;
+                int pieces_upto[C4_MAX_COLS];
+                for (int c = 0, pieces = 0; c < t->w; c++) {
+                    occupied |= low_bits(heights[c]) << (c * t->h);
+                    pieces += heights[c];
+                    pieces_upto[c] = pieces;
+                }
+                for (int c = t->w - 1; c >= 0; c--) {
+                    if (heights[c] == t->h) {
+                        continue;
+                    }
+                    col_q[nopen] = pieces_upto[c];
+                    col_low[nopen] = low_bits(pieces_upto[c]);
+                    heights[c]++;
+                    col_base[nopen] =
+                        h->first[n + 1] +
+                        compositions_rank_core(&h->heights, heights, n + 1) * h->colourings[n + 1];
+                    heights[c]--;
+                    nopen++;
+                }
+                rank = i - block_lo;
+                colours = combi_unrank_core(&h->binom, rank, n, ones);
+            } else if (i - block_lo - rank <= GAP_STEPS) {
+                for (; rank < i - block_lo; rank++) {
+                    colours = next_colouring(colours);
+                }
+            } else {
+                rank = i - block_lo;
+                colours = combi_unrank_core(&h->binom, rank, n, ones);
+            }
+            /* The last mover's bitboard: column c's pieces are the next
+             * heights[c] bits of the colour sequence (x's pieces), which
+             * pdep deposits into the occupied cells in one instruction. */
+            uint64_t x = 0;
+#ifdef C4_PDEP
+            if (pdep) {
+                x = deposit(colours, occupied);
+            }
+#endif
+            if (!pdep) {
+                uint64_t seq = colours;
+                for (int c = 0; c < t->w; c++) {
+                    x |= (seq & low_bits(heights[c])) << (c * t->h);
+                    seq >>= heights[c];
+                }
+            }
+            uint64_t last = n & 1 ? x : occupied & ~x;
+            STAT_INC(primitive);
+            e.n = 0;
+            /* Only the last mover can have a line: the visited positions
+             * are reachable, and the player to move made no line with the
+             * pieces it has (the game went on). Fewer than k pieces make
+             * none. */
+            if (n >= 2 * t->k - 1 && (t->nshift == 2 ? has_line2(t, last) : has_line(t, last))) {
+                e.primitive = end_value(t);
+            } else if (nopen == 0) {
+                e.primitive = VALUE_TIE;
+            } else {
+                e.primitive = VALUE_UNDECIDED;
+                STAT_INC(generate_moves);
+                /* combi_insert_core's rank for every open column at once:
+                 * a one at index s, the j-th one, adds C(s, j + 2) (an x
+                 * piece dropped) or C(s, j) (an o piece) whatever q is, so
+                 * the sum over the ones at or above q grows as q goes down
+                 * the columns (last column first): each one is added once
+                 * per position instead of once per child. */
+                const uint64_t *by_k = &h->binom.by_k[0][0];
+                const int stride = COMBI_MAX_N + 1, shift = bit ? 1 : -1;
+                uint64_t above = 0, upper = ~UINT64_C(0);
+                for (int k = 0; k < nopen; k++) {
+                    int below = __builtin_popcountll(colours & col_low[k]);
+                    const uint64_t *row = by_k + (below + 1 + shift) * stride;
+                    for (uint64_t mid = colours & upper & ~col_low[k]; mid != 0;
+                         row += stride, mid &= mid - 1) {
+                        above += row[__builtin_ctzll(mid)];
+                    }
+                    upper = col_low[k];
+                    uint64_t inserted = bit ? by_k[(below + 1) * stride + col_q[k]] : 0;
+                    e.child[k] = col_base[k] + rank + above + inserted;
+                }
+                e.n = nopen;
+                STAT_ADD(do_move, nopen);
+                STAT_ADD(hash, nopen);
+                STAT_ADD(undo_move, nopen);
+            }
+            visit(ctx, i, h->first[n] + i, &e);
+        }
+    }
+}
+
+#ifdef C4_PDEP
+/* The body compiled for BMI2 (pdep) and POPCNT, chosen at run time. */
+__attribute__((target("bmi2,popcnt"))) static void
+expand_run_bmi2(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                TierExpandVisit visit, void *ctx) {
+    expand_run_body(g, tier, reach, lo, hi, visit, ctx, true);
+}
+#endif
+
+static void c4_expand_run(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                          TierExpandVisit visit, void *ctx) {
+#ifdef C4_PDEP
+    if (c4(g)->pdep) {
+        expand_run_bmi2(g, tier, reach, lo, hi, visit, ctx);
+        return;
+    }
+#endif
+    expand_run_body(g, tier, reach, lo, hi, visit, ctx, false);
+}
+
 static const TierOps c4_tiers = {
+    .count = tier_count,
+    .size = tier_size,
+    .tier_of = tier_of,
+    .children = tier_children,
+    .first = tier_first,
+    .expand_run = c4_expand_run,
+};
+
+/* With `sym`: no fast path. */
+static const TierOps c4_tiers_sym = {
     .count = tier_count,
     .size = tier_size,
     .tier_of = tier_of,
@@ -874,11 +1082,14 @@ static ErrCode c4_create(Game *g, Error *err) {
     t->cells = w * h;
     t->misere = opt_bool(&g->options, "misere");
     init_lines(t);
+#ifdef C4_PDEP
+    t->pdep = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
     g->self = t;
     g->ops = &c4_ops;
     g->gps = &c4_gps;
     g->gps_cached = &c4_gps_cached;
-    g->tiers = &c4_tiers;
+    g->tiers = opt_bool(&g->options, "sym") ? &c4_tiers_sym : &c4_tiers;
     g->num_positions = t->hash.size;
     g->initial = 0; /* the empty board: tier 0 has one slot */
     g->max_moves = w;

@@ -131,6 +131,18 @@ typedef struct GpsOps {
  * positions [first(t), first(t) + size(t)) and index = pos - first(t), so
  * the sweep, the tier solver and a distributed solver share one layout.
  * Otherwise index_of/position_at convert (counting a hash/unhash each). */
+/* What the tier solver's fast path (TierOps.expand_run) reports for one
+ * position: the same as the GPS family would give it. */
+typedef struct TierExpansion {
+    Value primitive;                /* VALUE_UNDECIDED unless primitive */
+    WinBy winby;                    /* a primitive's score (has_winby games) */
+    int turn;                       /* the player to move (has_winby games) */
+    int n;                          /* children; 0 for a primitive */
+    Position child[GAME_MAX_MOVES]; /* canonical children, in generate_moves order */
+} TierExpansion;
+
+typedef void (*TierExpandVisit)(void *ctx, uint64_t index, Position pos, const TierExpansion *e);
+
 typedef struct TierOps {
     int (*count)(const Game *g);                 /* REQUIRED */
     uint64_t (*size)(const Game *g, int tier);   /* REQUIRED */
@@ -140,6 +152,20 @@ typedef struct TierOps {
     Position (*first)(const Game *g, int tier);        /* OPTIONAL: tier-major hash */
     uint64_t (*index_of)(const Game *g, Position pos); /* REQUIRED without first */
     Position (*position_at)(const Game *g, int tier, uint64_t i); /* REQUIRED without first */
+    /* OPTIONAL fast path of the tier solver (solvers/tier.c), for a game
+     * that can walk a tier in index order more cheaply than one GPS `set`
+     * per position. Calls visit(ctx, i, position, expansion), in increasing
+     * i, for every local index i in [lo, hi) of tier `tier` whose bit
+     * (bit i % 64 of reach[i / 64]) is set; the expansion is exactly what
+     * the game's GPS families give (primitive value, or the canonical
+     * children in generate_moves order), so databases do not depend on the
+     * path. It counts each step as the GPS call it replaces (one unhash and
+     * one primitive per position, one generate_moves per non-primitive
+     * one, one do_move, hash and undo_move per child), so counters do not
+     * depend on it either. Thread-safe: threads call it on disjoint ranges.
+     * `tier:generic` ignores it. */
+    void (*expand_run)(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                       TierExpandVisit visit, void *ctx);
 } TierOps;
 
 /* One game variant, filled by the module's create(). */

@@ -43,8 +43,15 @@
  * Game calls: the GPS-cached family when the game has it, else GPS, else
  * the stateless family (`tier:stateless` forces it, to measure the
  * difference); one state per thread, loaded once per position (one unhash),
- * children by do!/undo!. Counters and jemalloc peaks are per thread and
- * summed as solvers/solver.h describes.
+ * children by do!/undo!. A game with the fast path TierOps.expand_run
+ * (games/game.h; Connect Four) expands a chunk of a tier in index order
+ * itself, in both passes, giving the same children and counting the same
+ * calls; `tier:generic` ignores it. Counters and jemalloc peaks are per
+ * thread and summed as solvers/solver.h describes.
+ *
+ * `tier:estimate` solves nothing: it prints what the solve would need
+ * (slots and reachable bound per tier, memory mode and peak, disk, time
+ * from a short calibration of the forward pass) on stderr; see estimate().
  *
  * Distributed (bin/solve-mpi, core/dist.h): with N MPI ranks, each tier's
  * reachable positions are split among the ranks into contiguous ranges of
@@ -72,6 +79,7 @@
  * for the bitmaps plus, per resident tier, size * (width + 2 with WinBy)
  * bytes; with the whole database, num_positions * (width + 2 with WinBy).
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -79,6 +87,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -133,6 +142,7 @@ typedef struct TierSolve {
     uint64_t chunk_words; /* bitmap words per work unit */
     uint64_t parallel_min;
     GpsState **states; /* one per thread */
+    bool fast;         /* expand through TierOps.expand_run */
     uint64_t *worker_peak;
     const char *work_dir;
     bool need_db; /* SolveConfig.need_db: refuse the window mode */
@@ -166,6 +176,24 @@ static Position position_of(const TierSolve *s, int tier, uint64_t i) {
     return s->tier_major ? s->t[tier].first + i : s->g->tiers->position_at(s->g, tier, i);
 }
 
+/* Asks for transparent huge pages on the whole 2 MiB pages inside
+ * [p, p + bytes), before they are first touched: the child look-ups and the
+ * bitmap ORs of a large tier land on many pages (6x5: 1.3 GB tiers), and
+ * with 4 KiB pages nearly every one is a TLB miss. A hint: ignored where
+ * the kernel has no THP or disables it. */
+static void huge_pages(void *p, uint64_t bytes) {
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (bytes >= huge && e > a) {
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 /* Records an error from inside a parallel region (the first one wins). */
 static void fail_parallel(TierSolve *s, ErrCode code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -190,7 +218,8 @@ static bool has_failed(const TierSolve *s) { return __atomic_load_n(&s->failed, 
 /* Finds the child tier and local index of child position c of a position
  * in tier `tier`. Tier-major: a range test over the child tiers (no game
  * call); otherwise tier_of and index_of (counted hash/unhash). */
-static bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *ci) {
+static inline __attribute__((always_inline)) bool locate(const TierSolve *s, int tier, Position c,
+                                                         int *ct, uint64_t *ci) {
     const TierInfo *ti = &s->t[tier];
     if (s->tier_major) {
         for (int k = 0; k < ti->nchildren; k++) {
@@ -216,7 +245,8 @@ static bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *
 
 /* locate() for child c of position p in tier `tier`; a child outside the
  * child tiers (a game whose TierOps break their contract) fails the solve. */
-static bool locate_child(TierSolve *s, int tier, Position p, Position c, int *ct, uint64_t *ci) {
+static inline __attribute__((always_inline)) bool locate_child(TierSolve *s, int tier, Position p,
+                                                               Position c, int *ct, uint64_t *ci) {
     if (locate(s, tier, c, ct, ci)) {
         return true;
     }
@@ -227,14 +257,8 @@ static bool locate_child(TierSolve *s, int tier, Position p, Position c, int *ct
     return false;
 }
 
-/* A position's primitive value, or its children. */
-typedef struct Expansion {
-    Value primitive; /* VALUE_UNDECIDED unless primitive */
-    WinBy winby;     /* primitive's score */
-    int turn;        /* player to move (WinBy games) */
-    int n;
-    Position child[GAME_MAX_MOVES];
-} Expansion;
+/* A position's primitive value, or its children (games/game.h). */
+typedef TierExpansion Expansion;
 
 static void expand(const TierSolve *s, GpsState *st, Position p, Expansion *e) {
     const Game *g = s->g;
@@ -330,6 +354,21 @@ static void worker_end(TierSolve *s) {
  * errors with fail_parallel. */
 typedef void (*TierVisit)(TierSolve *s, int tier, uint64_t i, Position p, const Expansion *e);
 
+/* What the fast path's callback needs: the visit, and a count. */
+typedef struct FastVisit {
+    TierSolve *s;
+    int tier;
+    TierVisit visit;
+    uint64_t count;
+} FastVisit;
+
+static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
+    FastVisit *f = ctx;
+    STAT_INC(calls);
+    f->count++;
+    f->visit(f->s, f->tier, i, p, e);
+}
+
 /* Expands every reachable position of tier `tier` in this rank's range of
  * bitmap words [lo, hi) (the whole tier with one rank) and hands it to `visit`.
  * A tier with at least parallel_min reachable positions gets a team of
@@ -360,6 +399,13 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
             }
             uint64_t w1 = w0 + s->chunk_words < hi ? w0 + s->chunk_words : hi;
             uint64_t count = 0;
+            if (s->fast) { /* the game walks the chunk; the loop below is skipped */
+                FastVisit f = {s, tier, visit, 0};
+                uint64_t end = w1 * 64 < ti->size ? w1 * 64 : ti->size;
+                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, end, fast_visit, &f);
+                count = f.count;
+                w1 = w0;
+            }
             for (uint64_t w = w0; w < w1; w++) {
                 for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
                     uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
@@ -395,7 +441,13 @@ static void mark_children(TierSolve *s, int tier, uint64_t i, Position p, const 
         int ct;
         uint64_t ci;
         if (locate_child(s, tier, p, e->child[k], &ct, &ci)) {
-            __atomic_fetch_or(&s->t[ct].reach[ci / 64], UINT64_C(1) << (ci % 64), __ATOMIC_RELAXED);
+            /* Most children have several parents: a plain load first
+             * skips the locked OR (the dearest step here) for a bit
+             * already set. */
+            uint64_t *word = &s->t[ct].reach[ci / 64], bit = UINT64_C(1) << (ci % 64);
+            if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+                __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+            }
         }
     }
 }
@@ -479,6 +531,8 @@ static ErrCode tier_alloc(TierSolve *s, int tier) {
         if (rc != ERR_OK) {
             return rc;
         }
+        huge_pages(ti->vals.r8 != NULL ? (void *)ti->vals.r8 : (void *)ti->vals.r16,
+                   ti->size * s->width);
         ti->owned = true;
     }
     ti->resident = true;
@@ -899,6 +953,7 @@ static ErrCode reachability(TierSolve *s) {
         return ERR_MEMORY;
     }
     s->reach_block = block;
+    huge_pages(block, total_words * 8);
     uint64_t off = 0;
     for (int t = 0; t < s->ntiers; t++) {
         s->t[t].reach = block + off;
@@ -1067,6 +1122,177 @@ static ErrCode manifest_close(TierSolve *s) {
     return dist_agree(rc, s->err);
 }
 
+/* ------------------------------------------------------------- estimate */
+
+/* tier:estimate: what a solve of this variant would need, printed on
+ * stderr without solving (the figures also go to solver_stats, est_*):
+ * per tier the hash slots and a bound on its reachable positions, the
+ * memory mode the solve would choose and its peak, the disk the tier files
+ * take (--work-dir), and the time from a calibration run.
+ *
+ * Calibration: the forward pass over the first tiers in solve order from
+ * the initial position's (one thread), each tier's bitmap allocated when a
+ * parent first needs it, until the bitmaps would pass
+ * ESTIMATE_BITMAP_BYTES or ESTIMATE_SECONDS have passed. A walked tier's
+ * reachable count is exact (all its parents came before it); the others
+ * are bounded by their slots. The time is 2 expansions (forward and
+ * backward) per reachable position at the calibrated rate per thread,
+ * times the threads: an upper bound with every unwalked slot reachable,
+ * and an extrapolation at the reachable fraction of the last walked tier.
+ * Small tiers fit the caches, so the rate is optimistic for tiers of
+ * gigabytes (README: estimate against the measured 6x5 solve). */
+#define ESTIMATE_BITMAP_BYTES (UINT64_C(64) << 20)
+#define ESTIMATE_SECONDS 3.0
+
+static ErrCode estimate(TierSolve *s, bool window_only) {
+    const Game *g = s->g;
+    char a[32], b[32], c[32], d[32];
+    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES, slots = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        bitmaps += words_of(s->t[t].size) * 8;
+        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
+        slots += s->t[t].size;
+    }
+    files += bitmaps;
+    uint64_t window = window_peak(s);
+    uint64_t full =
+        db_bytes(g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
+    uint64_t budget = mem_budget();
+    bool whole = !window_only && full <= budget;
+    uint64_t peak = whole ? full : bitmaps + window;
+
+    /* Calibration, on one thread. */
+    bool *walked = mem_calloc((size_t)s->ntiers, sizeof *walked, "the estimate", s->err);
+    if (walked == NULL) {
+        return ERR_MEMORY;
+    }
+    uint64_t saved_min = s->parallel_min, used = 0, expanded = 0;
+    s->parallel_min = UINT64_MAX;
+    int last = -1;
+    ErrCode rc = ERR_OK;
+    double t0 = clock_seconds();
+    TierInfo *root = &s->t[s->root_tier];
+    root->reach = mem_calloc((size_t)words_of(root->size), 8, "the estimate", s->err);
+    used += words_of(root->size) * 8;
+    if (root->reach == NULL) {
+        rc = ERR_MEMORY;
+    } else {
+        root->reach[s->root_index / 64] |= UINT64_C(1) << (s->root_index % 64);
+    }
+    for (int k = s->ntiers - 1; k >= 0 && rc == ERR_OK && !has_failed(s); k--) {
+        TierInfo *ti = &s->t[s->order[k]];
+        if (ti->reach == NULL) {
+            continue; /* no walked tier reaches it */
+        }
+        uint64_t need = 0;
+        for (int j = 0; j < ti->nchildren; j++) {
+            const TierInfo *ch = &s->t[ti->children[j]];
+            need += ch->reach == NULL ? words_of(ch->size) * 8 : 0;
+        }
+        /* Stop before a tier that would take the calibration past its
+         * time at the rate so far. */
+        double spent = clock_seconds() - t0;
+        uint64_t next = popcount_bitmap(ti->reach, words_of(ti->size));
+        double ahead = expanded > 0 ? spent * (double)next / (double)expanded : 0;
+        if (used + need > ESTIMATE_BITMAP_BYTES || spent + ahead > ESTIMATE_SECONDS) {
+            break;
+        }
+        for (int j = 0; j < ti->nchildren && rc == ERR_OK; j++) {
+            TierInfo *ch = &s->t[ti->children[j]];
+            if (ch->reach == NULL) {
+                ch->reach = mem_calloc((size_t)words_of(ch->size), 8, "the estimate", s->err);
+                used += words_of(ch->size) * 8;
+                rc = ch->reach != NULL ? ERR_OK : ERR_MEMORY;
+            }
+        }
+        if (rc == ERR_OK) {
+            ti->reached = popcount_bitmap(ti->reach, words_of(ti->size));
+            walk_tier(s, s->order[k], "estimate", mark_children);
+            expanded += ti->reached;
+            walked[s->order[k]] = true;
+            last = s->order[k];
+        }
+    }
+    double elapsed = clock_seconds() - t0;
+    s->parallel_min = saved_min;
+    for (int t = 0; t < s->ntiers; t++) {
+        free(s->t[t].reach);
+        s->t[t].reach = NULL;
+    }
+    if (rc == ERR_OK && has_failed(s)) {
+        rc = s->err->code;
+    }
+    if (rc != ERR_OK) {
+        free(walked);
+        return rc;
+    }
+
+    /* The table and the totals. */
+    double fraction = last >= 0 && s->t[last].size > 0
+                          ? (double)s->t[last].reached / (double)s->t[last].size
+                          : 1.0;
+    uint64_t exact = 0, bound = 0;
+    double guess = 0;
+    fprintf(stderr, "tier estimate for %s (%d tiers, %" PRIu64 " slots), nothing solved:\n",
+            s->spec, s->ntiers, slots);
+    fprintf(stderr, "%6s %18s %18s %12s\n", "tier", "slots", "reachable", "records");
+    for (int k = s->ntiers - 1; k >= 0; k--) {
+        int t = s->order[k];
+        const TierInfo *ti = &s->t[t];
+        uint64_t r = walked[t] ? ti->reached : ti->size;
+        bound += r;
+        exact += walked[t] ? r : 0;
+        guess += walked[t] ? (double)r : fraction * (double)ti->size;
+        char rb[32];
+        snprintf(rb, sizeof rb, "%s%" PRIu64, walked[t] ? "" : "<= ", r);
+        fprintf(stderr, "%6d %18" PRIu64 " %18s %12s\n", t, ti->size, rb,
+                mem_format(record_bytes(s, ti->size), a, sizeof a));
+    }
+    free(walked);
+    fprintf(stderr, "memory: %s, peak %s (bitmaps %s, tier records %s); budget %s: %s\n",
+            whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
+            mem_format(bitmaps, b, sizeof b), mem_format(peak - bitmaps, c, sizeof c),
+            mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
+    fprintf(stderr, "disk (--work-dir): %s of tier files", mem_format(files, a, sizeof a));
+    if (s->work_dir != NULL) {
+        struct statvfs vfs;
+        if (statvfs(s->work_dir, &vfs) == 0) {
+            uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+            fprintf(stderr, "; %s free in %s: %s", mem_format(free_bytes, b, sizeof b), s->work_dir,
+                    files <= free_bytes ? "fits" : "does NOT fit");
+        }
+    }
+    fprintf(stderr, "\n");
+    double rate = elapsed > 0 ? (double)expanded / elapsed : 0;
+    double upper = 0, about = 0;
+    if (expanded < 1000 || rate <= 0) {
+        fprintf(stderr, "time: too few positions in the first tiers to calibrate (%" PRIu64 ")\n",
+                expanded);
+    } else {
+        upper = 2.0 * (double)bound / (rate * s->threads);
+        about = 2.0 * guess / (rate * s->threads);
+        fprintf(stderr,
+                "time: calibrated on tiers up to %d (%" PRIu64 " positions in %.2f s, %.3g "
+                "positions/s on one thread); on %d threads, at most %.3g s with every "
+                "unwalked slot reachable, about %.3g s at tier %d's reachable fraction (%.3g), "
+                "%.3g positions\n",
+                last, expanded, elapsed, rate, s->threads, upper, about, last, fraction, guess);
+    }
+    solve_result_extra(s->res, "estimate_only", 1);
+    solve_result_extra(s->res, "est_slots", (double)slots);
+    solve_result_extra(s->res, "est_reachable_bound", (double)bound);
+    solve_result_extra(s->res, "est_reachable_exact", (double)exact);
+    solve_result_extra(s->res, "est_reachable_guess", guess);
+    solve_result_extra(s->res, "est_whole_database", whole);
+    solve_result_extra(s->res, "est_peak_bytes", (double)peak);
+    solve_result_extra(s->res, "est_budget_bytes", (double)budget);
+    solve_result_extra(s->res, "est_disk_bytes", (double)files);
+    solve_result_extra(s->res, "est_rate_per_thread", rate);
+    solve_result_extra(s->res, "est_seconds_bound", upper);
+    solve_result_extra(s->res, "est_seconds_guess", about);
+    return ERR_OK;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -1087,17 +1313,24 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
+    s.fast = g->tiers->expand_run != NULL && !opt_bool(&cfg->options, "generic") &&
+             !opt_bool(&cfg->options, "stateless");
     game_spec(g, s.spec, sizeof s.spec);
     s.threads = cfg->threads > 0 ? cfg->threads : omp_get_num_procs();
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
-    if (rc == ERR_OK) {
+    bool estimating = opt_bool(&cfg->options, "estimate");
+    if (rc == ERR_OK && !estimating) {
         rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
     }
     if (rc == ERR_OK && s.whole) {
         rc = solver_db_create(g, &res->db, err);
         res->has_db = rc == ERR_OK;
+        if (rc == ERR_OK) {
+            huge_pages(res->db.r8 != NULL ? (void *)res->db.r8 : (void *)res->db.r16,
+                       res->db.size * res->db.width);
+        }
     }
     if (rc == ERR_OK) {
         s.states = mem_calloc((size_t)s.threads, sizeof *s.states, "the GPS states", err);
@@ -1110,6 +1343,13 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     for (int i = 0; i < s.threads && rc == ERR_OK && s.fam != NULL; i++) {
         s.states[i] = s.fam->create(g, err);
         rc = s.states[i] != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    if (rc == ERR_OK && estimating) {
+        rc = estimate(&s, opt_bool(&cfg->options, "window"));
+        for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
+            res->worker_peak_bytes += s.worker_peak[i];
+        }
+        goto done;
     }
     if (rc == ERR_OK) {
         s.bounds =
@@ -1149,6 +1389,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
+        solve_result_extra(res, "fast_path", s.fast);
         if (dist_compiled()) {
             DistStats d = dist_stats_total();
             solve_result_extra(res, "mpi_ranks", dist_size());
@@ -1163,6 +1404,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
     }
+done:
     for (int i = 0; i < s.threads && s.states != NULL; i++) {
         if (s.states[i] != NULL) {
             s.fam->destroy(s.states[i]);
@@ -1188,6 +1430,14 @@ static const OptionSpec tier_options[] = {
     {.name = "stateless",
      .type = OPT_BOOL,
      .help = "call the stateless family even when the game has a GPS family"},
+    {.name = "estimate",
+     .type = OPT_BOOL,
+     .help = "print what the solve would need (slots and reachable bound per tier, memory, disk, "
+             "time from a short calibration) on stderr, without solving"},
+    {.name = "generic",
+     .type = OPT_BOOL,
+     .help = "expand position by position through the GPS family even when the game has a "
+             "tier fast path (TierOps.expand_run)"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,

@@ -101,6 +101,53 @@ static void window_matches_whole(void **state) {
     game_destroy(g);
 }
 
+/* A game's tier fast path (TierOps.expand_run) against the generic path
+ * through its GPS family (`tier:generic`): the same database byte for byte
+ * and the same counters (game.h: the fast path counts each step as the GPS
+ * call it replaces), on 1 and 2 threads sharing tiers in small chunks (a
+ * chunk starts mid-block of the game's layout). */
+static void fast_path_matches_generic(void **state) {
+    Game *g = test_game(*state);
+    SolveResult generic, fast1, fast2;
+    solve_ok(g, "generic," SMALL_CHUNKS, 1, NULL, &generic);
+    solve_ok(g, SMALL_CHUNKS, 1, NULL, &fast1);
+    solve_ok(g, SMALL_CHUNKS, 2, NULL, &fast2);
+    assert_int_equal(test_extra(&generic, "fast_path"), 0);
+    assert_int_equal(test_extra(&fast1, "fast_path"), 1);
+    test_assert_same_db(&generic.db, &fast1.db);
+    test_assert_same_db(&generic.db, &fast2.db);
+    assert_memory_equal(&generic.counters, &fast1.counters, sizeof generic.counters);
+    assert_memory_equal(&generic.counters, &fast2.counters, sizeof generic.counters);
+    solve_result_free(&generic);
+    solve_result_free(&fast1);
+    solve_result_free(&fast2);
+    game_destroy(g);
+}
+
+/* tier:estimate solves nothing, and on a game small enough that the
+ * calibration walks every tier its reachable count is the solve's. */
+static void estimate_small(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=3");
+    SolveResult est, full;
+    solve_ok(g, "estimate", 1, NULL, &est);
+    solve_ok(g, "", 1, NULL, &full);
+    assert_false(est.has_db);
+    assert_false(est.has_summary);
+    assert_int_equal(test_extra(&est, "estimate_only"), 1);
+    assert_int_equal(test_extra(&est, "est_slots"), g->num_positions);
+    DbSummary sum;
+    Error err = {0};
+    assert_int_equal(db_summarize(&full.db, false, &sum, &err), ERR_OK);
+    assert_int_equal(test_extra(&est, "est_reachable_exact"), sum.positions);
+    assert_int_equal(test_extra(&est, "est_reachable_bound"), sum.positions);
+    assert_true(test_extra(&est, "est_peak_bytes") > 0);
+    db_summary_free(&sum);
+    solve_result_free(&est);
+    solve_result_free(&full);
+    game_destroy(g);
+}
+
 /* ------------------------------------------ a layered WinBy game */
 
 /* A random layered DAG with scores (tests/testgraph.h): position = layer *
@@ -428,7 +475,7 @@ static void cyclic_tiers_refused(void **state) {
 int main(void) {
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
-    struct CMUnitTest *tests = calloc(2 * nspecs + 8, sizeof *tests);
+    struct CMUnitTest *tests = calloc(3 * nspecs + 8, sizeof *tests);
     assert_non_null(tests);
     size_t n = 0;
     for (size_t i = 0; i < nspecs; i++) {
@@ -444,6 +491,13 @@ int main(void) {
                 .test_func = window_matches_whole,
                 .initial_state = specs[i],
             };
+            if (g->tiers->expand_run != NULL) {
+                tests[n++] = (struct CMUnitTest){
+                    .name = test_strdupf("fast path matches the generic one on %s", specs[i]),
+                    .test_func = fast_path_matches_generic,
+                    .initial_state = specs[i],
+                };
+            }
         }
         game_destroy(g);
     }
@@ -455,6 +509,7 @@ int main(void) {
         {"work dir: corrupt, truncated, foreign files refused", files_refused},
         {"memory budget: tiers in use, then refused", memory_budget},
         {"cyclic tiers refused", cyclic_tiers_refused},
+        {"estimate: nothing solved, exact counts on a small game", estimate_small},
         {"WinBy layered graph: tier and sweep match dfs", winby_layered_graph},
     };
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
