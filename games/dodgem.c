@@ -34,6 +34,18 @@
  * stores one position per class of the one non-trivial symmetry: the
  * reflection in the diagonal from the bottom-left corner to the top-right,
  * which exchanges blue and red (and the player to move).
+ *
+ * Tiers: the cars still on the board, as an unordered pair {hi, lo} (hi >=
+ * lo), tier hi * (hi + 1) / 2 + lo. A move inside the board keeps the
+ * tier (loopy when lo > 0); a car leaving is the only move to another
+ * tier, {hi - 1, lo} or {hi, lo - 1} reordered. The pair is unordered
+ * because `sym` exchanges the colours, and so the counts. Tiers with lo = 0
+ * hold only finished games. Index within tier {b, r} (b >= r): the rank of
+ * the board and the player to move in the generic combinatorial hash
+ * (hash/generic.h) among the boards with b blue and r red cars, plus, when
+ * b != r, 2 * C(n^2, b) C(n^2 - b, r) for the boards with b red and r blue
+ * cars. 5x5: 15 tiers, 240,060,402 positions, the largest ({4, 4}) 151
+ * million.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,20 +54,123 @@
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
+#include "hash/generic.h"
 
 enum { DG_FORWARD = 0, DG_DIRECTIONS = 3 };
 
+/* A tier {hi, lo} (see the top of the file). */
+typedef struct DodgemTier {
+    int hi, lo;
+    Position first; /* its first position */
+    uint64_t size;
+    uint64_t block; /* positions with hi blue and lo red cars (the first block) */
+} DodgemTier;
+
+#define DG_MAX_CARS 4
+#define DG_MAX_TIERS ((DG_MAX_CARS + 1) * (DG_MAX_CARS + 2) / 2)
+
 typedef struct Dodgem {
-    BaseK hash;
     BoardSyms syms;
-    int n;     /* side */
-    int cells; /* n * n */
-    int cars;  /* n - 1 per player */
+    GenericHash counts_hash; /* rank among the boards of given car counts, with the mover */
+    int ntiers;
+    DodgemTier tier[DG_MAX_TIERS];
+    /* base[b][r] + generic_hash(board) is the position of a board with b
+     * blue and r red cars */
+    uint64_t base[DG_MAX_CARS + 1][DG_MAX_CARS + 1];
+    uint64_t size; /* positions */
+    int n;         /* side */
+    int cells;     /* n * n */
+    int cars;      /* n - 1 per player */
 } Dodgem;
 
 static const Dodgem *dg(const Game *g) { return g->self; }
 
 static const char dg_symbols[] = "-br";
+
+/* ------------------------------------------------------------------- hash */
+
+static int dg_pair_tier(int hi, int lo) { return hi * (hi + 1) / 2 + lo; }
+
+static Position dg_hash(const Dodgem *d, const uint8_t *cells, int turn) {
+    int b = 0, r = 0;
+    for (int s = 0; s < d->cells; s++) {
+        b += cells[s] == BOARD_FIRST;
+        r += cells[s] == BOARD_SECOND;
+    }
+    return d->base[b][r] + generic_hash(&d->counts_hash, cells, turn);
+}
+
+/* The tier holding position pos (tiers are few: a linear scan). */
+static int dg_find_tier(const Dodgem *d, Position pos) {
+    int t = 0;
+    while (t + 1 < d->ntiers && pos >= d->tier[t + 1].first) {
+        t++;
+    }
+    return t;
+}
+
+static int dg_unhash(const Dodgem *d, Position pos, uint8_t *cells) {
+    const DodgemTier *t = &d->tier[dg_find_tier(d, pos)];
+    uint64_t i = pos - t->first;
+    int b = t->hi, r = t->lo;
+    if (i >= t->block) {
+        b = t->lo;
+        r = t->hi;
+    }
+    return generic_unhash(&d->counts_hash, pos - d->base[b][r], cells);
+}
+
+/* The smallest position over the symmetry images of (cells, turn). */
+static Position dg_canonical_board(const Dodgem *d, const uint8_t *cells, int turn) {
+    static const uint8_t swapped[3] = {BOARD_EMPTY, BOARD_SECOND, BOARD_FIRST};
+    Position best = UINT64_MAX;
+    for (int s = 0; s < d->syms.count; s++) {
+        uint8_t image[BOARD_MAX_CELLS];
+        for (int i = 0; i < d->cells; i++) {
+            image[d->syms.map[s][i]] = d->syms.swap[s] ? swapped[cells[i]] : cells[i];
+        }
+        Position p = dg_hash(d, image, d->syms.swap[s] ? 1 - turn : turn);
+        best = p < best ? p : best;
+    }
+    return best;
+}
+
+static Position dg_key(const Dodgem *d, bool canonical, const uint8_t *cells, int turn) {
+    return canonical ? dg_canonical_board(d, cells, turn) : dg_hash(d, cells, turn);
+}
+
+/* Lays out the tiers, in order of their number, and the base offsets. */
+static ErrCode dg_init_hash(Dodgem *d, Error *err) {
+    const int min[3] = {0, 0, 0}, max[3] = {d->cells, d->cars, d->cars};
+    ErrCode rc = generic_init(&d->counts_hash, d->cells, 3, min, max, 2, NULL, NULL, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    const GenericHash *h = &d->counts_hash;
+    d->ntiers = dg_pair_tier(d->cars, d->cars) + 1;
+    Position next = 0;
+    for (int k = 0; k < d->ntiers; k++) {
+        DodgemTier *t = &d->tier[k];
+        t->hi = 0;
+        while ((t->hi + 1) * (t->hi + 2) / 2 <= k) {
+            t->hi++;
+        }
+        t->lo = k - dg_pair_tier(t->hi, 0);
+        int counts[3] = {d->cells - t->hi - t->lo, t->hi, t->lo};
+        int tuple = generic_tuple(h, counts);
+        t->block = h->offset[tuple + 1] - h->offset[tuple];
+        t->size = t->hi == t->lo ? t->block : 2 * t->block;
+        t->first = next;
+        d->base[t->hi][t->lo] = next - h->offset[tuple];
+        if (t->hi != t->lo) {
+            int swapped[3] = {d->cells - t->hi - t->lo, t->lo, t->hi};
+            d->base[t->lo][t->hi] = next + t->block - h->offset[generic_tuple(h, swapped)];
+        }
+        next += t->size;
+    }
+    d->size = next;
+    return ERR_OK;
+}
 
 /* ------------------------------------------------------------------ board */
 
@@ -105,37 +220,37 @@ static Value dg_board_primitive(const Dodgem *d, const uint8_t *cells, int turn)
 
 static Value dg_primitive(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     return dg_board_primitive(dg(g), cells, turn);
 }
 
 static int dg_generate_moves(const Game *g, Position pos, Move *moves) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     return dg_board_moves(dg(g), cells, turn, moves);
 }
 
 static Position dg_do_move(const Game *g, Position pos, Move move) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     int from = move / DG_DIRECTIONS, t = dg_target(d, turn, from, move % DG_DIRECTIONS);
     if (t >= 0) {
         cells[t] = cells[from];
     }
     cells[from] = BOARD_EMPTY;
-    return basek_hash_turn(&d->hash, cells, 1 - turn);
+    return dg_hash(d, cells, 1 - turn);
 }
 
 static int dg_turn(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    return basek_unhash_turn(&dg(g)->hash, pos, cells);
+    return dg_unhash(dg(g), pos, cells);
 }
 
 static Position dg_canonical(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
-    return board_canonical(&dg(g)->hash, &dg(g)->syms, cells, turn);
+    int turn = dg_unhash(dg(g), pos, cells);
+    return dg_canonical_board(dg(g), cells, turn);
 }
 
 /* Un-moves of the last mover: a car on square t came from a square s with a
@@ -146,7 +261,7 @@ static Position dg_canonical(const Game *g, Position pos) {
 static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     int last = 1 - turn;
     uint8_t piece = board_piece(last);
     if (board_count(cells, d->cells, board_piece(turn)) == 0) {
@@ -162,13 +277,11 @@ static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
             int t = dg_target(d, last, s, dir);
             if (t >= 0 && cells[t] == piece) {
                 cells[t] = BOARD_EMPTY;
-                n = board_add_unique(parents, n,
-                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
                 cells[t] = piece;
             } else if (t == -1 && board_count(cells, d->cells, piece) <= d->cars) {
                 /* With the car back on s, the last mover has at most n - 1 cars. */
-                n = board_add_unique(parents, n,
-                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
             }
         }
         cells[s] = BOARD_EMPTY;
@@ -196,14 +309,14 @@ static void dg_move_name(const Game *g, Position pos, Move move, char *buf, size
 
 static void dg_format(const Game *g, Position pos, char *buf, size_t n) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     board_format(cells, dg(g)->cells, turn, dg_symbols, buf, n);
 }
 
 static void dg_print(const Game *g, Position pos, char *buf, size_t n) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     size_t used = grid_print(cells, d->n, d->n, true, dg_symbols, " ", buf, n);
     if (used < n) {
         Value v = dg_board_primitive(d, cells, turn);
@@ -239,9 +352,41 @@ static ErrCode dg_parse(const Game *g, const char *text, Position *pos, Error *e
                          "drove its last car off",
                          text);
     }
-    *pos = basek_hash_turn(&d->hash, cells, turn);
+    *pos = dg_hash(d, cells, turn);
     return ERR_OK;
 }
+
+/* ------------------------------------------------------------------ tiers */
+
+static int dg_tier_count(const Game *g) { return dg(g)->ntiers; }
+
+static uint64_t dg_tier_size(const Game *g, int tier) { return dg(g)->tier[tier].size; }
+
+static Position dg_tier_first(const Game *g, int tier) { return dg(g)->tier[tier].first; }
+
+static int dg_tier_of(const Game *g, Position pos) { return dg_find_tier(dg(g), pos); }
+
+static int dg_tier_children(const Game *g, int tier, int *child_tiers) {
+    int hi = dg(g)->tier[tier].hi, lo = dg(g)->tier[tier].lo, n = 0;
+    if (lo > 0) {
+        child_tiers[n++] = dg_pair_tier(hi, lo - 1);
+        if (hi > lo) {
+            child_tiers[n++] = dg_pair_tier(hi - 1, lo);
+        }
+    }
+    return n;
+}
+
+static bool dg_tier_loopy(const Game *g, int tier) { return dg(g)->tier[tier].lo > 0; }
+
+static const TierOps dg_tiers = {
+    .count = dg_tier_count,
+    .size = dg_tier_size,
+    .tier_of = dg_tier_of,
+    .children = dg_tier_children,
+    .first = dg_tier_first,
+    .loopy = dg_tier_loopy,
+};
 
 static const GameOps dg_ops = {
     .primitive = dg_primitive,
@@ -266,8 +411,9 @@ static ErrCode dg_create(Game *g, Error *err) {
     d->n = (int)opt_int(&g->options, "n");
     d->cells = d->n * d->n;
     d->cars = d->n - 1;
-    ErrCode rc = basek_init(&d->hash, 3, d->cells, err);
+    ErrCode rc = dg_init_hash(d, err);
     if (rc != ERR_OK) {
+        generic_destroy(&d->counts_hash);
         free(d);
         return rc;
     }
@@ -287,8 +433,9 @@ static ErrCode dg_create(Game *g, Error *err) {
     }
     g->self = d;
     g->ops = &dg_ops;
-    g->num_positions = 2 * d->hash.size;
-    g->initial = basek_hash_turn(&d->hash, start, 0);
+    g->tiers = &dg_tiers;
+    g->num_positions = d->size;
+    g->initial = dg_hash(d, start, 0);
     g->max_moves = DG_DIRECTIONS * d->cars;
     g->max_parents = DG_DIRECTIONS * d->cars + d->n;
     g->max_depth = 0;
@@ -310,6 +457,14 @@ static const OptionSpec dg_options[] = {
 
 static const GameTestVariant dg_tests[] = {{.options = ""}, {.options = "sym"}, {NULL}};
 
+static void dg_destroy(Game *g) {
+    Dodgem *d = g->self;
+    if (d != NULL) {
+        generic_destroy(&d->counts_hash);
+        free(d);
+    }
+}
+
 const GameModule dodgem_module = {
     .name = "dodgem",
     .title = "Dodgem",
@@ -317,4 +472,5 @@ const GameModule dodgem_module = {
     .options = dg_options,
     .test_variants = dg_tests,
     .create = dg_create,
+    .destroy = dg_destroy,
 };
