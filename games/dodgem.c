@@ -25,30 +25,32 @@
  * Ways shows that 3x3 is a first-player win; D. desJardins (1996) found 4x4
  * and 5x5 to be draws (neither side can force a win: play goes on forever).
  *
- * Hash: base 3 over the n^2 squares with the player to move (games/board.h),
- * 2 * 3^(n^2) positions (39,366 for 3x3; 86 million for 4x4; 5x5, 1.7e12,
- * is refused by the memory check). Cars off the board are n - 1 minus the
- * cars on it. A move is 3 * square + direction (0 forward, 1 and 2 the two
- * sideways directions). Un-moves drive one of the last mover's cars back
- * (or back onto the far edge, when it has cars off the board). Option `sym`
- * stores one position per class of the one non-trivial symmetry: the
- * reflection in the diagonal from the bottom-left corner to the top-right,
- * which exchanges blue and red (and the player to move).
+ * Hash: tier-major and compact. A tier is the cars still on the board, as
+ * an unordered pair {hi, lo} (hi >= lo), tier hi * (hi + 1) / 2 + lo, tiers
+ * laid out in that order. Within tier {hi, lo} come first the boards with hi
+ * blue and lo red cars, then (when hi != lo) those with lo blue and hi red,
+ * each ranked with the player to move by the generic combinatorial hash
+ * (hash/generic.h). So only boards with at most n - 1 cars a side have a
+ * position: 2,846 for 3x3, 555,986 for 4x4, 240,060,402 for 5x5 (a base-3
+ * hash would need 39,366, 86 million and 1.7e12). Cars off the board are
+ * n - 1 minus the cars on it. A move is 3 * square + direction (0 forward,
+ * 1 and 2 the two sideways directions). Un-moves drive one of the last
+ * mover's cars back (or back onto the far edge, when it has cars off the
+ * board). Option `sym` stores one position per class of the one non-trivial
+ * symmetry: the reflection in the diagonal from the bottom-left corner to
+ * the top-right, which exchanges blue and red (and the player to move).
+ * A GPS family (a board in a state object) lets the tier solver expand a
+ * position with one unhash.
  *
- * Tiers: the cars still on the board, as an unordered pair {hi, lo} (hi >=
- * lo), tier hi * (hi + 1) / 2 + lo. A move inside the board keeps the
- * tier (loopy when lo > 0); a car leaving is the only move to another
- * tier, {hi - 1, lo} or {hi, lo - 1} reordered. The pair is unordered
- * because `sym` exchanges the colours, and so the counts. Tiers with lo = 0
- * hold only finished games. Index within tier {b, r} (b >= r): the rank of
- * the board and the player to move in the generic combinatorial hash
- * (hash/generic.h) among the boards with b blue and r red cars, plus, when
- * b != r, 2 * C(n^2, b) C(n^2 - b, r) for the boards with b red and r blue
- * cars. 5x5: 15 tiers, 240,060,402 positions, the largest ({4, 4}) 151
- * million.
+ * Tiers (TierOps): a move inside the board keeps the tier (loopy when
+ * lo > 0); a car leaving is the only move to another tier, {hi, lo - 1} or
+ * {hi - 1, lo}. The pair is unordered because `sym` exchanges the colours,
+ * and so the counts. Tiers with lo = 0 hold only finished games. 5x5: 15
+ * tiers, the largest ({4, 4}) 151,420,500 positions.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/mem.h"
 #include "games/board.h"
@@ -77,10 +79,11 @@ typedef struct Dodgem {
     /* base[b][r] + generic_hash(board) is the position of a board with b
      * blue and r red cars */
     uint64_t base[DG_MAX_CARS + 1][DG_MAX_CARS + 1];
-    uint64_t size; /* positions */
-    int n;         /* side */
-    int cells;     /* n * n */
-    int cars;      /* n - 1 per player */
+    uint64_t size;                  /* positions */
+    uint8_t start[BOARD_MAX_CELLS]; /* the initial board */
+    int n;                          /* side */
+    int cells;                      /* n * n */
+    int cars;                       /* n - 1 per player */
 } Dodgem;
 
 static const Dodgem *dg(const Game *g) { return g->self; }
@@ -356,6 +359,110 @@ static ErrCode dg_parse(const Game *g, const char *text, Position *pos, Error *e
     return ERR_OK;
 }
 
+/* -------------------------------------------------------------- GPS family */
+
+/* The board in a state object: set unhashes once, then do/undo mutate it
+ * (the tier solver expands each position with one unhash instead of 2 + one
+ * per move). The history grows as needed. */
+typedef struct DgGps {
+    const Dodgem *d;
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn;
+    int nhist, cap;
+    struct DgUndo {
+        int8_t from, to; /* to < 0: the car left the board */
+    } * hist;
+} DgGps;
+
+static GpsState *dg_gps_create(const Game *g, Error *err) {
+    DgGps *s = mem_calloc(1, sizeof *s, "a Dodgem GPS state", err);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->d = dg(g);
+    memcpy(s->cells, s->d->start, sizeof s->cells); /* the initial position, blue to move */
+    return (GpsState *)s;
+}
+
+static void dg_gps_destroy(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    free(s->hist);
+    free(s);
+}
+
+static void dg_gps_set(GpsState *st, Position pos) {
+    DgGps *s = (DgGps *)st;
+    s->turn = dg_unhash(s->d, pos, s->cells);
+    s->nhist = 0;
+}
+
+static Position dg_gps_position(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_hash(s->d, s->cells, s->turn);
+}
+
+static Value dg_gps_primitive(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_board_primitive(s->d, s->cells, s->turn);
+}
+
+static int dg_gps_moves(GpsState *st, Move *moves) {
+    DgGps *s = (DgGps *)st;
+    return dg_board_moves(s->d, s->cells, s->turn, moves);
+}
+
+static Position dg_gps_do(GpsState *st, Move move) {
+    DgGps *s = (DgGps *)st;
+    if (s->nhist == s->cap) {
+        int cap = s->cap < 16 ? 16 : 2 * s->cap;
+        struct DgUndo *h = realloc(s->hist, (size_t)cap * sizeof *h);
+        if (h == NULL) {
+            fprintf(stderr, "dodgem: out of memory for the move history\n");
+            abort();
+        }
+        s->hist = h;
+        s->cap = cap;
+    }
+    int from = move / DG_DIRECTIONS, t = dg_target(s->d, s->turn, from, move % DG_DIRECTIONS);
+    if (t >= 0) {
+        s->cells[t] = s->cells[from];
+    }
+    s->cells[from] = BOARD_EMPTY;
+    s->hist[s->nhist++] = (struct DgUndo){(int8_t)from, (int8_t)t};
+    s->turn = 1 - s->turn;
+    return dg_hash(s->d, s->cells, s->turn);
+}
+
+static void dg_gps_undo(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    struct DgUndo u = s->hist[--s->nhist];
+    s->turn = 1 - s->turn;
+    s->cells[u.from] = board_piece(s->turn);
+    if (u.to >= 0) {
+        s->cells[u.to] = BOARD_EMPTY;
+    }
+}
+
+static Position dg_gps_canonical(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_canonical_board(s->d, s->cells, s->turn);
+}
+
+static int dg_gps_turn(GpsState *st) { return ((DgGps *)st)->turn; }
+
+static const GpsOps dg_gps = {
+    .create = dg_gps_create,
+    .destroy = dg_gps_destroy,
+    .set = dg_gps_set,
+    .position = dg_gps_position,
+    .primitive = dg_gps_primitive,
+    .generate_moves = dg_gps_moves,
+    .do_move = dg_gps_do,
+    .undo_move = dg_gps_undo,
+    .canonical = dg_gps_canonical,
+    .turn = dg_gps_turn,
+};
+
 /* ------------------------------------------------------------------ tiers */
 
 static int dg_tier_count(const Game *g) { return dg(g)->ntiers; }
@@ -431,9 +538,11 @@ static ErrCode dg_create(Game *g, Error *err) {
         start[i * d->n] = BOARD_FIRST;                   /* west edge, from the top */
         start[(d->n - 1) * d->n + 1 + i] = BOARD_SECOND; /* south edge, from column b */
     }
+    memcpy(d->start, start, sizeof d->start);
     g->self = d;
     g->ops = &dg_ops;
     g->tiers = &dg_tiers;
+    g->gps = &dg_gps;
     g->num_positions = d->size;
     g->initial = dg_hash(d, start, 0);
     g->max_moves = DG_DIRECTIONS * d->cars;
@@ -450,7 +559,7 @@ static const OptionSpec dg_options[] = {
      .min = 3,
      .max = 5,
      .def = 3,
-     .help = "board side (n - 1 cars each); 5 does not fit in memory"},
+     .help = "board side (n - 1 cars each); 5: 240 million positions, by tiers"},
     {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the colour-swapping reflection"},
     {0},
 };

@@ -757,6 +757,8 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
         .nchildren = ti->nchildren,
         .res = s->res,
         .worker_peak = s->worker_peak,
+        .progress = s->progress,
+        .t0 = s->t0,
     };
     for (int k = 0; k < ti->nchildren; k++) {
         TierInfo *c = &s->t[ti->children[k]];

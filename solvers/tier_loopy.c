@@ -70,6 +70,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/mem.h"
 
 #define LOOPY_MAX_SIZE (UINT64_C(1) << 31)
@@ -120,6 +121,14 @@ static void fail(Loopy *L, ErrCode code, const char *fmt, ...) {
 }
 
 static bool failed(const Loopy *L) { return __atomic_load_n(&L->failed, __ATOMIC_ACQUIRE); }
+
+/* With --progress: one line per reach round and per solve phase. */
+static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
+    if (j->progress) {
+        fprintf(stderr, "tier: loopy tier %d (%" PRIu64 " positions): %s: %" PRIu64 ", %.1f s\n",
+                j->tier, j->size, what, count, clock_seconds() - j->t0);
+    }
+}
 
 /* Worker bookkeeping as in tier.c: threads other than 0 report their
  * counters and jemalloc peaks into the result. */
@@ -306,6 +315,7 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
         next = t;
         memset(next, 0, (size_t)nwords * 8);
         count = popcount_bitmap(cur, nwords);
+        note(j, "reach round, new positions", count);
     }
     free(cur);
     free(next);
@@ -733,15 +743,18 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     if (rc == ERR_OK) {
         init_scan(&L, reached, false);
         rc = failed(&L) ? err->code : ERR_OK;
+        note(j, "expanded", reached);
     }
     if (rc == ERR_OK && !L.use_parents) {
         rc = build_edges(&L, reached);
     }
     if (rc == ERR_OK) {
         rc = propagate(&L, false, &j->stats[0]);
+        note(j, "wins and losses, frontier", j->stats[0]);
     }
     if (rc == ERR_OK) {
         rc = propagate(&L, true, &j->stats[1]);
+        note(j, "ties, frontier", j->stats[1]);
     }
     if (rc == ERR_OK) {
         for (uint64_t i = 0; i < j->size; i++) {

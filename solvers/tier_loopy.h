@@ -45,6 +45,8 @@ typedef struct TierLoopyJob {
     SolveResult *res;      /* worker threads add their counters here */
     uint64_t *worker_peak; /* [threads]: worker jemalloc peaks (max kept) */
     uint64_t stats[4];     /* out: frontier positions taken (win/lose, tie), draws, events */
+    bool progress;         /* a line per phase on stderr */
+    double t0;             /* clock_seconds() at the start of the solve, for those lines */
 } TierLoopyJob;
 
 /* Reach pass: the positions of the tier reachable from those whose bits are
