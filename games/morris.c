@@ -484,6 +484,40 @@ static ErrCode morris_parse(const Game *g, const char *text, Position *pos, Erro
     return ERR_OK;
 }
 
+/* A picture: the points on a square grid (7x7 for nine, 5x5 for six, 3x3
+ * for three), '.' where there is no point, then the hands and the mover. */
+static void morris_print(const Game *g, Position pos, char *buf, size_t n) {
+    const Morris *m = mo(g);
+    MBoard b;
+    morris_unhash(m, pos, &b);
+    int side = m->n == 3 ? 3 : m->n == 6 ? 5 : 7;
+    char grid[7][7];
+    memset(grid, '.', sizeof grid);
+    for (int p = 0; p < m->points; p++) {
+        int row = p / 3, col = p % 3;
+        if (m->n != 3) {
+            int r = p / 8, k = p % 8, lo = r, hi = side - 1 - r, mid = side / 2;
+            static const int at[8][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 2},
+                                         {2, 2}, {2, 1}, {2, 0}, {1, 0}};
+            int pick[3] = {lo, mid, hi};
+            row = pick[at[k][0]];
+            col = pick[at[k][1]];
+        }
+        grid[row][col] = morris_symbols[b.cells[p]];
+    }
+    size_t used = 0;
+    for (int row = 0; row < side && used < n; row++) {
+        for (int col = 0; col < side && used < n; col++) {
+            used += (size_t)snprintf(buf + used, n - used, "%c%s", grid[row][col],
+                                     col + 1 < side ? " " : "\n");
+        }
+    }
+    if (used < n) {
+        snprintf(buf + used, n - used, "in hand: w %d, b %d; %s to move\n", b.hand[0], b.hand[1],
+                 b.turn == 0 ? "white" : "black");
+    }
+}
+
 static void morris_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
     const Morris *m = mo(g);
     (void)pos;
@@ -508,6 +542,7 @@ static const GameOps morris_ops = {
     .generate_parents = morris_generate_parents,
     .format = morris_format,
     .parse = morris_parse,
+    .print = morris_print,
     .move_name = morris_move_name,
 };
 
