@@ -736,8 +736,7 @@ static void morris_destroy(Game *g) {
 static ErrCode morris_create(Game *g, Error *err) {
     int n = (int)opt_int(&g->options, "n");
     if (n != 3 && n != 6 && n != 9) {
-        return error_set(err, ERR_USAGE, "morris: n=%d; the Morris games have n=3, 6 or 9 stones",
-                         n);
+        return error_set(err, ERR_USAGE, "n=%d: the Morris games have n=3, 6 or 9 stones", n);
     }
     Morris *m = mem_calloc(1, sizeof *m, "the Morris module", err);
     if (m == NULL) {

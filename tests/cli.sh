@@ -233,6 +233,9 @@ echo "$j" | jq -e '.query.value == "tie" and .query.winby == 0 and (.query.moves
 # Loopy games (tests/test_loopy.c cites the sources): depth-first solvers
 # refuse them; the retrograde solvers (and sweep, when registered) agree.
 refuse "dfs refuses a loopy game" "is loopy" dodgem --solver dfs
+refuse "tier refuses a loopy game without tiers" "needs tiers" ponghauki --solver tier
+refuse "morris stones" "3, 6 or 9" morris:n=5
+refuse "morris query hands" "in hand as white" morris:n=3 --query ---------:1:3:w
 refuse "dodgem size too small" "n" dodgem:n=2
 refuse "dodgem size too large" "n" dodgem:n=9
 refuse "dodgem 5x5 does not fit" "memory budget" dodgem:n=5 --max-memory 256M
