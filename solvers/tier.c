@@ -975,7 +975,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         if (g->loopy) {
             solve_result_extra(res, "frontier_win_lose", (double)s.loopy_stats[0]);
             solve_result_extra(res, "frontier_tie", (double)s.loopy_stats[1]);
-            solve_result_extra(res, "draws", (double)s.loopy_stats[2]);
+            solve_result_extra(res, "loopy_draws", (double)s.loopy_stats[2]);
             solve_result_extra(res, "loopy_events", (double)s.loopy_stats[3]);
         }
     }
