@@ -21,6 +21,13 @@
  *    at most a tier and its children are in memory, plus the bitmaps (one
  *    bit per position of the game, one block: the reach file).
  *
+ * Loopy tiers (TierOps.loopy: moves may stay inside the tier, as in a
+ * Morris sector or a Dodgem tier): solvers/tier_loopy.c replaces both
+ * walks for such a tier, closing its reachable set under its own moves and
+ * solving it by retro's frontier algorithm within the tier, its child
+ * tiers' records entering at their remoteness. So loopy games that declare
+ * tiers are solved here; loopy games without tiers are refused (NEEDS_TIERS).
+ *
  * Memory modes, chosen from the estimates before anything is allocated:
  *   - whole database: when the full database (one record per hash slot,
  *     core/db.h) and the bitmaps fit the budget, res->db gets every record,
