@@ -21,6 +21,13 @@
  *    at most a tier and its children are in memory, plus the bitmaps (one
  *    bit per position of the game, one block: the reach file).
  *
+ * Loopy tiers (TierOps.loopy: moves may stay inside the tier, as in a
+ * Morris sector or a Dodgem tier): solvers/tier_loopy.c replaces both
+ * walks for such a tier, closing its reachable set under its own moves and
+ * solving it by retro's frontier algorithm within the tier, its child
+ * tiers' records entering at their remoteness. So loopy games that declare
+ * tiers are solved here; loopy games without tiers are refused (NEEDS_TIERS).
+ *
  * Memory modes, chosen from the estimates before anything is allocated:
  *   - whole database: when the full database (one record per hash slot,
  *     core/db.h) and the bitmaps fit the budget, res->db gets every record,
@@ -78,6 +85,7 @@
 #include "core/dbfile.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
+#include "solvers/tier_loopy.h"
 
 /* Tuning knobs (solver options, so the tests can force tiny chunks):
  *   chunk         positions handed to a thread at a time (a multiple of 64,
@@ -102,6 +110,7 @@ typedef struct TierInfo {
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
+    bool loopy; /* moves may stay in the tier: solvers/tier_loopy.c solves it */
 } TierInfo;
 
 typedef struct TierSolve {
@@ -136,6 +145,8 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
+    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
+    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -615,6 +626,7 @@ static ErrCode plan(TierSolve *s) {
     for (int t = 0; t < s->ntiers; t++) {
         TierInfo *ti = &s->t[t];
         ti->size = to->size(g, t);
+        ti->loopy = to->loopy != NULL ? to->loopy(g, t) : g->loopy;
         ti->nchildren = to->children(g, t, ti->children);
         if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
             return error_set(s->err, ERR_INTERNAL, "game '%s': tier %d has %d child tiers",
@@ -792,6 +804,46 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
 
 /* ---------------------------------------------------------------- solve */
 
+/* A loopy tier's reach (solve false) or solve pass, by solvers/tier_loopy.c;
+ * a failure is recorded as in the parallel regions. */
+static void loopy_pass(TierSolve *s, int t, bool solve) {
+    TierInfo *ti = &s->t[t];
+    TierLoopyJob job = {
+        .g = s->g,
+        .fam = s->fam,
+        .states = s->states,
+        .threads = s->threads,
+        .par_min = s->parallel_min,
+        .chunk = s->chunk_words * 64,
+        .tier_major = s->tier_major,
+        .stored_edges = s->stored_edges,
+        .tier = t,
+        .size = ti->size,
+        .first = ti->first,
+        .reach = ti->reach,
+        .vals = &ti->vals,
+        .nchildren = ti->nchildren,
+        .res = s->res,
+        .worker_peak = s->worker_peak,
+        .progress = s->progress,
+        .t0 = s->t0,
+    };
+    for (int k = 0; k < ti->nchildren; k++) {
+        TierInfo *c = &s->t[ti->children[k]];
+        job.child[k] = (TierLoopyChild){
+            .tier = ti->children[k], .size = c->size, .first = c->first, .reach = c->reach};
+        job.child[k].vals = &c->vals;
+    }
+    Error e;
+    ErrCode rc = solve ? tier_loopy_solve(&job, &e) : tier_loopy_reach(&job, &e);
+    if (rc != ERR_OK) {
+        fail_parallel(s, rc, "%s", e.msg);
+    }
+    for (int k = 0; k < 4; k++) {
+        s->loopy_stats[k] += job.stats[k];
+    }
+}
+
 /* Loads the bitmaps from the work directory, or runs the forward pass (and
  * saves them there). */
 static ErrCode reachability(TierSolve *s) {
@@ -831,7 +883,11 @@ static ErrCode reachability(TierSolve *s) {
         for (int k = s->ntiers - 1; k >= 0 && !has_failed(s); k--) {
             int t = s->order[k];
             s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
-            walk_tier(s, t, "reach", mark_children);
+            if (s->t[t].loopy) {
+                loopy_pass(s, t, false);
+            } else {
+                walk_tier(s, t, "reach", mark_children);
+            }
             progress_line(s, "reach", t, s->t[t].reached, s->t[t].reached, true);
             s->done_before += s->t[t].reached;
         }
@@ -878,7 +934,11 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         if (found) {
             s->tiers_loaded++;
         } else if (ti->reached > 0) {
-            walk_tier(s, t, "solve", solve_position);
+            if (ti->loopy) {
+                loopy_pass(s, t, true);
+            } else {
+                walk_tier(s, t, "solve", solve_position);
+            }
             if (has_failed(s)) {
                 rc = s->err->code;
                 break;
@@ -1107,6 +1167,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     s.last_report = s.t0;
     s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
     s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
+    s.stored_edges = opt_bool(&cfg->options, "stored_edges");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
@@ -1167,6 +1228,12 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
         solve_result_extra(res, "fast_path", s.fast);
+        if (g->loopy) {
+            solve_result_extra(res, "frontier_win_lose", (double)s.loopy_stats[0]);
+            solve_result_extra(res, "frontier_tie", (double)s.loopy_stats[1]);
+            solve_result_extra(res, "loopy_draws", (double)s.loopy_stats[2]);
+            solve_result_extra(res, "loopy_events", (double)s.loopy_stats[3]);
+        }
     }
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
@@ -1204,6 +1271,9 @@ static const OptionSpec tier_options[] = {
      .type = OPT_BOOL,
      .help = "expand position by position through the GPS family even when the game has a "
              "tier fast path (TierOps.expand_run)"},
+    {.name = "stored_edges",
+     .type = OPT_BOOL,
+     .help = "loopy tiers: store back edges even when the game has un-moves"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,
@@ -1223,6 +1293,7 @@ const SolverModule tier_solver = {
     .name = "tier",
     .description = "Evan's stage solver: tiers last to first, each in parallel (OpenMP)",
     .needs = NEEDS_TIERS,
+    .loopy_ok = true, /* loopy games that declare tiers: solvers/tier_loopy.c */
     .parallel = true,
     .options = tier_options,
     .uses_work_dir = true,
