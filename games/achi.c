@@ -34,6 +34,14 @@
  * (move one back to an adjacent empty point) or a pass. Option `sym` stores
  * one position per class of the 8 symmetries of the square, which keep the
  * lines and adjacency.
+ *
+ * Tiers: tier t < 2 * pieces holds the placement boards with t pieces
+ * (ceil(t/2) x, floor(t/2) o), one child t + 1, loop-free; tier 2 * pieces is
+ * the movement phase, loopy, without child tiers. The base-3 hash is not
+ * tier-major: a position's index in its tier is its rank, with the player to
+ * move, among the boards of the tier's piece counts in the generic
+ * combinatorial hash (hash/generic.h); position_at unhashes it and hashes in
+ * base 3.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +51,7 @@
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
+#include "hash/generic.h"
 
 enum { ACHI_POINTS = GRID3_CELLS, ACHI_SLIDE = 9, ACHI_PASS = 90 };
 
@@ -55,8 +64,10 @@ static const int8_t achi_adjacent[ACHI_POINTS][9] = {
 typedef struct Achi {
     BaseK hash;
     BoardSyms syms;
-    int pieces; /* per player */
-    bool pass;  /* a blocked player passes instead of losing */
+    GenericHash tier_hash;     /* tier-local index: rank among the tier's boards */
+    int tier_tuple[2 * 4 + 1]; /* the tier_hash block of each tier */
+    int pieces;                /* per player */
+    bool pass;                 /* a blocked player passes instead of losing */
 } Achi;
 
 static const Achi *achi(const Game *g) { return g->self; }
@@ -283,6 +294,89 @@ static ErrCode achi_parse(const Game *g, const char *text, Position *pos, Error 
     return ERR_OK;
 }
 
+/* ------------------------------------------------------------------ tiers */
+
+static int achi_tier_count(const Game *g) { return 2 * achi(g)->pieces + 1; }
+
+static uint64_t achi_tier_size(const Game *g, int tier) {
+    const Achi *a = achi(g);
+    return 2 * a->tier_hash.multi[a->tier_tuple[tier]];
+}
+
+/* The tier of a board: its piece count, or -1 when the counts fit no tier
+ * (never reached). */
+static int achi_board_tier(const Achi *a, const uint8_t *cells) {
+    int x = board_count(cells, ACHI_POINTS, BOARD_FIRST),
+        o = board_count(cells, ACHI_POINTS, BOARD_SECOND);
+    return (x == o || x == o + 1) && x <= a->pieces && o <= a->pieces ? x + o : -1;
+}
+
+static int achi_tier_of(const Game *g, Position pos) {
+    uint8_t cells[ACHI_POINTS];
+    basek_unhash_turn(&achi(g)->hash, pos, cells);
+    return achi_board_tier(achi(g), cells);
+}
+
+static int achi_tier_children(const Game *g, int tier, int *child_tiers) {
+    if (tier == 2 * achi(g)->pieces) {
+        return 0;
+    }
+    child_tiers[0] = tier + 1;
+    return 1;
+}
+
+static uint64_t achi_index_of(const Game *g, Position pos) {
+    const Achi *a = achi(g);
+    uint8_t cells[ACHI_POINTS];
+    int turn = basek_unhash_turn(&a->hash, pos, cells);
+    int tier = achi_board_tier(a, cells);
+    if (tier < 0) {
+        return UINT64_MAX;
+    }
+    return generic_hash(&a->tier_hash, cells, turn) - a->tier_hash.offset[a->tier_tuple[tier]];
+}
+
+static Position achi_position_at(const Game *g, int tier, uint64_t i) {
+    const Achi *a = achi(g);
+    uint8_t cells[ACHI_POINTS];
+    int turn = generic_unhash(&a->tier_hash, a->tier_hash.offset[a->tier_tuple[tier]] + i, cells);
+    return basek_hash_turn(&a->hash, cells, turn);
+}
+
+static bool achi_tier_loopy(const Game *g, int tier) { return tier == 2 * achi(g)->pieces; }
+
+static const TierOps achi_tiers = {
+    .count = achi_tier_count,
+    .size = achi_tier_size,
+    .tier_of = achi_tier_of,
+    .children = achi_tier_children,
+    .index_of = achi_index_of,
+    .position_at = achi_position_at,
+    .loopy = achi_tier_loopy,
+};
+
+/* The generic hash's blocks: x has as many pieces as o, or one more. */
+static bool achi_legal_counts(const int *counts, void *ctx) {
+    (void)ctx;
+    return counts[BOARD_FIRST] == counts[BOARD_SECOND] ||
+           counts[BOARD_FIRST] == counts[BOARD_SECOND] + 1;
+}
+
+static ErrCode achi_init_tiers(Achi *a, Error *err) {
+    const int min[3] = {0, 0, 0};
+    const int max[3] = {ACHI_POINTS, a->pieces, a->pieces};
+    ErrCode rc =
+        generic_init(&a->tier_hash, ACHI_POINTS, 3, min, max, 2, achi_legal_counts, NULL, err);
+    for (int tier = 0; rc == ERR_OK && tier <= 2 * a->pieces; tier++) {
+        int counts[3] = {ACHI_POINTS - tier, (tier + 1) / 2, tier / 2};
+        a->tier_tuple[tier] = generic_tuple(&a->tier_hash, counts);
+        if (a->tier_tuple[tier] < 0) {
+            rc = error_set(err, ERR_INTERNAL, "Achi tier %d has no hash block", tier);
+        }
+    }
+    return rc;
+}
+
 static const GameOps achi_ops = {
     .primitive = achi_primitive,
     .generate_moves = achi_generate_moves,
@@ -310,6 +404,12 @@ static ErrCode achi_create(Game *g, Error *err) {
     }
     a->pieces = (int)opt_int(&g->options, "pieces");
     a->pass = opt_bool(&g->options, "pass");
+    rc = achi_init_tiers(a, err);
+    if (rc != ERR_OK) {
+        generic_destroy(&a->tier_hash);
+        free(a);
+        return rc;
+    }
     /* The 8 symmetries of the square: 4 rotations, each with or without a
      * reflection. */
     a->syms.count = GRID_SQUARE_SYMS;
@@ -318,6 +418,7 @@ static ErrCode achi_create(Game *g, Error *err) {
     int slides = a->pieces * (ACHI_POINTS - 2 * a->pieces);
     g->self = a;
     g->ops = &achi_ops;
+    g->tiers = &achi_tiers;
     g->num_positions = 2 * a->hash.size;
     g->initial = basek_hash_turn(&a->hash, empty, 0);
     g->max_moves = slides > ACHI_POINTS ? slides : ACHI_POINTS;
@@ -346,6 +447,14 @@ static const GameTestVariant achi_tests[] = {
     {.options = "pass"},     {NULL},
 };
 
+static void achi_destroy(Game *g) {
+    Achi *a = g->self;
+    if (a != NULL) {
+        generic_destroy(&a->tier_hash);
+        free(a);
+    }
+}
+
 const GameModule achi_module = {
     .name = "achi",
     .title = "Achi",
@@ -353,4 +462,5 @@ const GameModule achi_module = {
     .options = achi_options,
     .test_variants = achi_tests,
     .create = achi_create,
+    .destroy = achi_destroy,
 };

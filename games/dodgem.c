@@ -25,37 +25,155 @@
  * Ways shows that 3x3 is a first-player win; D. desJardins (1996) found 4x4
  * and 5x5 to be draws (neither side can force a win: play goes on forever).
  *
- * Hash: base 3 over the n^2 squares with the player to move (games/board.h),
- * 2 * 3^(n^2) positions (39,366 for 3x3; 86 million for 4x4; 5x5, 1.7e12,
- * is refused by the memory check). Cars off the board are n - 1 minus the
- * cars on it. A move is 3 * square + direction (0 forward, 1 and 2 the two
- * sideways directions). Un-moves drive one of the last mover's cars back
- * (or back onto the far edge, when it has cars off the board). Option `sym`
- * stores one position per class of the one non-trivial symmetry: the
- * reflection in the diagonal from the bottom-left corner to the top-right,
- * which exchanges blue and red (and the player to move).
+ * Hash: tier-major and compact. A tier is the cars still on the board, as
+ * an unordered pair {hi, lo} (hi >= lo), tier hi * (hi + 1) / 2 + lo, tiers
+ * laid out in that order. Within tier {hi, lo} come first the boards with hi
+ * blue and lo red cars, then (when hi != lo) those with lo blue and hi red,
+ * each ranked with the player to move by the generic combinatorial hash
+ * (hash/generic.h). So only boards with at most n - 1 cars a side have a
+ * position: 2,846 for 3x3, 555,986 for 4x4, 240,060,402 for 5x5 (a base-3
+ * hash would need 39,366, 86 million and 1.7e12). Cars off the board are
+ * n - 1 minus the cars on it. A move is 3 * square + direction (0 forward,
+ * 1 and 2 the two sideways directions). Un-moves drive one of the last
+ * mover's cars back (or back onto the far edge, when it has cars off the
+ * board). Option `sym` stores one position per class of the one non-trivial
+ * symmetry: the reflection in the diagonal from the bottom-left corner to
+ * the top-right, which exchanges blue and red (and the player to move).
+ * A GPS family (a board in a state object) lets the tier solver expand a
+ * position with one unhash.
+ *
+ * Tiers (TierOps): a move inside the board keeps the tier (loopy when
+ * lo > 0); a car leaving is the only move to another tier, {hi, lo - 1} or
+ * {hi - 1, lo}. The pair is unordered because `sym` exchanges the colours,
+ * and so the counts. Tiers with lo = 0 hold only finished games. 5x5: 15
+ * tiers, the largest ({4, 4}) 151,420,500 positions.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/mem.h"
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
+#include "hash/generic.h"
 
 enum { DG_FORWARD = 0, DG_DIRECTIONS = 3 };
 
+/* A tier {hi, lo} (see the top of the file). */
+typedef struct DodgemTier {
+    int hi, lo;
+    Position first; /* its first position */
+    uint64_t size;
+    uint64_t block; /* positions with hi blue and lo red cars (the first block) */
+} DodgemTier;
+
+#define DG_MAX_CARS 4
+#define DG_MAX_TIERS ((DG_MAX_CARS + 1) * (DG_MAX_CARS + 2) / 2)
+
 typedef struct Dodgem {
-    BaseK hash;
     BoardSyms syms;
-    int n;     /* side */
-    int cells; /* n * n */
-    int cars;  /* n - 1 per player */
+    GenericHash counts_hash; /* rank among the boards of given car counts, with the mover */
+    int ntiers;
+    DodgemTier tier[DG_MAX_TIERS];
+    /* base[b][r] + generic_hash(board) is the position of a board with b
+     * blue and r red cars */
+    uint64_t base[DG_MAX_CARS + 1][DG_MAX_CARS + 1];
+    uint64_t size;                  /* positions */
+    uint8_t start[BOARD_MAX_CELLS]; /* the initial board */
+    int n;                          /* side */
+    int cells;                      /* n * n */
+    int cars;                       /* n - 1 per player */
 } Dodgem;
 
 static const Dodgem *dg(const Game *g) { return g->self; }
 
 static const char dg_symbols[] = "-br";
+
+/* ------------------------------------------------------------------- hash */
+
+static int dg_pair_tier(int hi, int lo) { return hi * (hi + 1) / 2 + lo; }
+
+static Position dg_hash(const Dodgem *d, const uint8_t *cells, int turn) {
+    int b = 0, r = 0;
+    for (int s = 0; s < d->cells; s++) {
+        b += cells[s] == BOARD_FIRST;
+        r += cells[s] == BOARD_SECOND;
+    }
+    return d->base[b][r] + generic_hash(&d->counts_hash, cells, turn);
+}
+
+/* The tier holding position pos (tiers are few: a linear scan). */
+static int dg_find_tier(const Dodgem *d, Position pos) {
+    int t = 0;
+    while (t + 1 < d->ntiers && pos >= d->tier[t + 1].first) {
+        t++;
+    }
+    return t;
+}
+
+static int dg_unhash(const Dodgem *d, Position pos, uint8_t *cells) {
+    const DodgemTier *t = &d->tier[dg_find_tier(d, pos)];
+    uint64_t i = pos - t->first;
+    int b = t->hi, r = t->lo;
+    if (i >= t->block) {
+        b = t->lo;
+        r = t->hi;
+    }
+    return generic_unhash(&d->counts_hash, pos - d->base[b][r], cells);
+}
+
+/* The smallest position over the symmetry images of (cells, turn). */
+static Position dg_canonical_board(const Dodgem *d, const uint8_t *cells, int turn) {
+    static const uint8_t swapped[3] = {BOARD_EMPTY, BOARD_SECOND, BOARD_FIRST};
+    Position best = UINT64_MAX;
+    for (int s = 0; s < d->syms.count; s++) {
+        uint8_t image[BOARD_MAX_CELLS];
+        for (int i = 0; i < d->cells; i++) {
+            image[d->syms.map[s][i]] = d->syms.swap[s] ? swapped[cells[i]] : cells[i];
+        }
+        Position p = dg_hash(d, image, d->syms.swap[s] ? 1 - turn : turn);
+        best = p < best ? p : best;
+    }
+    return best;
+}
+
+static Position dg_key(const Dodgem *d, bool canonical, const uint8_t *cells, int turn) {
+    return canonical ? dg_canonical_board(d, cells, turn) : dg_hash(d, cells, turn);
+}
+
+/* Lays out the tiers, in order of their number, and the base offsets. */
+static ErrCode dg_init_hash(Dodgem *d, Error *err) {
+    const int min[3] = {0, 0, 0}, max[3] = {d->cells, d->cars, d->cars};
+    ErrCode rc = generic_init(&d->counts_hash, d->cells, 3, min, max, 2, NULL, NULL, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    const GenericHash *h = &d->counts_hash;
+    d->ntiers = dg_pair_tier(d->cars, d->cars) + 1;
+    Position next = 0;
+    for (int k = 0; k < d->ntiers; k++) {
+        DodgemTier *t = &d->tier[k];
+        t->hi = 0;
+        while ((t->hi + 1) * (t->hi + 2) / 2 <= k) {
+            t->hi++;
+        }
+        t->lo = k - dg_pair_tier(t->hi, 0);
+        int counts[3] = {d->cells - t->hi - t->lo, t->hi, t->lo};
+        int tuple = generic_tuple(h, counts);
+        t->block = h->offset[tuple + 1] - h->offset[tuple];
+        t->size = t->hi == t->lo ? t->block : 2 * t->block;
+        t->first = next;
+        d->base[t->hi][t->lo] = next - h->offset[tuple];
+        if (t->hi != t->lo) {
+            int swapped[3] = {d->cells - t->hi - t->lo, t->lo, t->hi};
+            d->base[t->lo][t->hi] = next + t->block - h->offset[generic_tuple(h, swapped)];
+        }
+        next += t->size;
+    }
+    d->size = next;
+    return ERR_OK;
+}
 
 /* ------------------------------------------------------------------ board */
 
@@ -105,37 +223,37 @@ static Value dg_board_primitive(const Dodgem *d, const uint8_t *cells, int turn)
 
 static Value dg_primitive(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     return dg_board_primitive(dg(g), cells, turn);
 }
 
 static int dg_generate_moves(const Game *g, Position pos, Move *moves) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     return dg_board_moves(dg(g), cells, turn, moves);
 }
 
 static Position dg_do_move(const Game *g, Position pos, Move move) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     int from = move / DG_DIRECTIONS, t = dg_target(d, turn, from, move % DG_DIRECTIONS);
     if (t >= 0) {
         cells[t] = cells[from];
     }
     cells[from] = BOARD_EMPTY;
-    return basek_hash_turn(&d->hash, cells, 1 - turn);
+    return dg_hash(d, cells, 1 - turn);
 }
 
 static int dg_turn(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    return basek_unhash_turn(&dg(g)->hash, pos, cells);
+    return dg_unhash(dg(g), pos, cells);
 }
 
 static Position dg_canonical(const Game *g, Position pos) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
-    return board_canonical(&dg(g)->hash, &dg(g)->syms, cells, turn);
+    int turn = dg_unhash(dg(g), pos, cells);
+    return dg_canonical_board(dg(g), cells, turn);
 }
 
 /* Un-moves of the last mover: a car on square t came from a square s with a
@@ -146,7 +264,7 @@ static Position dg_canonical(const Game *g, Position pos) {
 static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     int last = 1 - turn;
     uint8_t piece = board_piece(last);
     if (board_count(cells, d->cells, board_piece(turn)) == 0) {
@@ -162,13 +280,11 @@ static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
             int t = dg_target(d, last, s, dir);
             if (t >= 0 && cells[t] == piece) {
                 cells[t] = BOARD_EMPTY;
-                n = board_add_unique(parents, n,
-                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
                 cells[t] = piece;
             } else if (t == -1 && board_count(cells, d->cells, piece) <= d->cars) {
                 /* With the car back on s, the last mover has at most n - 1 cars. */
-                n = board_add_unique(parents, n,
-                                     board_key(&d->hash, &d->syms, g->symmetric, cells, last));
+                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
             }
         }
         cells[s] = BOARD_EMPTY;
@@ -196,14 +312,14 @@ static void dg_move_name(const Game *g, Position pos, Move move, char *buf, size
 
 static void dg_format(const Game *g, Position pos, char *buf, size_t n) {
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&dg(g)->hash, pos, cells);
+    int turn = dg_unhash(dg(g), pos, cells);
     board_format(cells, dg(g)->cells, turn, dg_symbols, buf, n);
 }
 
 static void dg_print(const Game *g, Position pos, char *buf, size_t n) {
     const Dodgem *d = dg(g);
     uint8_t cells[BOARD_MAX_CELLS];
-    int turn = basek_unhash_turn(&d->hash, pos, cells);
+    int turn = dg_unhash(d, pos, cells);
     size_t used = grid_print(cells, d->n, d->n, true, dg_symbols, " ", buf, n);
     if (used < n) {
         Value v = dg_board_primitive(d, cells, turn);
@@ -239,9 +355,145 @@ static ErrCode dg_parse(const Game *g, const char *text, Position *pos, Error *e
                          "drove its last car off",
                          text);
     }
-    *pos = basek_hash_turn(&d->hash, cells, turn);
+    *pos = dg_hash(d, cells, turn);
     return ERR_OK;
 }
+
+/* -------------------------------------------------------------- GPS family */
+
+/* The board in a state object: set unhashes once, then do/undo mutate it
+ * (the tier solver expands each position with one unhash instead of 2 + one
+ * per move). The history grows as needed. */
+typedef struct DgGps {
+    const Dodgem *d;
+    uint8_t cells[BOARD_MAX_CELLS];
+    int turn;
+    int nhist, cap;
+    struct DgUndo {
+        int8_t from, to; /* to < 0: the car left the board */
+    } * hist;
+} DgGps;
+
+static GpsState *dg_gps_create(const Game *g, Error *err) {
+    DgGps *s = mem_calloc(1, sizeof *s, "a Dodgem GPS state", err);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->d = dg(g);
+    memcpy(s->cells, s->d->start, sizeof s->cells); /* the initial position, blue to move */
+    return (GpsState *)s;
+}
+
+static void dg_gps_destroy(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    free(s->hist);
+    free(s);
+}
+
+static void dg_gps_set(GpsState *st, Position pos) {
+    DgGps *s = (DgGps *)st;
+    s->turn = dg_unhash(s->d, pos, s->cells);
+    s->nhist = 0;
+}
+
+static Position dg_gps_position(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_hash(s->d, s->cells, s->turn);
+}
+
+static Value dg_gps_primitive(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_board_primitive(s->d, s->cells, s->turn);
+}
+
+static int dg_gps_moves(GpsState *st, Move *moves) {
+    DgGps *s = (DgGps *)st;
+    return dg_board_moves(s->d, s->cells, s->turn, moves);
+}
+
+static Position dg_gps_do(GpsState *st, Move move) {
+    DgGps *s = (DgGps *)st;
+    if (s->nhist == s->cap) {
+        int cap = s->cap < 16 ? 16 : 2 * s->cap;
+        struct DgUndo *h = realloc(s->hist, (size_t)cap * sizeof *h);
+        if (h == NULL) {
+            fprintf(stderr, "dodgem: out of memory for the move history\n");
+            abort();
+        }
+        s->hist = h;
+        s->cap = cap;
+    }
+    int from = move / DG_DIRECTIONS, t = dg_target(s->d, s->turn, from, move % DG_DIRECTIONS);
+    if (t >= 0) {
+        s->cells[t] = s->cells[from];
+    }
+    s->cells[from] = BOARD_EMPTY;
+    s->hist[s->nhist++] = (struct DgUndo){(int8_t)from, (int8_t)t};
+    s->turn = 1 - s->turn;
+    return dg_hash(s->d, s->cells, s->turn);
+}
+
+static void dg_gps_undo(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    struct DgUndo u = s->hist[--s->nhist];
+    s->turn = 1 - s->turn;
+    s->cells[u.from] = board_piece(s->turn);
+    if (u.to >= 0) {
+        s->cells[u.to] = BOARD_EMPTY;
+    }
+}
+
+static Position dg_gps_canonical(GpsState *st) {
+    DgGps *s = (DgGps *)st;
+    return dg_canonical_board(s->d, s->cells, s->turn);
+}
+
+static int dg_gps_turn(GpsState *st) { return ((DgGps *)st)->turn; }
+
+static const GpsOps dg_gps = {
+    .create = dg_gps_create,
+    .destroy = dg_gps_destroy,
+    .set = dg_gps_set,
+    .position = dg_gps_position,
+    .primitive = dg_gps_primitive,
+    .generate_moves = dg_gps_moves,
+    .do_move = dg_gps_do,
+    .undo_move = dg_gps_undo,
+    .canonical = dg_gps_canonical,
+    .turn = dg_gps_turn,
+};
+
+/* ------------------------------------------------------------------ tiers */
+
+static int dg_tier_count(const Game *g) { return dg(g)->ntiers; }
+
+static uint64_t dg_tier_size(const Game *g, int tier) { return dg(g)->tier[tier].size; }
+
+static Position dg_tier_first(const Game *g, int tier) { return dg(g)->tier[tier].first; }
+
+static int dg_tier_of(const Game *g, Position pos) { return dg_find_tier(dg(g), pos); }
+
+static int dg_tier_children(const Game *g, int tier, int *child_tiers) {
+    int hi = dg(g)->tier[tier].hi, lo = dg(g)->tier[tier].lo, n = 0;
+    if (lo > 0) {
+        child_tiers[n++] = dg_pair_tier(hi, lo - 1);
+        if (hi > lo) {
+            child_tiers[n++] = dg_pair_tier(hi - 1, lo);
+        }
+    }
+    return n;
+}
+
+static bool dg_tier_loopy(const Game *g, int tier) { return dg(g)->tier[tier].lo > 0; }
+
+static const TierOps dg_tiers = {
+    .count = dg_tier_count,
+    .size = dg_tier_size,
+    .tier_of = dg_tier_of,
+    .children = dg_tier_children,
+    .first = dg_tier_first,
+    .loopy = dg_tier_loopy,
+};
 
 static const GameOps dg_ops = {
     .primitive = dg_primitive,
@@ -266,8 +518,9 @@ static ErrCode dg_create(Game *g, Error *err) {
     d->n = (int)opt_int(&g->options, "n");
     d->cells = d->n * d->n;
     d->cars = d->n - 1;
-    ErrCode rc = basek_init(&d->hash, 3, d->cells, err);
+    ErrCode rc = dg_init_hash(d, err);
     if (rc != ERR_OK) {
+        generic_destroy(&d->counts_hash);
         free(d);
         return rc;
     }
@@ -285,10 +538,13 @@ static ErrCode dg_create(Game *g, Error *err) {
         start[i * d->n] = BOARD_FIRST;                   /* west edge, from the top */
         start[(d->n - 1) * d->n + 1 + i] = BOARD_SECOND; /* south edge, from column b */
     }
+    memcpy(d->start, start, sizeof d->start);
     g->self = d;
     g->ops = &dg_ops;
-    g->num_positions = 2 * d->hash.size;
-    g->initial = basek_hash_turn(&d->hash, start, 0);
+    g->tiers = &dg_tiers;
+    g->gps = &dg_gps;
+    g->num_positions = d->size;
+    g->initial = dg_hash(d, start, 0);
     g->max_moves = DG_DIRECTIONS * d->cars;
     g->max_parents = DG_DIRECTIONS * d->cars + d->n;
     g->max_depth = 0;
@@ -303,12 +559,20 @@ static const OptionSpec dg_options[] = {
      .min = 3,
      .max = 5,
      .def = 3,
-     .help = "board side (n - 1 cars each); 5 does not fit in memory"},
+     .help = "board side (n - 1 cars each); 5: 240 million positions, by tiers"},
     {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the colour-swapping reflection"},
     {0},
 };
 
 static const GameTestVariant dg_tests[] = {{.options = ""}, {.options = "sym"}, {NULL}};
+
+static void dg_destroy(Game *g) {
+    Dodgem *d = g->self;
+    if (d != NULL) {
+        generic_destroy(&d->counts_hash);
+        free(d);
+    }
+}
 
 const GameModule dodgem_module = {
     .name = "dodgem",
@@ -317,4 +581,5 @@ const GameModule dodgem_module = {
     .options = dg_options,
     .test_variants = dg_tests,
     .create = dg_create,
+    .destroy = dg_destroy,
 };

@@ -125,7 +125,9 @@ typedef struct GpsOps {
 /* Tier (stage) layout. Tiers partition the position space so that a move
  * from tier t leads only to tiers in children(t) (for placement games, the
  * tier is the number of pieces on the board and the only child is t+1).
- * Within a tier, positions have local indices [0, size(t)).
+ * Within a tier, positions have local indices [0, size(t)). In a loopy
+ * tier (the `loopy` slot) moves may also stay inside the tier; the tiers
+ * still form a DAG through children().
  *
  * When `first` is provided the game's hash is tier-major: tier t occupies
  * positions [first(t), first(t) + size(t)) and index = pos - first(t), so
@@ -166,6 +168,12 @@ typedef struct TierOps {
      * `tier:generic` ignores it. */
     void (*expand_run)(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
                        TierExpandVisit visit, void *ctx);
+    /* OPTIONAL: true when moves from tier `tier` may stay inside it (a loopy
+     * tier: its positions can repeat), besides leading to its child tiers.
+     * The tier solver solves such a tier by retrograde analysis within it
+     * (solvers/tier_loopy.c). Default: every tier of a loopy game is loopy,
+     * no tier of a loop-free game is. */
+    bool (*loopy)(const Game *g, int tier);
 } TierOps;
 
 /* One game variant, filled by the module's create(). */

@@ -15,6 +15,7 @@ extern const GameModule ponghauki_module;
 extern const GameModule mutorere_module;
 extern const GameModule dodgem_module;
 extern const GameModule achi_module;
+extern const GameModule morris_module;
 extern const GameModule subtract_module;
 extern const GameModule nim_module;
 extern const GameModule hexapawn_module;
@@ -39,6 +40,7 @@ const GameModule *const game_registry[] = {
     &ponghauki_module,
     &mutorere_module,
     &achi_module,
+    &morris_module,
     NULL,
 };
 /* clang-format on */

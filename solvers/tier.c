@@ -21,6 +21,13 @@
  *    at most a tier and its children are in memory, plus the bitmaps (one
  *    bit per position of the game, one block: the reach file).
  *
+ * Loopy tiers (TierOps.loopy: moves may stay inside the tier, as in a
+ * Morris sector or a Dodgem tier): solvers/tier_loopy.c replaces both
+ * walks for such a tier, closing its reachable set under its own moves and
+ * solving it by retro's frontier algorithm within the tier, its child
+ * tiers' records entering at their remoteness. So loopy games that declare
+ * tiers are solved here; loopy games without tiers are refused (NEEDS_TIERS).
+ *
  * Memory modes, chosen from the estimates before anything is allocated:
  *   - whole database: when the full database (one record per hash slot,
  *     core/db.h) and the bitmaps fit the budget, res->db gets every record,
@@ -61,7 +68,8 @@
  * is split and walked; each rank marks children in its own bitmaps. Backward:
  * each rank solves its range, then the ranges are shared (an allgather), so
  * every rank holds every record of the tier, byte for byte what one process
- * computes. Step outcomes are agreed (dist_agree) before each exchange, so a
+ * computes (a loopy tier, solvers/tier_loopy.c, is solved whole by every
+ * rank). Step outcomes are agreed (dist_agree) before each exchange, so a
  * rank that fails ends the job with its message on every rank, never a hang.
  * Per tier, the bytes exchanged and the seconds inside MPI go to stderr with
  * --progress; the totals to solver_stats. With --work-dir and N > 1, rank R
@@ -97,6 +105,7 @@
 #include "core/dist.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
+#include "solvers/tier_loopy.h"
 
 /* Tuning knobs (solver options, so the tests can force tiny chunks):
  *   chunk         positions handed to a thread at a time (a multiple of 64,
@@ -123,6 +132,7 @@ typedef struct TierInfo {
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
+    bool loopy; /* moves may stay in the tier: solvers/tier_loopy.c solves it */
 } TierInfo;
 
 typedef struct TierSolve {
@@ -162,6 +172,8 @@ typedef struct TierSolve {
     uint64_t *bounds;
     FILE *manifest;
     double compute_seconds, compute_reported;
+    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
+    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -651,6 +663,7 @@ static ErrCode plan(TierSolve *s) {
         TierInfo *ti = &s->t[t];
         ti->size = to->size(g, t);
         ti->hi = words_of(ti->size); /* the whole tier, until split_tier */
+        ti->loopy = to->loopy != NULL ? to->loopy(g, t) : g->loopy;
         ti->nchildren = to->children(g, t, ti->children);
         if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
             return error_set(s->err, ERR_INTERNAL, "game '%s': tier %d has %d child tiers",
@@ -939,6 +952,46 @@ static void step_report(TierSolve *s, const char *phase, int tier) {
 
 /* ---------------------------------------------------------------- solve */
 
+/* A loopy tier's reach (solve false) or solve pass, by solvers/tier_loopy.c;
+ * a failure is recorded as in the parallel regions. */
+static void loopy_pass(TierSolve *s, int t, bool solve) {
+    TierInfo *ti = &s->t[t];
+    TierLoopyJob job = {
+        .g = s->g,
+        .fam = s->fam,
+        .states = s->states,
+        .threads = s->threads,
+        .par_min = s->parallel_min,
+        .chunk = s->chunk_words * 64,
+        .tier_major = s->tier_major,
+        .stored_edges = s->stored_edges,
+        .tier = t,
+        .size = ti->size,
+        .first = ti->first,
+        .reach = ti->reach,
+        .vals = &ti->vals,
+        .nchildren = ti->nchildren,
+        .res = s->res,
+        .worker_peak = s->worker_peak,
+        .progress = s->progress,
+        .t0 = s->t0,
+    };
+    for (int k = 0; k < ti->nchildren; k++) {
+        TierInfo *c = &s->t[ti->children[k]];
+        job.child[k] = (TierLoopyChild){
+            .tier = ti->children[k], .size = c->size, .first = c->first, .reach = c->reach};
+        job.child[k].vals = &c->vals;
+    }
+    Error e;
+    ErrCode rc = solve ? tier_loopy_solve(&job, &e) : tier_loopy_reach(&job, &e);
+    if (rc != ERR_OK) {
+        fail_parallel(s, rc, "%s", e.msg);
+    }
+    for (int k = 0; k < 4; k++) {
+        s->loopy_stats[k] += job.stats[k];
+    }
+}
+
 /* Loads the bitmaps from the work directory, or runs the forward pass (and
  * saves them there). */
 static ErrCode reachability(TierSolve *s) {
@@ -984,7 +1037,11 @@ static ErrCode reachability(TierSolve *s) {
             dist_or_words(s->t[t].reach, words_of(s->t[t].size));
             s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
             split_tier(s, t);
-            walk_tier(s, t, "reach", mark_children);
+            if (s->t[t].loopy) { /* solved whole by every rank: not split */
+                loopy_pass(s, t, false);
+            } else {
+                walk_tier(s, t, "reach", mark_children);
+            }
             rc = dist_agree(has_failed(s) ? s->err->code : ERR_OK, s->err);
             step_report(s, "reach", t);
             progress_line(s, "reach", t, s->t[t].reached, s->t[t].reached, true);
@@ -1030,7 +1087,11 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         if (rc == ERR_OK && found) {
             s->tiers_loaded++;
         } else if (rc == ERR_OK && ti->reached > 0) {
-            walk_tier(s, t, "solve", solve_position);
+            if (ti->loopy) { /* solved whole by every rank: not split */
+                loopy_pass(s, t, true);
+            } else {
+                walk_tier(s, t, "solve", solve_position);
+            }
             rc = has_failed(s) ? s->err->code : ERR_OK;
             if (rc == ERR_OK) {
                 s->tiers_solved++;
@@ -1310,6 +1371,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     s.last_report = s.t0;
     s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
     s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
+    s.stored_edges = opt_bool(&cfg->options, "stored_edges");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
@@ -1390,6 +1452,12 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
         solve_result_extra(res, "fast_path", s.fast);
+        if (g->loopy) {
+            solve_result_extra(res, "frontier_win_lose", (double)s.loopy_stats[0]);
+            solve_result_extra(res, "frontier_tie", (double)s.loopy_stats[1]);
+            solve_result_extra(res, "loopy_draws", (double)s.loopy_stats[2]);
+            solve_result_extra(res, "loopy_events", (double)s.loopy_stats[3]);
+        }
         if (dist_compiled()) {
             DistStats d = dist_stats_total();
             solve_result_extra(res, "mpi_ranks", dist_size());
@@ -1438,6 +1506,9 @@ static const OptionSpec tier_options[] = {
      .type = OPT_BOOL,
      .help = "expand position by position through the GPS family even when the game has a "
              "tier fast path (TierOps.expand_run)"},
+    {.name = "stored_edges",
+     .type = OPT_BOOL,
+     .help = "loopy tiers: store back edges even when the game has un-moves"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,
@@ -1457,6 +1528,7 @@ const SolverModule tier_solver = {
     .name = "tier",
     .description = "Evan's stage solver: tiers last to first, each in parallel (OpenMP)",
     .needs = NEEDS_TIERS,
+    .loopy_ok = true, /* loopy games that declare tiers: solvers/tier_loopy.c */
     .parallel = true,
     .options = tier_options,
     .uses_work_dir = true,

@@ -233,9 +233,12 @@ echo "$j" | jq -e '.query.value == "tie" and .query.winby == 0 and (.query.moves
 # Loopy games (tests/test_loopy.c cites the sources): depth-first solvers
 # refuse them; the retrograde solvers (and sweep, when registered) agree.
 refuse "dfs refuses a loopy game" "is loopy" dodgem --solver dfs
+refuse "tier refuses a loopy game without tiers" "needs tiers" ponghauki --solver tier
+refuse "morris stones" "3, 6 or 9" morris:n=5
+refuse "morris query hands" "in hand as white" morris:n=3 --query ---------:1:3:w
 refuse "dodgem size too small" "n" dodgem:n=2
 refuse "dodgem size too large" "n" dodgem:n=9
-refuse "dodgem 5x5 does not fit" "memory budget" dodgem:n=5
+refuse "dodgem 5x5 does not fit" "memory budget" dodgem:n=5 --max-memory 256M
 refuse "dodgem query length" "9 squares" dodgem --query b--b--rr:b
 refuse "dodgem query too many cars" "each player has 2" dodgem --query bbbb---rr:b
 refuse "dodgem query mover" "player to move" dodgem --query b--b---rr:x
@@ -245,8 +248,8 @@ refuse "achi query turn in placement" "is to move" achi --query x--------:x
 refuse "achi query after a line" "cannot arise" achi --query xxxoo-o--:x
 refuse "achi pieces option" "pieces" achi:pieces=5
 refuse "retro over the memory budget" "retro solve, with its" dodgem:n=4 --solver retro \
-    --max-memory 170M
-loopy_solvers="retro retro-unmove"
+    --max-memory 20M
+loopy_solvers="retro retro-unmove tier"
 "$solve" --list | grep -q "^  sweep " && loopy_solvers="$loopy_solvers sweep"
 for s in $loopy_solvers; do
     j=$("$solve" dodgem --solver "$s" --json --analyze)

@@ -72,6 +72,10 @@ same "connect4 4x4" 3 1 connect4:w=4,h=4
 same "connect4 5x4" 2 2 connect4:w=5,h=4
 same "connect4 5x4" 3 1 connect4:w=5,h=4
 same "connect4 4x4, tier:window" 2 1 connect4:w=4,h=4 tier:window
+# Loopy tiers (solved whole by every rank; reference: bin/solve, which
+# tests/test_solvers checks against retro).
+same "dodgem (loopy tiers)" 2 1 dodgem
+same "achi (loopy tiers)" 3 1 achi
 
 # The exchange in pieces (the path of transfers past the MPI int limit).
 want=$("$solve" connect4:w=4,h=4 --solver tier --json | jq -c "$fields")

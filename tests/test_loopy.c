@@ -7,7 +7,8 @@
  *     gives the winner of every position; Wikipedia, "Dodgem").
  *   - Dodgem 4x4 is a draw: "the 4x4 and 5x5 games never end with perfect
  *     play" (D. desJardins, 1996, as cited by Wikipedia, "Dodgem"). Heavy
- *     (86 million hash slots): release build only, retro solvers only.
+ *     (393,900 reachable positions, seconds under the sanitizers): release
+ *     build only; retro, retro-unmove and tier (loopy tiers).
  *   - Pong Hau K'i is a draw: "if both players play perfectly, the game
  *     continues endlessly with no winner" (Wikipedia, "Pong Hau K'i").
  *   - Mu Torere: 1180 reachable positions, 208 winning, 128 losing, 844
@@ -21,7 +22,9 @@
  * reaches: ties and draws in the same loopy game, tie remoteness through a
  * loop, self-loops, parents that discovery never reached, a position with
  * 256 children, two moves to the same child, WinBy scores decided after the
- * value, and a remoteness too large for the 16-bit record (an error).
+ * value, and a remoteness too large for the 16-bit record (an error). The
+ * same loopy graph cut into tiers checks the tier solver's loopy tiers
+ * (1 and 2 threads, un-moves and stored back edges) at tier boundaries.
  */
 #include "tests/testgraph.h"
 #include "tests/testutil.h"
@@ -85,7 +88,7 @@ static void dodgem_4x4_is_a_draw(void **state) {
     if (!test_heavy_enabled()) {
         skip();
     }
-    check_figure(&(Figure){"dodgem:n=4", VALUE_DRAW, NULL}, "retro retro-unmove");
+    check_figure(&(Figure){"dodgem:n=4", VALUE_DRAW, NULL}, "retro retro-unmove tier");
 }
 
 static void ponghauki_is_a_draw(void **state) {
@@ -265,6 +268,136 @@ static void loopy_graph_by_hand(void **state) {
     test_graph_free(gr);
 }
 
+/* The same graph cut into tiers, so that the tier solver's loopy tiers
+ * (solvers/tier_loopy.c) meet every case at a tier boundary:
+ *
+ *   tier 0  {0}                          children 1, 2, 3, 5
+ *   tier 1  {16, 17}                     loopy; 17 -> 18 leaves (a loss)
+ *   tier 2  {1, 3, 4, 8, 9, 10, 12, 13, 15}  loopy; 4 -> 5, 15 -> 5 (losses),
+ *                                        13 -> 14 (a win, twice), 12 -> 2 (a
+ *                                        tie at 1) leave; children 3, 4
+ *   tier 3  {2, 7, 11}                   loopy; 2 -> 6 (a tie) leaves; child 4
+ *   tier 4  {5, 6, 14, 18}               the primitives
+ *   tier 5  {19, 20 .. 275}              loopy (declared), 256 in-tier wins
+ *
+ * The expected records are the hand-worked ones above; the tier solver must
+ * give them with 1 and 2 threads, with un-moves and with stored back edges. */
+enum { HAND_NODES = 276, HAND_TIERS = 6 };
+static const int hand_small_tier[20] = {0, 2, 3, 2, 2, 4, 4, 3, 2, 2, 2, 3, 2, 2, 4, 2, 1, 1, 4, 5};
+
+static int hand_tier_of(const Game *g, Position p) {
+    (void)g;
+    return p < 20 ? hand_small_tier[p] : 5;
+}
+
+static int hand_tier_count(const Game *g) {
+    (void)g;
+    return HAND_TIERS;
+}
+
+static uint64_t hand_index_of(const Game *g, Position p) {
+    uint64_t i = 0;
+    for (Position q = 0; q < p; q++) {
+        i += hand_tier_of(g, q) == hand_tier_of(g, p);
+    }
+    return i;
+}
+
+static uint64_t hand_tier_size(const Game *g, int tier) {
+    uint64_t n = 0;
+    for (Position q = 0; q < HAND_NODES; q++) {
+        n += hand_tier_of(g, q) == tier;
+    }
+    return n;
+}
+
+static Position hand_position_at(const Game *g, int tier, uint64_t i) {
+    for (Position q = 0; q < HAND_NODES; q++) {
+        if (hand_tier_of(g, q) == tier && i-- == 0) {
+            return q;
+        }
+    }
+    return HAND_NODES;
+}
+
+static int hand_children(const Game *g, int tier, int *child_tiers) {
+    (void)g;
+    static const int kids[HAND_TIERS][4] = {{1, 2, 3, 5}, {4}, {3, 4}, {4}, {0}, {0}};
+    static const int nkids[HAND_TIERS] = {4, 1, 2, 1, 0, 0};
+    memcpy(child_tiers, kids[tier], (size_t)nkids[tier] * sizeof *child_tiers);
+    return nkids[tier];
+}
+
+static bool hand_loopy(const Game *g, int tier) {
+    (void)g;
+    return tier != 0 && tier != 4;
+}
+
+static void loopy_graph_by_tiers(void **state) {
+    (void)state;
+    int edges[2 * 300], ne = 0;
+#define EDGE(a, b) (edges[2 * ne] = (a), edges[2 * ne + 1] = (b), ne++)
+    static const int root_kids[] = {1, 2, 3, 12, 13, 16, 19};
+    for (int k = 0; k < 7; k++) {
+        EDGE(0, root_kids[k]);
+    }
+    EDGE(1, 4), EDGE(4, 1), EDGE(4, 5);
+    EDGE(2, 6), EDGE(2, 7), EDGE(2, 6), EDGE(7, 2);
+    EDGE(3, 3), EDGE(3, 8), EDGE(3, 15), EDGE(8, 9), EDGE(9, 8);
+    EDGE(15, 5), EDGE(15, 1), EDGE(12, 9), EDGE(12, 2), EDGE(13, 4), EDGE(13, 14), EDGE(13, 14);
+    EDGE(16, 17), EDGE(17, 16), EDGE(17, 18);
+    for (int c = 20; c < HAND_NODES; c++) {
+        EDGE(19, c);
+    }
+    EDGE(10, 1), EDGE(11, 2);
+#undef EDGE
+    TestGraph *gr = test_graph_new(HAND_NODES, edges, ne);
+    gr->prim[5] = gr->prim[18] = VALUE_LOSE;
+    gr->prim[14] = VALUE_WIN;
+    gr->prim[6] = VALUE_TIE;
+    for (int c = 20; c < HAND_NODES; c++) {
+        gr->prim[c] = VALUE_WIN;
+    }
+    Game g = test_graph_game(gr, 0, true, false);
+    static const TierOps tiers = {
+        .count = hand_tier_count,
+        .size = hand_tier_size,
+        .tier_of = hand_tier_of,
+        .children = hand_children,
+        .index_of = hand_index_of,
+        .position_at = hand_position_at,
+        .loopy = hand_loopy,
+    };
+    g.tiers = &tiers;
+    static const Expect expect[] = {
+        {0, VALUE_WIN, 2, 0},   {1, VALUE_LOSE, 2, 0},       {2, VALUE_TIE, 1, 0},
+        {3, VALUE_DRAW, 0, 0},  {4, VALUE_WIN, 1, 0},        {5, VALUE_LOSE, 0, 0},
+        {6, VALUE_TIE, 0, 0},   {7, VALUE_TIE, 2, 0},        {8, VALUE_DRAW, 0, 0},
+        {9, VALUE_DRAW, 0, 0},  {10, VALUE_UNDECIDED, 0, 0}, {11, VALUE_UNDECIDED, 0, 0},
+        {12, VALUE_TIE, 2, 0},  {13, VALUE_LOSE, 2, 0},      {14, VALUE_WIN, 0, 0},
+        {15, VALUE_WIN, 1, 0},  {16, VALUE_LOSE, 2, 0},      {17, VALUE_WIN, 1, 0},
+        {18, VALUE_LOSE, 0, 0}, {19, VALUE_LOSE, 1, 0},      {20, VALUE_WIN, 0, 0},
+        {275, VALUE_WIN, 0, 0},
+    };
+    static const char *const specs[] = {"tier", "tier:parallel_min=0,chunk=64",
+                                        "tier:stored_edges,parallel_min=0,chunk=64"};
+    for (int threads = 1; threads <= 2; threads++) {
+        for (int k = 0; k < 3; k++) {
+            const SolverModule *s = NULL;
+            SolveConfig cfg = {.threads = threads};
+            SolveResult res;
+            Error err = {0};
+            assert_int_equal(solver_lookup(specs[k], &s, &cfg, &err), ERR_OK);
+            if (solver_run(s, &g, &cfg, &res, &err) != ERR_OK) {
+                fail_msg("%s on the tiered loopy graph: %s", specs[k], err.msg);
+            }
+            check_expect(specs[k], &res, expect, (int)(sizeof expect / sizeof expect[0]), false);
+            solve_result_free(&res);
+        }
+    }
+    test_graph_free(gr);
+}
+
 /* A non-loopy graph with WinBy scores (player 0 maximizes, player 1
  * minimizes; primitives' values follow their scores for the player to move):
  *
@@ -360,6 +493,7 @@ int main(void) {
         cmocka_unit_test(mutorere_86_states_up_to_symmetry),
         cmocka_unit_test(retro_counters),
         cmocka_unit_test(loopy_graph_by_hand),
+        cmocka_unit_test(loopy_graph_by_tiers),
         cmocka_unit_test(winby_graph_by_hand),
         cmocka_unit_test(primitive_root),
         cmocka_unit_test(remoteness_overflow_is_an_error),

@@ -3,7 +3,10 @@
  * For every registered game variant that declares tiers:
  *   - --threads 1 and --threads 2 give byte-identical databases (records
  *     and WinBy) and the same counters, with chunks small enough that both
- *     threads share every tier, and equal to dfs's;
+ *     threads share every tier, and equal to dfs's; for loopy games (loopy
+ *     tiers, solvers/tier_loopy.c) also with back edges stored
+ *     (tier:stored_edges) and for the game stripped of its un-moves (retro
+ *     is the oracle there, in test_solvers);
  *   - keeping only the tiers in use (tier:window) gives the same root and
  *     the same totals, by value and by remoteness, as the whole database.
  * On tic-tac-toe, the work directory:
@@ -63,6 +66,21 @@ static void threads_identical(void **state) {
     assert_true(one.has_db && two.has_db);
     test_assert_same_db(&one.db, &two.db);
     assert_memory_equal(&one.counters, &two.counters, sizeof one.counters);
+    /* Loopy tiers: back edges stored for the tier, asked for or because the
+     * game has no un-moves, give the same bytes as generate_parents. */
+    if (g->loopy) {
+        SolveResult stored, no_unmoves;
+        solve_ok(g, "stored_edges," SMALL_CHUNKS, 2, NULL, &stored);
+        test_assert_same_db(&stored.db, &two.db);
+        GameOps ops = *g->ops;
+        ops.generate_parents = NULL;
+        Game fake = *g;
+        fake.ops = &ops;
+        solve_ok(&fake, SMALL_CHUNKS, 2, NULL, &no_unmoves);
+        test_assert_same_db(&no_unmoves.db, &two.db);
+        solve_result_free(&stored);
+        solve_result_free(&no_unmoves);
+    }
     /* And the shared tiers are right: the records are dfs's, byte for byte. */
     if (solver_supports(solver_find("dfs"), g, NULL, 0)) {
         SolveResult oracle;

@@ -1,0 +1,797 @@
+/* games/morris.c: the Morris family: three, six and nine men's morris.
+ *
+ * Rules (nine men's morris as R. Gasser solved it: "Solving Nine Men's
+ * Morris", Computational Intelligence 12(1), 1996, and his 1993
+ * announcement; the board and the smaller games as in Wikipedia, "Nine
+ * men's morris", "Six men's morris", "Three men's morris"):
+ *   - n stones each (n = 3, 6 or 9), white (w) first. The board: for nine,
+ *     three concentric squares whose side midpoints are joined (24 points);
+ *     for six, two squares (16 points); for three, a 3x3 grid without
+ *     diagonals (9 points; Achi, games/achi.c, is the version with them).
+ *   - Placement: while a player has stones in hand, a move puts one on an
+ *     empty point. Then the movement phase: a move slides a stone along a
+ *     line to an adjacent empty point. Flying (option `fly`): a player with
+ *     exactly three stones left, none in hand, may move a stone to any empty
+ *     point. Gasser's rules fly; it is the default for nine and off for three
+ *     and six (fly=0 never, 1 always with three stones, 2 the variant's
+ *     default).
+ *   - A move that closes a mill (three of the mover's stones on one line:
+ *     a side of a square, or for nine also a line through the midpoints)
+ *     removes one opponent stone from the board, as part of the same move: a
+ *     stone not in a mill, unless every opponent stone on the board is in a
+ *     mill, in which case any. Closing two mills at once removes one stone.
+ *     With no opponent stone on the board, nothing is removed.
+ *   - A player to move with fewer than three stones (board plus hand) loses,
+ *     and so does a player to move without a legal move.
+ *   - Draws: no repetition or move-count rule; a position that neither
+ *     player can force to a win is a draw (the retrograde solvers' DRAW:
+ *     play goes on forever), as in Gasser's databases.
+ * For three men's morris these rules give the usual game: a line wins,
+ * since the opponent is left with two stones.
+ *
+ * Points. Nine and six: ring r (0 the outer square) has points 8r + k, k = 0
+ * top-left, 1 top, 2 top-right, 3 right, 4 bottom-right, 5 bottom, 6
+ * bottom-left, 7 left (clockwise); odd k (midpoints) join ring r to r + 1.
+ * Three: points 0..8 row by row.
+ *
+ * Hash: tier-major. A tier (Gasser's sector) is (stones in hand w, b;
+ * stones on the board w, b), in hand b = w (white to place) or w + 1; its
+ * positions are the boards of those counts with either player to move,
+ * ranked by the generic combinatorial hash (hash/generic.h). Placement tiers
+ * are loop-free (each move empties a hand); the movement tiers (hands 0, 0)
+ * are loopy; a capture leads to a tier with one stone less on the board.
+ *
+ * A move is (from * (P + 1) + to) * (P + 1) + removed, for P points, with
+ * from = P for a placement and removed = P for no capture. Un-moves
+ * (generate_parents) take back a placement or a slide or flight, and
+ * with it a capture when the stone moved is in a mill, putting an opponent
+ * stone back on an empty point from which it could be removed.
+ *
+ * Symmetry (`sym`): the 8 symmetries of the square, and for six and nine
+ * also the exchange of the inner and outer squares (16, as Gasser used).
+ * Text: "<points>:<w in hand>:<b in hand>:<mover>", points 'w', 'b', '-'.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "games/board.h"
+#include "games/game.h"
+#include "games/grid.h"
+#include "hash/generic.h"
+
+#define MORRIS_MAX_POINTS 24
+#define MORRIS_MAX_MILLS 16
+#define MORRIS_MAX_SYMS 16
+#define MORRIS_MAX_STONES 9
+
+typedef struct MorrisTier {
+    int hand[2], board[2];
+    Position first;
+    uint64_t size;
+} MorrisTier;
+
+typedef struct Morris {
+    int n;      /* stones per player */
+    int points; /* P */
+    bool fly;
+    int nmills;
+    int8_t mill[MORRIS_MAX_MILLS][3];
+    int8_t mills_of[MORRIS_MAX_POINTS][2]; /* the mills through each point, -1 if none */
+    int8_t adj[MORRIS_MAX_POINTS][5];      /* neighbours, ending -1 */
+    int nsyms;
+    uint8_t sym[MORRIS_MAX_SYMS][MORRIS_MAX_POINTS];
+    GenericHash counts_hash; /* board ranks by stone counts, with the mover */
+    int ntiers;
+    MorrisTier *tier;
+    /* tier_id[((wh * 10 + bh) * 10 + wb) * 10 + bb], -1 if none */
+    int tier_id[10 * 10 * 10 * 10];
+    uint64_t size;
+} Morris;
+
+static const Morris *mo(const Game *g) { return g->self; }
+
+static const char morris_symbols[] = "-wb";
+
+static int tier_key(int wh, int bh, int wb, int bb) { return ((wh * 10 + bh) * 10 + wb) * 10 + bb; }
+
+/* ------------------------------------------------------------------- hash */
+
+typedef struct MBoard {
+    uint8_t cells[MORRIS_MAX_POINTS];
+    int hand[2];
+    int turn;
+} MBoard;
+
+static int count_of(const Morris *m, const uint8_t *cells, uint8_t piece) {
+    return board_count(cells, m->points, piece);
+}
+
+static Position morris_hash(const Morris *m, const MBoard *b) {
+    int wb = count_of(m, b->cells, BOARD_FIRST), bb = count_of(m, b->cells, BOARD_SECOND);
+    int t = m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)];
+    int counts[3] = {m->points - wb - bb, wb, bb};
+    int tuple = generic_tuple(&m->counts_hash, counts);
+    return m->tier[t].first + generic_hash(&m->counts_hash, b->cells, b->turn) -
+           m->counts_hash.offset[tuple];
+}
+
+static int find_tier(const Morris *m, Position pos) {
+    int lo = 0, hi = m->ntiers - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (m->tier[mid].first <= pos) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
+    const MorrisTier *t = &m->tier[find_tier(m, pos)];
+    int counts[3] = {m->points - t->board[0] - t->board[1], t->board[0], t->board[1]};
+    int tuple = generic_tuple(&m->counts_hash, counts);
+    b->turn =
+        generic_unhash(&m->counts_hash, m->counts_hash.offset[tuple] + (pos - t->first), b->cells);
+    b->hand[0] = t->hand[0];
+    b->hand[1] = t->hand[1];
+}
+
+static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
+    if (!canonical) {
+        return morris_hash(m, b);
+    }
+    Position best = UINT64_MAX;
+    MBoard img = *b;
+    for (int s = 0; s < m->nsyms; s++) {
+        for (int i = 0; i < m->points; i++) {
+            img.cells[m->sym[s][i]] = b->cells[i];
+        }
+        Position p = morris_hash(m, &img);
+        best = p < best ? p : best;
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ rules */
+
+/* The stone on p is in a mill of its colour. */
+static bool in_mill(const Morris *m, const uint8_t *cells, int p) {
+    uint8_t c = cells[p];
+    for (int k = 0; k < 2; k++) {
+        int x = m->mills_of[p][k];
+        if (x >= 0 && cells[m->mill[x][0]] == c && cells[m->mill[x][1]] == c &&
+            cells[m->mill[x][2]] == c) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Every stone of `piece` on the board is in a mill. */
+static bool all_in_mills(const Morris *m, const uint8_t *cells, uint8_t piece) {
+    for (int p = 0; p < m->points; p++) {
+        if (cells[p] == piece && !in_mill(m, cells, p)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The opponent's stone on r may be removed. */
+static bool removable(const Morris *m, const uint8_t *cells, int r) {
+    return !in_mill(m, cells, r) || all_in_mills(m, cells, cells[r]);
+}
+
+static bool adjacent(const Morris *m, int a, int b) {
+    for (int k = 0; m->adj[a][k] >= 0; k++) {
+        if (m->adj[a][k] == b) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool flies(const Morris *m, const MBoard *b, int player) {
+    return m->fly && b->hand[player] == 0 && count_of(m, b->cells, board_piece(player)) == 3;
+}
+
+static Move encode(const Morris *m, int from, int to, int removed) {
+    return (from * (m->points + 1) + to) * (m->points + 1) + removed;
+}
+
+/* Appends the moves that put the mover's stone on `to` (from `from`, or
+ * from the hand): with the removals when it closes a mill. cells has the
+ * stone on `to` and `from` empty. */
+static int add_moves(const Morris *m, uint8_t *cells, int from, int to, Move *moves, int n) {
+    uint8_t opp = cells[to] == BOARD_FIRST ? BOARD_SECOND : BOARD_FIRST;
+    if (in_mill(m, cells, to) && count_of(m, cells, opp) > 0) {
+        bool any = all_in_mills(m, cells, opp);
+        for (int r = 0; r < m->points; r++) {
+            if (cells[r] == opp && (any || !in_mill(m, cells, r))) {
+                if (n >= GAME_MAX_MOVES) {
+                    fprintf(stderr, "morris: more than %d moves from one position\n",
+                            GAME_MAX_MOVES);
+                    abort();
+                }
+                moves[n++] = encode(m, from, to, r);
+            }
+        }
+        return n;
+    }
+    if (n >= GAME_MAX_MOVES) {
+        fprintf(stderr, "morris: more than %d moves from one position\n", GAME_MAX_MOVES);
+        abort();
+    }
+    moves[n++] = encode(m, from, to, m->points);
+    return n;
+}
+
+static int board_moves(const Morris *m, MBoard *b, Move *moves) {
+    uint8_t me = board_piece(b->turn);
+    int n = 0;
+    if (b->hand[b->turn] > 0) {
+        for (int p = 0; p < m->points; p++) {
+            if (b->cells[p] == BOARD_EMPTY) {
+                b->cells[p] = me;
+                n = add_moves(m, b->cells, m->points, p, moves, n);
+                b->cells[p] = BOARD_EMPTY;
+            }
+        }
+        return n;
+    }
+    bool fly = flies(m, b, b->turn);
+    for (int s = 0; s < m->points; s++) {
+        if (b->cells[s] != me) {
+            continue;
+        }
+        for (int p = 0; p < m->points; p++) {
+            if (b->cells[p] != BOARD_EMPTY || (!fly && !adjacent(m, s, p))) {
+                continue;
+            }
+            b->cells[s] = BOARD_EMPTY;
+            b->cells[p] = me;
+            n = add_moves(m, b->cells, s, p, moves, n);
+            b->cells[p] = BOARD_EMPTY;
+            b->cells[s] = me;
+        }
+    }
+    return n;
+}
+
+static int total(const Morris *m, const MBoard *b, int player) {
+    return b->hand[player] + count_of(m, b->cells, board_piece(player));
+}
+
+static Value board_primitive(const Morris *m, MBoard *b) {
+    if (total(m, b, b->turn) < 3) {
+        return VALUE_LOSE;
+    }
+    Move moves[GAME_MAX_MOVES];
+    return board_moves(m, b, moves) == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
+}
+
+static void apply_move(const Morris *m, MBoard *b, Move move) {
+    int r = move % (m->points + 1), to = move / (m->points + 1) % (m->points + 1),
+        from = move / (m->points + 1) / (m->points + 1);
+    if (from == m->points) {
+        b->hand[b->turn]--;
+    } else {
+        b->cells[from] = BOARD_EMPTY;
+    }
+    b->cells[to] = board_piece(b->turn);
+    if (r < m->points) {
+        b->cells[r] = BOARD_EMPTY;
+    }
+    b->turn = 1 - b->turn;
+}
+
+/* -------------------------------------------------------- stateless family */
+
+static Value morris_primitive(const Game *g, Position pos) {
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return board_primitive(mo(g), &b);
+}
+
+static int morris_generate_moves(const Game *g, Position pos, Move *moves) {
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return board_moves(mo(g), &b, moves);
+}
+
+static Position morris_do_move(const Game *g, Position pos, Move move) {
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    apply_move(mo(g), &b, move);
+    return morris_hash(mo(g), &b);
+}
+
+static int morris_turn(const Game *g, Position pos) {
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return b.turn;
+}
+
+static Position morris_canonical(const Game *g, Position pos) {
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return morris_key(mo(g), &b, true);
+}
+
+static int cmp_pos(const void *a, const void *b) {
+    Position x = *(const Position *)a, y = *(const Position *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds parent q (the board before the last move), with the captures the
+ * move may have made when the stone it put on `to` is in a mill. q has the
+ * mover's stone back (on `from`, or in hand) and `to` still occupied. */
+static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out, int n) {
+    const Morris *m = mo(g);
+    int mover = q->turn, opp = 1 - mover;
+    uint8_t me = board_piece(mover), them = board_piece(opp);
+    /* The board right after the move, before any removal. */
+    uint8_t after[MORRIS_MAX_POINTS];
+    memcpy(after, q->cells, sizeof after);
+    if (from < m->points) {
+        after[from] = BOARD_EMPTY;
+    }
+    after[to] = me;
+    bool mill = in_mill(m, after, to);
+    if (!mill || count_of(m, after, them) == 0) {
+        MBoard p = *q;
+        p.cells[to] = BOARD_EMPTY;
+        out[n++] = morris_key(m, &p, g->symmetric);
+    }
+    if (!mill) {
+        return n;
+    }
+    for (int r = 0; r < m->points; r++) {
+        if (after[r] != BOARD_EMPTY || r == from) { /* `from` held the mover's stone */
+            continue;
+        }
+        after[r] = them;
+        if (removable(m, after, r)) {
+            MBoard p = *q;
+            p.cells[to] = BOARD_EMPTY;
+            p.cells[r] = them;
+            out[n++] = morris_key(m, &p, g->symmetric);
+        }
+        after[r] = BOARD_EMPTY;
+    }
+    return n;
+}
+
+/* Un-moves: the last mover's placement or slide/flight, with the capture it
+ * made when the stone it moved is in a mill. A parent whose mover had fewer
+ * than three stones was over, so it is not listed. */
+static int morris_generate_parents(const Game *g, Position pos, Position *parents) {
+    const Morris *m = mo(g);
+    MBoard b;
+    morris_unhash(m, pos, &b);
+    int mover = 1 - b.turn;
+    uint8_t me = board_piece(mover);
+    int n = 0;
+    if (total(m, &b, mover) < 3) {
+        return 0;
+    }
+    /* A placement: the mover had one more in hand, and was to place. */
+    bool place = mover == 0 ? b.hand[0] + 1 == b.hand[1] : b.hand[1] == b.hand[0];
+    place = place && b.hand[mover] + 1 <= m->n;
+    bool slide = b.hand[0] == 0 && b.hand[1] == 0;
+    for (int to = 0; to < m->points; to++) {
+        if (b.cells[to] != me) {
+            continue;
+        }
+        if (place) {
+            MBoard q = b;
+            q.turn = mover;
+            q.hand[mover]++;
+            /* q's cells keep `to` occupied for add_parents; it empties it. */
+            n = add_parents(g, &q, m->points, to, parents, n);
+        }
+        if (!slide) {
+            continue;
+        }
+        MBoard q = b;
+        q.turn = mover;
+        bool fly = flies(m, &q, mover);
+        for (int from = 0; from < m->points; from++) {
+            if (b.cells[from] != BOARD_EMPTY || (!fly && !adjacent(m, from, to))) {
+                continue;
+            }
+            q.cells[from] = me;
+            n = add_parents(g, &q, from, to, parents, n);
+            q.cells[from] = BOARD_EMPTY;
+        }
+    }
+    if (g->symmetric && n > 1) {
+        qsort(parents, (size_t)n, sizeof *parents, cmp_pos);
+        int k = 1;
+        for (int i = 1; i < n; i++) {
+            if (parents[i] != parents[k - 1]) {
+                parents[k++] = parents[i];
+            }
+        }
+        n = k;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------- text */
+
+static void morris_format(const Game *g, Position pos, char *buf, size_t n) {
+    const Morris *m = mo(g);
+    MBoard b;
+    morris_unhash(m, pos, &b);
+    char cells[MORRIS_MAX_POINTS + 1];
+    for (int i = 0; i < m->points; i++) {
+        cells[i] = morris_symbols[b.cells[i]];
+    }
+    cells[m->points] = '\0';
+    snprintf(buf, n, "%s:%d:%d:%c", cells, b.hand[0], b.hand[1], b.turn == 0 ? 'w' : 'b');
+}
+
+static ErrCode morris_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    const Morris *m = mo(g);
+    MBoard b;
+    memset(&b, 0, sizeof b);
+    int len = 0;
+    while (text[len] != '\0' && text[len] != ':') {
+        len++;
+    }
+    if (len != m->points) {
+        return error_set(err, ERR_USAGE,
+                         "'%s': expected %d points ('w', 'b' or '-'), then :<w in hand>:<b in "
+                         "hand>:<w|b to move>",
+                         text, m->points);
+    }
+    for (int i = 0; i < m->points; i++) {
+        const char *s = strchr(morris_symbols, text[i]);
+        if (s == NULL || text[i] == '\0') {
+            return error_set(err, ERR_USAGE, "'%s': point %d is '%c', not 'w', 'b' or '-'", text, i,
+                             text[i]);
+        }
+        b.cells[i] = (uint8_t)(s - morris_symbols);
+    }
+    char mover = 0, extra = 0;
+    if (sscanf(text + len, ":%d:%d:%c%c", &b.hand[0], &b.hand[1], &mover, &extra) != 3 ||
+        (mover != 'w' && mover != 'b')) {
+        return error_set(err, ERR_USAGE,
+                         "'%s': after the points, expected :<w in hand>:<b in hand>:<w|b to move>",
+                         text);
+    }
+    b.turn = mover == 'b';
+    int wb = count_of(m, b.cells, BOARD_FIRST), bb = count_of(m, b.cells, BOARD_SECOND);
+    if (b.hand[0] < 0 || b.hand[1] < 0 || b.hand[0] + wb > m->n || b.hand[1] + bb > m->n) {
+        return error_set(err, ERR_USAGE, "'%s': each player has %d stones in all", text, m->n);
+    }
+    if (m->tier_id[tier_key(b.hand[0], b.hand[1], wb, bb)] < 0) {
+        return error_set(err, ERR_USAGE,
+                         "'%s': black must have as many stones in hand as white, or one more",
+                         text);
+    }
+    if (b.hand[0] + b.hand[1] > 0 && b.turn != (b.hand[1] == b.hand[0] + 1)) {
+        return error_set(err, ERR_USAGE, "'%s': with these hands %s is to place", text,
+                         b.hand[1] == b.hand[0] ? "white" : "black");
+    }
+    *pos = morris_hash(m, &b);
+    return ERR_OK;
+}
+
+/* A picture: the points on a square grid (7x7 for nine, 5x5 for six, 3x3
+ * for three), '.' where there is no point, then the hands and the mover. */
+static void morris_print(const Game *g, Position pos, char *buf, size_t n) {
+    const Morris *m = mo(g);
+    MBoard b;
+    morris_unhash(m, pos, &b);
+    int side = m->n == 3 ? 3 : m->n == 6 ? 5 : 7;
+    char grid[7][7];
+    memset(grid, '.', sizeof grid);
+    for (int p = 0; p < m->points; p++) {
+        int row = p / 3, col = p % 3;
+        if (m->n != 3) {
+            int r = p / 8, k = p % 8, lo = r, hi = side - 1 - r, mid = side / 2;
+            static const int at[8][2] = {{0, 0}, {0, 1}, {0, 2}, {1, 2},
+                                         {2, 2}, {2, 1}, {2, 0}, {1, 0}};
+            int pick[3] = {lo, mid, hi};
+            row = pick[at[k][0]];
+            col = pick[at[k][1]];
+        }
+        grid[row][col] = morris_symbols[b.cells[p]];
+    }
+    size_t used = 0;
+    for (int row = 0; row < side && used < n; row++) {
+        for (int col = 0; col < side && used < n; col++) {
+            used += (size_t)snprintf(buf + used, n - used, "%c%s", grid[row][col],
+                                     col + 1 < side ? " " : "\n");
+        }
+    }
+    if (used < n) {
+        snprintf(buf + used, n - used, "in hand: w %d, b %d; %s to move\n", b.hand[0], b.hand[1],
+                 b.turn == 0 ? "white" : "black");
+    }
+}
+
+static void morris_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
+    const Morris *m = mo(g);
+    (void)pos;
+    int r = move % (m->points + 1), to = move / (m->points + 1) % (m->points + 1),
+        from = move / (m->points + 1) / (m->points + 1);
+    char a[16] = "", c[16] = "";
+    if (from < m->points) {
+        snprintf(a, sizeof a, "%d-", from);
+    }
+    if (r < m->points) {
+        snprintf(c, sizeof c, "x%d", r);
+    }
+    snprintf(buf, n, "%s%d%s", a, to, c);
+}
+
+static const GameOps morris_ops = {
+    .primitive = morris_primitive,
+    .generate_moves = morris_generate_moves,
+    .do_move = morris_do_move,
+    .turn = morris_turn,
+    .canonical = morris_canonical,
+    .generate_parents = morris_generate_parents,
+    .format = morris_format,
+    .parse = morris_parse,
+    .print = morris_print,
+    .move_name = morris_move_name,
+};
+
+/* ------------------------------------------------------------------ tiers */
+
+static int morris_tier_count(const Game *g) { return mo(g)->ntiers; }
+
+static uint64_t morris_tier_size(const Game *g, int tier) { return mo(g)->tier[tier].size; }
+
+static Position morris_tier_first(const Game *g, int tier) { return mo(g)->tier[tier].first; }
+
+static int morris_tier_of(const Game *g, Position pos) { return find_tier(mo(g), pos); }
+
+static int add_child(const Morris *m, int wh, int bh, int wb, int bb, int *out, int n) {
+    if (wh < 0 || bh < 0 || wb < 0 || bb < 0) {
+        return n;
+    }
+    int t = m->tier_id[tier_key(wh, bh, wb, bb)];
+    if (t >= 0) {
+        out[n++] = t;
+    }
+    return n;
+}
+
+/* Placement: the player to place puts a stone (and may capture); movement:
+ * a capture. */
+static int morris_tier_children(const Game *g, int tier, int *child_tiers) {
+    const Morris *m = mo(g);
+    const MorrisTier *t = &m->tier[tier];
+    int wh = t->hand[0], bh = t->hand[1], wb = t->board[0], bb = t->board[1], n = 0;
+    if (wh == 0 && bh == 0) {
+        n = add_child(m, 0, 0, wb, bb - 1, child_tiers, n);
+        return add_child(m, 0, 0, wb - 1, bb, child_tiers, n);
+    }
+    if (wh == bh) {
+        n = add_child(m, wh - 1, bh, wb + 1, bb, child_tiers, n);
+        return add_child(m, wh - 1, bh, wb + 1, bb - 1, child_tiers, n);
+    }
+    n = add_child(m, wh, bh - 1, wb, bb + 1, child_tiers, n);
+    return add_child(m, wh, bh - 1, wb - 1, bb + 1, child_tiers, n);
+}
+
+static bool morris_tier_loopy(const Game *g, int tier) {
+    const MorrisTier *t = &mo(g)->tier[tier];
+    return t->hand[0] == 0 && t->hand[1] == 0;
+}
+
+static const TierOps morris_tiers = {
+    .count = morris_tier_count,
+    .size = morris_tier_size,
+    .tier_of = morris_tier_of,
+    .children = morris_tier_children,
+    .first = morris_tier_first,
+    .loopy = morris_tier_loopy,
+};
+
+/* ------------------------------------------------------------------ setup */
+
+static void add_mill(Morris *m, int a, int b, int c) {
+    int x = m->nmills++;
+    m->mill[x][0] = (int8_t)a;
+    m->mill[x][1] = (int8_t)b;
+    m->mill[x][2] = (int8_t)c;
+}
+
+static void add_edge(Morris *m, int a, int b) {
+    for (int e = 0; e < 2; e++) {
+        int8_t *list = m->adj[e == 0 ? a : b];
+        int k = 0;
+        while (list[k] >= 0) {
+            k++;
+        }
+        list[k] = (int8_t)(e == 0 ? b : a);
+    }
+}
+
+/* The board's points, lines, neighbours and symmetries. */
+static void morris_geometry(Morris *m) {
+    memset(m->adj, -1, sizeof m->adj);
+    memset(m->mills_of, -1, sizeof m->mills_of);
+    if (m->n == 3) {
+        m->points = 9;
+        for (int i = 0; i < 3; i++) {
+            add_mill(m, 3 * i, 3 * i + 1, 3 * i + 2);
+            add_mill(m, i, i + 3, i + 6);
+            for (int j = 0; j < 2; j++) {
+                add_edge(m, 3 * i + j, 3 * i + j + 1);
+                add_edge(m, i + 3 * j, i + 3 * j + 3);
+            }
+        }
+        m->nsyms = GRID_SQUARE_SYMS;
+        grid_square_syms(3, &m->sym[0][0], MORRIS_MAX_POINTS);
+    } else {
+        int rings = m->n == 6 ? 2 : 3;
+        m->points = 8 * rings;
+        for (int r = 0; r < rings; r++) {
+            for (int k = 0; k < 8; k += 2) {
+                add_mill(m, 8 * r + k, 8 * r + k + 1, 8 * r + (k + 2) % 8);
+            }
+            for (int k = 0; k < 8; k++) {
+                add_edge(m, 8 * r + k, 8 * r + (k + 1) % 8);
+                if (k % 2 == 1 && r + 1 < rings) {
+                    add_edge(m, 8 * r + k, 8 * (r + 1) + k);
+                }
+            }
+        }
+        if (rings == 3) {
+            for (int k = 1; k < 8; k += 2) {
+                add_mill(m, k, 8 + k, 16 + k);
+            }
+        }
+        /* Rotations k -> k + 2j, each with or without the mirror k -> 2 - k,
+         * each with or without the exchange of the inner and outer rings. */
+        m->nsyms = 0;
+        for (int swap = 0; swap < 2; swap++) {
+            for (int mirror = 0; mirror < 2; mirror++) {
+                for (int rot = 0; rot < 4; rot++) {
+                    uint8_t *map = m->sym[m->nsyms++];
+                    for (int r = 0; r < rings; r++) {
+                        for (int k = 0; k < 8; k++) {
+                            int k2 = mirror ? (10 - k) % 8 : k;
+                            k2 = (k2 + 2 * rot) % 8;
+                            int r2 = swap ? rings - 1 - r : r;
+                            map[8 * r + k] = (uint8_t)(8 * r2 + k2);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (int x = 0; x < m->nmills; x++) {
+        for (int i = 0; i < 3; i++) {
+            int8_t *of = m->mills_of[m->mill[x][i]];
+            of[of[0] < 0 ? 0 : 1] = (int8_t)x;
+        }
+    }
+}
+
+/* Tiers in order: by stones in hand (placement first), then on the board. */
+static ErrCode morris_layout(Morris *m, Error *err) {
+    const int min[3] = {0, 0, 0}, max[3] = {m->points, m->n, m->n};
+    ErrCode rc = generic_init(&m->counts_hash, m->points, 3, min, max, 2, NULL, NULL, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    memset(m->tier_id, -1, sizeof m->tier_id);
+    m->tier = mem_calloc(10 * 10 * 10 * 10, sizeof *m->tier, "the Morris tiers", err);
+    if (m->tier == NULL) {
+        return ERR_MEMORY;
+    }
+    Position next = 0;
+    m->ntiers = 0;
+    for (int wh = m->n; wh >= 0; wh--) {
+        for (int bh = wh + 1; bh >= wh; bh--) {
+            if (bh > m->n) {
+                continue;
+            }
+            for (int wb = 0; wb + wh <= m->n; wb++) {
+                for (int bb = 0; bb + bh <= m->n; bb++) {
+                    MorrisTier *t = &m->tier[m->ntiers];
+                    int counts[3] = {m->points - wb - bb, wb, bb};
+                    int tuple = generic_tuple(&m->counts_hash, counts);
+                    if (tuple < 0) {
+                        continue;
+                    }
+                    t->hand[0] = wh;
+                    t->hand[1] = bh;
+                    t->board[0] = wb;
+                    t->board[1] = bb;
+                    t->first = next;
+                    t->size = m->counts_hash.offset[tuple + 1] - m->counts_hash.offset[tuple];
+                    next += t->size;
+                    m->tier_id[tier_key(wh, bh, wb, bb)] = m->ntiers++;
+                }
+            }
+        }
+    }
+    m->size = next;
+    return ERR_OK;
+}
+
+static void morris_destroy(Game *g) {
+    Morris *m = g->self;
+    if (m != NULL) {
+        generic_destroy(&m->counts_hash);
+        free(m->tier);
+        free(m);
+    }
+}
+
+static ErrCode morris_create(Game *g, Error *err) {
+    int n = (int)opt_int(&g->options, "n");
+    if (n != 3 && n != 6 && n != 9) {
+        return error_set(err, ERR_USAGE, "n=%d: the Morris games have n=3, 6 or 9 stones", n);
+    }
+    Morris *m = mem_calloc(1, sizeof *m, "the Morris module", err);
+    if (m == NULL) {
+        return ERR_MEMORY;
+    }
+    m->n = n;
+    int fly = (int)opt_int(&g->options, "fly");
+    m->fly = fly == 2 ? n == 9 : fly == 1;
+    morris_geometry(m);
+    g->self = m;
+    ErrCode rc = morris_layout(m, err);
+    if (rc != ERR_OK) {
+        return rc; /* game_create calls destroy */
+    }
+    MBoard start = {.hand = {n, n}, .turn = 0};
+    g->ops = &morris_ops;
+    g->tiers = &morris_tiers;
+    g->num_positions = m->size;
+    g->initial = morris_hash(m, &start);
+    g->max_moves = GAME_MAX_MOVES;
+    /* A stone of the mover back to one of the points (or the hand), with
+     * or without an opponent stone put back on one of them. */
+    g->max_parents = n * (m->points + 1) * (m->points + 1);
+    g->max_depth = 0;
+    g->loopy = true;
+    g->symmetric = opt_bool(&g->options, "sym");
+    return ERR_OK;
+}
+
+static const OptionSpec morris_options[] = {
+    {.name = "n",
+     .type = OPT_INT,
+     .min = 3,
+     .max = 9,
+     .def = 9,
+     .help = "stones per player: 3, 6 or 9 (three, six, nine men's morris)"},
+    {.name = "fly",
+     .type = OPT_INT,
+     .min = 0,
+     .max = 2,
+     .def = 2,
+     .help = "flying with three stones: 0 never, 1 always, 2 the default (nine only)"},
+    {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the board's symmetries"},
+    {0},
+};
+
+static const GameTestVariant morris_tests[] = {
+    {.options = "n=3"}, {.options = "n=3,sym"}, {.options = "n=3,fly=1"}, {NULL}};
+
+const GameModule morris_module = {
+    .name = "morris",
+    .title = "Morris (three, six, nine men's morris)",
+    .description = "Morris games: place, slide, fly; a mill removes a stone (loopy)",
+    .options = morris_options,
+    .test_variants = morris_tests,
+    .create = morris_create,
+    .destroy = morris_destroy,
+};

@@ -1,0 +1,62 @@
+/* solvers/tier_loopy.h: loopy tiers for the tier solver (solvers/tier.c).
+ *
+ * A loopy tier (TierOps.loopy) has moves that stay inside the tier as well
+ * as moves to its child tiers. tier.c hands such a tier to the two passes
+ * below instead of its one-expansion-per-position walks; the algorithm and
+ * its bounds are at the top of tier_loopy.c.
+ */
+#ifndef SOLVERS_TIER_LOOPY_H
+#define SOLVERS_TIER_LOOPY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/db.h"
+#include "core/error.h"
+#include "games/game.h"
+#include "solvers/solver.h"
+
+/* A child tier as the loopy passes see it. */
+typedef struct TierLoopyChild {
+    int tier;
+    uint64_t size;
+    Position first;       /* tier-major games only */
+    uint64_t *reach;      /* reach pass: the child's bitmap (bits are ORed in) */
+    const Database *vals; /* solve pass: the child's solved records */
+} TierLoopyChild;
+
+/* One loopy tier and what the passes may use. */
+typedef struct TierLoopyJob {
+    const Game *g;
+    const GpsOps *fam; /* NULL: the stateless family */
+    GpsState **states; /* one per thread (fam != NULL) */
+    int threads;       /* team size */
+    uint64_t par_min;  /* fewer positions (or frontier entries) than this: one thread */
+    uint64_t chunk;    /* positions per work unit, a multiple of 64 */
+    bool tier_major;   /* positions of tier t are first(t) + index */
+    bool stored_edges; /* keep back edges even when the game has generate_parents */
+    int tier;          /* the tier solved */
+    uint64_t size;     /* its size */
+    Position first;    /* tier-major games only */
+    uint64_t *reach;   /* its bitmap: reach pass closes it under in-tier moves */
+    Database *vals;    /* solve pass: its records (all unreached on entry) */
+    int nchildren;
+    TierLoopyChild child[GAME_MAX_CHILD_TIERS];
+    SolveResult *res;      /* worker threads add their counters here */
+    uint64_t *worker_peak; /* [threads]: worker jemalloc peaks (max kept) */
+    uint64_t stats[4];     /* out: frontier positions taken (win/lose, tie), draws, events */
+    bool progress;         /* a line per phase on stderr */
+    double t0;             /* clock_seconds() at the start of the solve, for those lines */
+} TierLoopyJob;
+
+/* Reach pass: the positions of the tier reachable from those whose bits are
+ * set (moves inside the tier, to a fixpoint), and the bits of every child
+ * tier position they move to. */
+ErrCode tier_loopy_reach(TierLoopyJob *job, Error *err);
+
+/* Solve pass: every reachable position of the tier gets its value and
+ * remoteness, equal to what retro gives over the whole game; the child
+ * tiers' records must be final. */
+ErrCode tier_loopy_solve(TierLoopyJob *job, Error *err);
+
+#endif /* SOLVERS_TIER_LOOPY_H */
