@@ -60,6 +60,7 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
+#include "solvers/symbolic.h"
 
 /* BuDDy's node (refcount/level, low, high, hash, next: five ints) and its
  * operator caches (six caches of 24-byte entries: apply, ite, quant,
@@ -92,6 +93,8 @@ typedef struct Sym {
     int last; /* last non-empty ply */
     /* the encoding as BDDs (referenced) */
     BDD *pre, *cube, *vars;
+    BDD *parts; /* scratch: one BDD per move */
+    BDD *np;    /* per move: the ply's non-primitive positions where it is legal */
     BDD prim_any;
     BDD prim[NCLS]; /* primitive positions by class */
     BDD has_move;
@@ -188,7 +191,9 @@ static ErrCode build_encoding(Sym *s) {
     s->pre = calloc((size_t)e->nmoves, sizeof *s->pre);
     s->cube = calloc((size_t)e->nmoves, sizeof *s->cube);
     s->vars = calloc((size_t)e->nmoves, sizeof *s->vars);
-    if (s->pre == NULL || s->cube == NULL || s->vars == NULL) {
+    s->parts = calloc((size_t)e->nmoves, sizeof *s->parts);
+    s->np = calloc((size_t)e->nmoves, sizeof *s->np); /* bddfalse is 0 */
+    if (s->pre == NULL || s->cube == NULL || s->vars == NULL || s->parts == NULL || s->np == NULL) {
         return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the moves");
     }
     s->has_move = keep(bddfalse);
@@ -261,20 +266,35 @@ static void progress(Sym *s, const char *fmt, ...) {
 
 /* ------------------------------------------------------------- forward */
 
+/* The union of parts[0..n) (each referenced; the references are consumed),
+ * as a balanced tree of ors: each level costs about the total size of the
+ * parts, where or-ing into one growing accumulator would cost n times the
+ * result. */
+static BDD union_all(BDD *parts, int n) {
+    if (n == 0) {
+        return keep(bddfalse);
+    }
+    for (int step = 1; step < n; step *= 2) {
+        for (int i = 0; i + step < n; i += 2 * step) {
+            assign(&parts[i], bdd_or(parts[i], parts[i + step]));
+            bdd_delref(parts[i + step]);
+        }
+    }
+    return parts[0]; /* referenced */
+}
+
 /* The successors of the non-primitive set n (a set of one ply). */
 static BDD image(Sym *s, BDD n) {
-    BDD acc = keep(bddfalse);
+    int k = 0;
     for (int m = 0; m < s->enc->nmoves && hooks.error == 0; m++) {
         BDD q = keep(bdd_appex(n, s->pre[m], bddop_and, s->vars[m]));
         s->images++;
         if (q != bddfalse) {
-            BDD img = keep(bdd_and(q, s->cube[m]));
-            assign(&acc, bdd_or(acc, img));
-            bdd_delref(img);
+            s->parts[k++] = keep(bdd_and(q, s->cube[m]));
         }
         bdd_delref(q);
     }
-    return acc; /* referenced */
+    return union_all(s->parts, k); /* referenced */
 }
 
 static ErrCode forward(Sym *s) {
@@ -324,26 +344,37 @@ static ErrCode forward(Sym *s) {
 
 /* ------------------------------------------------------------ backward */
 
-/* The positions of `within` (referenced by the caller) with a move into
- * the set t of the next ply. */
+/* The non-primitive positions of the ply being classified (s->np[m]: those
+ * where move m is legal, computed once per ply) with a move into the set t
+ * of the next ply, intersected with `within` (bddtrue: all of them). */
 static BDD preimage(Sym *s, BDD within, BDD t) {
-    BDD acc = keep(bddfalse);
     if (t == bddfalse || within == bddfalse) {
-        return acc;
+        return keep(bddfalse);
     }
+    int k = 0;
     for (int m = 0; m < s->enc->nmoves && hooks.error == 0; m++) {
+        if (s->np[m] == bddfalse) {
+            continue;
+        }
         BDD q = keep(bdd_restrict(t, s->cube[m]));
         s->preimages++;
         if (q != bddfalse) {
-            BDD w = keep(bdd_and(within, s->pre[m]));
-            BDD wq = keep(bdd_and(w, q));
-            assign(&acc, bdd_or(acc, wq));
-            bdd_delref(wq);
-            bdd_delref(w);
+            s->parts[k++] = keep(bdd_and(s->np[m], q));
         }
         bdd_delref(q);
     }
+    BDD acc = union_all(s->parts, k);
+    if (within != bddtrue) {
+        assign(&acc, bdd_and(acc, within));
+    }
     return acc; /* referenced */
+}
+
+/* s->np[m] = n and pre_m for every move (bddfalse when n is). */
+static void set_np(Sym *s, BDD n) {
+    for (int m = 0; m < s->enc->nmoves; m++) {
+        assign(&s->np[m], n == bddfalse ? bddfalse : bdd_and(n, s->pre[m]));
+    }
 }
 
 static ErrCode alloc_layers(Sym *s, Ply *pl, int nlayers) {
@@ -399,9 +430,10 @@ static ErrCode classify(Sym *s, int p) {
         bdd_delref(n);
         return bdd_failed(s);
     }
+    set_np(s, n);
     if (!s->remoteness) {
         BDD nl = class_set(next, CLS_LOSE), nt = class_set(next, CLS_TIE);
-        BDD win = preimage(s, n, nl);
+        BDD win = preimage(s, bddtrue, nl);
         BDD rest = keep(bdd_apply(n, win, bddop_diff));
         BDD tie = preimage(s, rest, nt);
         assign(&pl->layer[CLS_WIN][0], bdd_or(pl->layer[CLS_WIN][0], win));
@@ -415,6 +447,7 @@ static ErrCode classify(Sym *s, int p) {
         bdd_delref(rest);
         bdd_delref(tie);
         bdd_delref(n);
+        set_np(s, bddfalse);
         return bdd_failed(s);
     }
     /* Wins: the smallest r whose lose layer of the next ply is reachable. */
@@ -453,6 +486,7 @@ static ErrCode classify(Sym *s, int p) {
     bdd_delref(lose);
     bdd_delref(open);
     bdd_delref(n);
+    set_np(s, bddfalse);
     return rc;
 }
 
@@ -573,8 +607,19 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
             }
         }
         s->weight_done += pl->reach_nodes;
-        progress(s, "backward ply %d: %.0f win, %.0f lose, %.0f tie", p, pl->count[CLS_WIN],
-                 pl->count[CLS_LOSE], pl->count[CLS_TIE]);
+        if (s->progress) {
+            int nodes[NCLS];
+            for (int c = 0; c < NCLS; c++) {
+                nodes[c] = 0;
+                for (int r = 0; r < pl->nlayers; r++) {
+                    nodes[c] += bdd_nodecount(pl->layer[c][r]);
+                }
+            }
+            progress(s,
+                     "backward ply %d: %.0f win, %.0f lose, %.0f tie (%d, %d, %d nodes; reach %d)",
+                     p, pl->count[CLS_WIN], pl->count[CLS_LOSE], pl->count[CLS_TIE], nodes[CLS_WIN],
+                     nodes[CLS_LOSE], nodes[CLS_TIE], pl->reach_nodes);
+        }
         /* Ply p + 1 and the reachable set of ply p are no longer needed. */
         if (p + 1 <= s->last) {
             free_layers(&s->ply[p + 1]);
@@ -679,6 +724,8 @@ static void stop_buddy(Sym *s) {
     free(s->pre);
     free(s->cube);
     free(s->vars);
+    free(s->parts);
+    free(s->np);
     free(ex.values);
     free(ex.free_vars);
     ex.values = NULL;
@@ -833,3 +880,36 @@ const SolverModule symbolic_solver = {
     .options = symbolic_options,
     .solve = symbolic_solve,
 };
+
+ErrCode symbolic_ply_counts(const Game *g, uint64_t *counts, int n, int *plies, Error *err) {
+    if (g->encoding == NULL || g->max_depth == 0) {
+        return error_set(err, ERR_UNSUPPORTED, "game '%s' has no Boolean encoding",
+                         g->module->name);
+    }
+    SolveConfig cfg = {0};
+    ErrCode rc = options_parse(symbolic_options, NULL, "symbolic", &cfg.options, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    SolveResult res = {0};
+    Sym s = {.g = g, .enc = g->encoding, .res = &res, .err = err, .depth = (int)g->max_depth};
+    rc = start_buddy(&s, &cfg);
+    if (rc == ERR_OK) {
+        s.ply = calloc((size_t)s.depth + 2, sizeof *s.ply);
+        rc = s.ply != NULL ? ERR_OK : error_set(err, ERR_MEMORY, "symbolic: out of memory");
+    }
+    if (rc == ERR_OK) {
+        rc = build_encoding(&s);
+    }
+    if (rc == ERR_OK) {
+        rc = forward(&s);
+    }
+    if (rc == ERR_OK) {
+        *plies = s.last + 1;
+        for (int p = 0; p <= s.last && p < n; p++) {
+            counts[p] = (uint64_t)llround(s.ply[p].reach_count);
+        }
+    }
+    stop_buddy(&s);
+    return rc;
+}
