@@ -174,7 +174,8 @@ done
 render speedup.gp speedup "datafile='$tmp/speedup.dat'; nblocks=$nspeed"
 
 # Bytes per position: the rows of every series in which a solver named
-# symbolic* ran, one block per solver (symbolic ones first, drawn solid),
+# symbolic* ran, one block per series and solver (symbolic ones first, drawn
+# solid),
 # (game positions, peak bytes / game positions) sorted by positions.
 awk -F'\t' -v OFS='\t' -v se="$C_SERIES" -v so="$C_SOLVER" -v gp="$C_GPOS" -v pk="$C_PEAK" \
     -v t="$C_THREADS" '
@@ -185,7 +186,7 @@ awk -F'\t' -v OFS='\t' -v se="$C_SERIES" -v so="$C_SOLVER" -v gp="$C_GPOS" -v pk
             split(rows[r], f, "\t")
             if (!(f[se] in symser) || f[gp] == "" || f[pk] + 0 <= 0) continue
             if (f[t] != "" && f[t] != 1) continue
-            k = (f[so] ~ /^symbolic/ ? "symbolic: " : "explicit: ") f[so]
+            k = f[se] ", " (f[so] ~ /^symbolic/ ? "symbolic: " : "explicit: ") f[so]
             if (!(k in n)) { if (f[so] ~ /^symbolic/) sym[++nsym] = k; else exp_[++nexp] = k }
             n[k]++; x[k, n[k]] = f[gp] + 0; y[k, n[k]] = (f[pk] + 0) / (f[gp] + 0)
         }
