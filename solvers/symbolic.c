@@ -96,6 +96,19 @@ typedef struct Sym {
     BDD *pre, *cube, *vars;
     BDD *parts; /* scratch: one BDD per move */
     BDD *np;    /* per move: the ply's non-primitive positions where it is legal */
+    /* relprod: moves grouped by the variables they touch (Connect Four: a
+     * column), one transition relation per group over primed copies */
+    bool relprod;
+    int ngroups;
+    int *group_of; /* per move */
+    struct Group {
+        BDD rel;        /* T_g(X, X'_g): some move of g, X'_g its effect */
+        BDD pre;        /* some move of g is legal */
+        BDD np;         /* this ply's non-primitive positions and pre */
+        BDD plain_vars; /* V_g, the variables the moves of g set */
+        BDD primed_vars;
+        bddPair *to_primed, *to_plain;
+    } * grp;
     BDD prim_any;
     BDD prim[NCLS]; /* primitive positions by class */
     BDD has_move;
@@ -173,6 +186,16 @@ static ErrCode bdd_failed(Sym *s) {
 
 static BDD keep(BDD b) { return bdd_addref(b); }
 
+/* Encoding variable v is BDD variable 2v; 2v + 1 is its primed copy (the
+ * value after a move), used only by the grouped relational products
+ * (option relprod), right below it in the order so that renaming keeps the
+ * order. */
+static int bv(int v) { return 2 * v; }
+
+/* The unprimed variables (referenced; set when BuDDy starts): positions are
+ * counted over them, as the primed copies are free in every set. */
+static BDD unprimed_set;
+
 /* Replaces *dst (referenced) with b (unreferenced), referencing b. */
 static void assign(BDD *dst, BDD b) {
     BDD old = *dst;
@@ -184,14 +207,16 @@ static BDD term_bdd(const GameEncTerm *t) {
     BDD acc = keep(bddtrue);
     for (int i = 0; i < t->n; i++) {
         const GameEncLit *l = &t->lits[i];
-        assign(&acc, bdd_and(acc, l->value ? bdd_ithvar(l->var) : bdd_nithvar(l->var)));
+        assign(&acc, bdd_and(acc, l->value ? bdd_ithvar(bv(l->var)) : bdd_nithvar(bv(l->var))));
     }
     return acc; /* referenced */
 }
 
-static double count_of(BDD b) { return b == bddfalse ? 0 : bdd_satcount(b); }
+static double count_of(BDD b) { return b == bddfalse ? 0 : bdd_satcountset(b, unprimed_set); }
 
 /* ------------------------------------------------------------ encoding */
+
+static ErrCode build_groups(Sym *s);
 
 static ErrCode build_encoding(Sym *s) {
     const GameEncoding *e = s->enc;
@@ -210,7 +235,7 @@ static ErrCode build_encoding(Sym *s) {
         int vs[GAME_MAX_MOVES];
         int n = e->moves[m].set.n < GAME_MAX_MOVES ? e->moves[m].set.n : GAME_MAX_MOVES;
         for (int i = 0; i < n; i++) {
-            vs[i] = e->moves[m].set.lits[i].var;
+            vs[i] = bv(e->moves[m].set.lits[i].var);
         }
         s->vars[m] = keep(bdd_makeset(vs, n));
         assign(&s->has_move, bdd_or(s->has_move, s->pre[m]));
@@ -241,11 +266,151 @@ static ErrCode build_encoding(Sym *s) {
         assign(&s->prim_any, bdd_or(s->prim_any, any));
         bdd_delref(any);
     }
+    if (s->relprod) {
+        ErrCode rc = build_groups(s);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    }
     s->initial = keep(bddtrue);
     for (int v = 0; v < e->nvars; v++) {
-        assign(&s->initial, bdd_and(s->initial, e->initial[v] ? bdd_ithvar(v) : bdd_nithvar(v)));
+        assign(&s->initial,
+               bdd_and(s->initial, e->initial[v] ? bdd_ithvar(bv(v)) : bdd_nithvar(bv(v))));
     }
     return bdd_failed(s);
+}
+
+/* Groups of moves for the relational products: moves are joined when they
+ * touch (pre or set) a common variable, leaving out the variables every
+ * move sets (the turn), so that Connect Four's groups are its columns and
+ * tic-tac-toe's its cells. Group g's relation is the union over its moves
+ * of pre_m(X) and set_m(X') and v' = v for the other variables of V_g (the
+ * variables the group's moves set); variables outside V_g are left alone,
+ * since the preimage renames only V_g. */
+static int find(int *parent, int m) {
+    while (parent[m] != m) {
+        parent[m] = parent[parent[m]];
+        m = parent[m];
+    }
+    return m;
+}
+
+static ErrCode build_groups(Sym *s) {
+    const GameEncoding *e = s->enc;
+    int nm = e->nmoves, nv = e->nvars;
+    int *parent = calloc((size_t)nm, sizeof *parent);
+    int *first = calloc((size_t)nv, sizeof *first); /* a move touching v, or -1 */
+    int *setby = calloc((size_t)nv, sizeof *setby); /* moves setting v */
+    uint8_t *in = calloc((size_t)nv, 1);
+    int *vs = calloc((size_t)nv, sizeof *vs);
+    s->group_of = calloc((size_t)nm, sizeof *s->group_of);
+    s->grp = calloc((size_t)nm, sizeof *s->grp);
+    ErrCode rc = ERR_OK;
+    if (parent == NULL || first == NULL || setby == NULL || in == NULL || vs == NULL ||
+        s->group_of == NULL || s->grp == NULL) {
+        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the move groups");
+    }
+    for (int m = 0; rc == ERR_OK && m < nm; m++) {
+        parent[m] = m;
+        for (int i = 0; i < e->moves[m].set.n; i++) {
+            setby[e->moves[m].set.lits[i].var]++;
+        }
+    }
+    for (int v = 0; rc == ERR_OK && v < nv; v++) {
+        first[v] = -1;
+    }
+    for (int m = 0; rc == ERR_OK && m < nm; m++) {
+        const GameEncTerm *ts[2] = {&e->moves[m].pre, &e->moves[m].set};
+        for (int k = 0; k < 2; k++) {
+            for (int i = 0; i < ts[k]->n; i++) {
+                int v = ts[k]->lits[i].var;
+                if (setby[v] == nm) {
+                    continue; /* set by every move: joins nothing */
+                }
+                if (first[v] < 0) {
+                    first[v] = m;
+                } else {
+                    parent[find(parent, m)] = find(parent, first[v]);
+                }
+            }
+        }
+    }
+    for (int m = 0; rc == ERR_OK && m < nm; m++) {
+        int r = find(parent, m);
+        if (r == m) {
+            s->group_of[m] = s->ngroups++;
+        }
+    }
+    for (int m = 0; rc == ERR_OK && m < nm; m++) {
+        s->group_of[m] = s->group_of[find(parent, m)];
+    }
+    for (int g = 0; rc == ERR_OK && g < s->ngroups; g++) {
+        struct Group *gr = &s->grp[g];
+        memset(in, 0, (size_t)nv);
+        for (int m = 0; m < nm; m++) {
+            for (int i = 0; s->group_of[m] == g && i < e->moves[m].set.n; i++) {
+                in[e->moves[m].set.lits[i].var] = 1;
+            }
+        }
+        int n = 0;
+        gr->to_primed = bdd_newpair();
+        gr->to_plain = bdd_newpair();
+        if (gr->to_primed == NULL || gr->to_plain == NULL) {
+            rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the move groups");
+            break;
+        }
+        for (int v = 0; v < nv; v++) {
+            if (in[v]) {
+                vs[n++] = bv(v);
+                bdd_setpair(gr->to_primed, bv(v), bv(v) + 1);
+                bdd_setpair(gr->to_plain, bv(v) + 1, bv(v));
+            }
+        }
+        gr->plain_vars = keep(bdd_makeset(vs, n));
+        for (int i = 0; i < n; i++) {
+            vs[i]++;
+        }
+        gr->primed_vars = keep(bdd_makeset(vs, n));
+        gr->rel = keep(bddfalse);
+        gr->pre = keep(bddfalse);
+        gr->np = keep(bddfalse);
+        for (int m = 0; m < nm; m++) {
+            if (s->group_of[m] != g) {
+                continue;
+            }
+            const GameEncTerm *set = &e->moves[m].set;
+            BDD t = keep(s->pre[m]);
+            uint8_t *mine = calloc((size_t)nv, 1);
+            if (mine == NULL) {
+                bdd_delref(t);
+                rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
+                break;
+            }
+            for (int i = 0; i < set->n; i++) {
+                int v = set->lits[i].var;
+                mine[v] = 1;
+                assign(&t, bdd_and(t, set->lits[i].value ? bdd_ithvar(bv(v) + 1)
+                                                         : bdd_nithvar(bv(v) + 1)));
+            }
+            for (int v = 0; v < nv; v++) {
+                if (in[v] && !mine[v]) {
+                    BDD same = keep(bdd_biimp(bdd_ithvar(bv(v)), bdd_ithvar(bv(v) + 1)));
+                    assign(&t, bdd_and(t, same));
+                    bdd_delref(same);
+                }
+            }
+            free(mine);
+            assign(&gr->rel, bdd_or(gr->rel, t));
+            assign(&gr->pre, bdd_or(gr->pre, s->pre[m]));
+            bdd_delref(t);
+        }
+    }
+    free(parent);
+    free(first);
+    free(setby);
+    free(in);
+    free(vs);
+    return rc != ERR_OK ? rc : bdd_failed(s);
 }
 
 /* ------------------------------------------------------------ progress */
@@ -293,6 +458,18 @@ static BDD union_all(BDD *parts, int n) {
 /* The successors of the non-primitive set n (a set of one ply). */
 static BDD image(Sym *s, BDD n) {
     int k = 0;
+    if (s->relprod) {
+        for (int g = 0; g < s->ngroups && hooks.error == 0; g++) {
+            struct Group *gr = &s->grp[g];
+            BDD q = keep(bdd_appex(n, gr->rel, bddop_and, gr->plain_vars));
+            s->images++;
+            if (q != bddfalse) {
+                s->parts[k++] = keep(bdd_replace(q, gr->to_plain));
+            }
+            bdd_delref(q);
+        }
+        return union_all(s->parts, k); /* referenced */
+    }
     for (int m = 0; m < s->enc->nmoves && hooks.error == 0; m++) {
         BDD q = keep(bdd_appex(n, s->pre[m], bddop_and, s->vars[m]));
         s->images++;
@@ -359,7 +536,21 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
         return keep(bddfalse);
     }
     int k = 0;
-    for (int m = 0; m < s->enc->nmoves && hooks.error == 0; m++) {
+    for (int g = 0; s->relprod && g < s->ngroups && hooks.error == 0; g++) {
+        struct Group *gr = &s->grp[g];
+        if (gr->np == bddfalse) {
+            continue;
+        }
+        BDD t2 = keep(bdd_replace(t, gr->to_primed));
+        BDD q = keep(bdd_appex(gr->rel, t2, bddop_and, gr->primed_vars));
+        s->preimages++;
+        if (q != bddfalse) {
+            s->parts[k++] = keep(bdd_and(gr->np, q));
+        }
+        bdd_delref(q);
+        bdd_delref(t2);
+    }
+    for (int m = 0; !s->relprod && m < s->enc->nmoves && hooks.error == 0; m++) {
         if (s->np[m] == bddfalse) {
             continue;
         }
@@ -379,7 +570,10 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
 
 /* s->np[m] = n and pre_m for every move (bddfalse when n is). */
 static void set_np(Sym *s, BDD n) {
-    for (int m = 0; m < s->enc->nmoves; m++) {
+    for (int g = 0; s->relprod && g < s->ngroups; g++) {
+        assign(&s->grp[g].np, n == bddfalse ? bddfalse : bdd_and(n, s->grp[g].pre));
+    }
+    for (int m = 0; !s->relprod && m < s->enc->nmoves; m++) {
         assign(&s->np[m], n == bddfalse ? bddfalse : bdd_and(n, s->pre[m]));
     }
 }
@@ -532,12 +726,12 @@ static void on_sat(char *profile, int size) {
         return;
     }
     int nfree = 0;
-    for (int v = 0; v < size; v++) {
-        if (profile[v] < 0) {
+    for (int v = 0; bv(v) < size; v++) {
+        if (profile[bv(v)] < 0) {
             ex.free_vars[nfree++] = v;
             ex.values[v] = 0;
         } else {
-            ex.values[v] = (uint8_t)profile[v];
+            ex.values[v] = (uint8_t)profile[bv(v)];
         }
     }
     if (nfree > 20) {
@@ -724,12 +918,21 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
     bdd_setmaxnodenum((int)max_nodes);
     bdd_setmaxincrease((int)opt_int(&cfg->options, "max_increase"));
     bdd_setcacheratio((int)ratio);
-    if (bdd_setvarnum(s->enc->nvars) < 0) {
+    if (bdd_setvarnum(2 * s->enc->nvars) < 0) {
         return bdd_failed(s) != ERR_OK
                    ? s->err->code
                    : error_set(s->err, ERR_INTERNAL, "symbolic: BuDDy refuses %d variables",
                                s->enc->nvars);
     }
+    int *vs = calloc((size_t)s->enc->nvars, sizeof *vs);
+    if (vs == NULL) {
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
+    }
+    for (int v = 0; v < s->enc->nvars; v++) {
+        vs[v] = bv(v);
+    }
+    unprimed_set = keep(bdd_makeset(vs, s->enc->nvars));
+    free(vs);
     return bdd_failed(s);
 }
 
@@ -745,6 +948,17 @@ static void stop_buddy(Sym *s) {
     free(s->vars);
     free(s->parts);
     free(s->np);
+    for (int g = 0; g < s->ngroups; g++) {
+        if (s->grp[g].to_primed != NULL) {
+            bdd_freepair(s->grp[g].to_primed);
+        }
+        if (s->grp[g].to_plain != NULL) {
+            bdd_freepair(s->grp[g].to_plain);
+        }
+    }
+    free(s->grp);
+    free(s->group_of);
+    unprimed_set = bddfalse;
     free(ex.values);
     free(ex.free_vars);
     ex.values = NULL;
@@ -772,6 +986,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         .err = err,
         .remoteness = opt_bool(&cfg->options, "remoteness"),
         .simplify = opt_bool(&cfg->options, "simplify"),
+        .relprod = opt_bool(&cfg->options, "relprod"),
         .depth = (int)g->max_depth,
         .progress = cfg->progress,
         .t0 = clock_seconds(),
@@ -864,6 +1079,11 @@ static const OptionSpec symbolic_options[] = {
      .type = OPT_BOOL,
      .def = 1,
      .help = "shrink each finished ply's sets with its reachable positions as care set"},
+    {.name = "relprod",
+     .type = OPT_BOOL,
+     .def = 0,
+     .help = "one relational product per group of moves (a column) instead of one cofactor "
+             "per move"},
     {.name = "nodes",
      .type = OPT_INT,
      .min = 1000,

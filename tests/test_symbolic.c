@@ -16,7 +16,8 @@
  *   - Win/lose/tie only (remoteness=0): the totals and the root value equal
  *     the tier solver's; no database is kept (it would lack remoteness).
  *   - Without a database (export_max=0), the totals and the histogram by
- *     remoteness equal the tier solver's.
+ *     remoteness equal the tier solver's, with one cofactor per move and
+ *     with the grouped relational products (relprod=1).
  *   - Refusals: a game without an encoding (ERR_UNSUPPORTED, naming it),
  *     --threads 2 (ERR_USAGE), a node table too small (ERR_MEMORY, no crash).
  */
@@ -146,12 +147,11 @@ static void wdl_only_matches_tier(void **state) {
     game_destroy(g);
 }
 
-static void summary_matches_tier(void **state) {
-    const char *spec = *state;
+static void summary_matches_tier_with(const char *spec, const char *opts) {
     Game *g = test_game(spec);
     SolveResult sym, tier;
     DbSummary ts;
-    symbolic_ok(g, "export_max=0", &sym);
+    symbolic_ok(g, opts, &sym);
     tier_totals(g, &tier, &ts);
     assert_false(sym.has_db);
     assert_true(sym.has_summary);
@@ -169,6 +169,15 @@ static void summary_matches_tier(void **state) {
     solve_result_free(&sym);
     solve_result_free(&tier);
     game_destroy(g);
+}
+
+static void summary_matches_tier(void **state) {
+    summary_matches_tier_with(*state, "export_max=0");
+}
+
+/* The grouped relational products (relprod) give the same sets. */
+static void relprod_matches_tier(void **state) {
+    summary_matches_tier_with(*state, "export_max=0,relprod=1");
 }
 
 static void refusals(void **state) {
@@ -224,6 +233,11 @@ int main(void) {
         tests[n++] = (struct CMUnitTest){
             .name = test_strdupf("totals without a database match tier on %s", small[i]),
             .test_func = summary_matches_tier,
+            .initial_state = (void *)small[i],
+        };
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("relprod totals match tier on %s", small[i]),
+            .test_func = relprod_matches_tier,
             .initial_state = (void *)small[i],
         };
     }
