@@ -46,13 +46,13 @@ WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c17 $(WARN) -I. -MMD -MP -fopenmp -D_POSIX_C_SOURCE=200809L
 # Build variants: directory, compiler flags, link flags.
 release_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=1 -DHAVE_JEMALLOC
-release_LIBS := -fopenmp -ljemalloc -lm
+release_LIBS := -fopenmp -ljemalloc -lbdd -lm
 timing_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=0 -DHAVE_JEMALLOC
-timing_LIBS := -fopenmp -ljemalloc -lm
+timing_LIBS := -fopenmp -ljemalloc -lbdd -lm
 # jemalloc cannot be combined with ASan (both replace malloc).
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan_CFLAGS := $(BASE_CFLAGS) -O1 -g -DSTATS=1 $(SAN)
-asan_LIBS := -fopenmp -lm $(SAN)
+asan_LIBS := -fopenmp -lbdd -lm $(SAN)
 # MPI variants (bin/solve-mpi): compiled and linked by mpicc (Open MPI).
 mpi_CC := mpicc
 mpi_CFLAGS := $(release_CFLAGS) -DUSE_MPI

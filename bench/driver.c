@@ -768,7 +768,8 @@ static ErrCode solve_pair(const Setup *su, SolveResult *res, Error *err) {
     return solver_run(su->s, su->g, &su->cfg, res, err);
 }
 
-/* Positions held by a result: the database's, or a partial solver's count. */
+/* Positions held by a result: the database's, the totals of a solver without
+ * one, or a partial solver's count. */
 static bool result_positions(const SolveResult *res, uint64_t *n, Error *err) {
     if (res->has_db) {
         DbSummary sum;
@@ -776,6 +777,10 @@ static bool result_positions(const SolveResult *res, uint64_t *n, Error *err) {
             return false;
         }
         *n = sum.positions;
+        return true;
+    }
+    if (res->has_summary) { /* the totals of a solver that kept no database */
+        *n = res->summary.positions;
         return true;
     }
     for (int i = 0; i < res->nextra; i++) {

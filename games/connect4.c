@@ -70,6 +70,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "games/encoding.h"
 #include "games/game.h"
 #include "hash/colhash.h"
 
@@ -94,6 +95,7 @@ typedef struct C4 {
     int nshift;
     uint8_t shift[DIRS][8];
     bool pdep; /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
+    EncBuilder *enc; /* the Boolean encoding (symbolic solvers) */
 } C4;
 
 static const C4 *c4(const Game *g) { return g->self; }
@@ -1004,6 +1006,98 @@ static const TierOps c4_tiers_sym = {
     .first = tier_first,
 };
 
+/* ---------------------------------------------------------------- encoding */
+
+/* The Boolean encoding (games/game.h GameEncoding) for symbolic solvers:
+ * variable 0 is the side to move (1: o), then per cell, column by column
+ * and bottom to top (cell bit b = c*h + r), "occupied" (1 + 2b) and "owner"
+ * (2 + 2b, 1: o; 0 in an empty cell), so a column's variables sit together
+ * in the BDD order. A drop into column c is one move per row r: pre: cell
+ * (c, r) empty, the cell below occupied (r > 0), the mover to move; set:
+ * the cell occupied and owned by the mover, the turn flipped. Primitive: a
+ * line of k of the player who just moved (end_value), then a full board
+ * (tie). 2wh + 1 variables, 2wh moves. */
+static int occ_var(int bit) { return 1 + 2 * bit; }
+static int own_var(int bit) { return 2 + 2 * bit; }
+
+static Position c4_enc_position(const Game *g, const uint8_t *values) {
+    const C4 *t = c4(g);
+    uint8_t heights[C4_MAX_COLS] = {0};
+    uint64_t x = 0;
+    int n = 0;
+    for (int c = 0; c < t->w; c++) {
+        for (int r = 0; r < t->h; r++) {
+            int bit = c * t->h + r;
+            if (values[occ_var(bit)]) {
+                heights[c]++;
+                n++;
+                x |= (uint64_t)(values[own_var(bit)] == 0) << bit;
+            }
+        }
+    }
+    return colhash_hash(&t->hash, heights, n, colours_of(t, heights, x, false));
+}
+
+static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
+    int cells = t->cells, lines = 0;
+    for (int i = 0; i < t->ndirs; i++) {
+        lines += __builtin_popcountll(t->starts[t->dirs[i]]);
+    }
+    int nmoves = 2 * cells, nterms = 2 * lines + 1;
+    size_t nlits = (size_t)nmoves * 6 + (size_t)nterms * (size_t)(2 * t->k + 1) + (size_t)cells;
+    EncBuilder *b = enc_create(2 * cells + 1, nmoves, nterms, nlits, err);
+    if (b == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int c = 0; c < t->w; c++) {
+        for (int r = 0; r < t->h; r++) {
+            int bit = c * t->h + r;
+            for (int p = X_PLAYER; p <= O_PLAYER; p++) {
+                enc_lit(b, 0, p);
+                enc_lit(b, occ_var(bit), 0);
+                if (r > 0) {
+                    enc_lit(b, occ_var(bit - 1), 1);
+                }
+                GameEncTerm pre = enc_term(b);
+                enc_lit(b, 0, 1 - p);
+                enc_lit(b, occ_var(bit), 1);
+                enc_lit(b, own_var(bit), p);
+                enc_move(b, pre, enc_term(b));
+            }
+        }
+    }
+    enc_primitive(b, end_value(t));
+    for (int p = X_PLAYER; p <= O_PLAYER; p++) {
+        for (int i = 0; i < t->ndirs; i++) {
+            int d = t->dirs[i];
+            for (uint64_t s = t->starts[d]; s != 0; s &= s - 1) {
+                int start = __builtin_ctzll(s);
+                enc_lit(b, 0, 1 - p); /* p moved last */
+                for (int j = 0; j < t->k; j++) {
+                    int bit = start + j * t->delta[d];
+                    enc_lit(b, occ_var(bit), 1);
+                    enc_lit(b, own_var(bit), p);
+                }
+                enc_primitive_term(b, enc_term(b));
+            }
+        }
+    }
+    enc_primitive(b, VALUE_TIE);
+    for (int bit = 0; bit < cells; bit++) {
+        enc_lit(b, occ_var(bit), 1);
+    }
+    enc_primitive_term(b, enc_term(b));
+    b->enc.position = c4_enc_position;
+    ErrCode rc = enc_finish(b, "connect4", err);
+    if (rc != ERR_OK) {
+        enc_destroy(b);
+        return rc;
+    }
+    t->enc = b;
+    g->encoding = &b->enc;
+    return ERR_OK;
+}
+
 /* ------------------------------------------------------------------ module */
 
 /* Line tables: per direction, the bit step, the cells where a line of k
@@ -1085,6 +1179,12 @@ static ErrCode c4_create(Game *g, Error *err) {
 #ifdef C4_PDEP
     t->pdep = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #endif
+    rc = init_encoding(g, t, err);
+    if (rc != ERR_OK) {
+        colhash_destroy(&t->hash);
+        free(t);
+        return rc;
+    }
     g->self = t;
     g->ops = &c4_ops;
     g->gps = &c4_gps;
@@ -1102,6 +1202,7 @@ static void c4_destroy(Game *g) {
     C4 *t = g->self;
     if (t != NULL) {
         colhash_destroy(&t->hash);
+        enc_destroy(t->enc);
         free(t);
     }
 }

@@ -17,6 +17,8 @@
  *               "additional usage possibilities"), so that generate_moves and
  *               primitive do no board scan.
  *   tiers       tier (stage) layout, OPTIONAL: see TierOps.
+ *   encoding    Boolean variables and guarded moves, OPTIONAL: see
+ *               GameEncoding (symbolic solvers).
  *
  * Slots are marked REQUIRED or OPTIONAL; game_create() checks that a
  * variant provides every slot its flags promise (symmetric, has_winby,
@@ -176,6 +178,64 @@ typedef struct TierOps {
     bool (*loopy)(const Game *g, int tier);
 } TierOps;
 
+/* Boolean encoding (OPTIONAL), for symbolic solvers (solvers/symbolic.c:
+ * BDDs). A position is an assignment of nvars Boolean variables; a move is a
+ * guarded assignment: from a position satisfying `pre`, it sets the
+ * variables of `set` to their values and keeps every other variable. That
+ * covers placement games: Connect Four encodes each cell as "occupied" and
+ * "owner" plus one variable for the side to move, and a drop into column c
+ * is one move per row r (pre: cell (c, r) empty, the cell below occupied,
+ * the mover to move; set: the cell occupied and owned, the turn flipped).
+ *
+ * Contract (the solver relies on it; the tests check it against dfs):
+ *   - one assignment per position: variables that mean nothing in a
+ *     position hold fixed values (an empty cell's owner is 0), so counting
+ *     assignments counts positions;
+ *   - every move adds one ply, and a position is only ever reached after
+ *     the same number of moves (the piece count of a placement game), at
+ *     most g->max_depth of them;
+ *   - primitive[] lists the primitive positions: the first entry with a
+ *     term that the position satisfies gives its value (for the player to
+ *     move); every other position has at least one move whose `pre` holds;
+ *   - position() gives the game's hash (not canonicalized) of a reachable
+ *     assignment, so a symbolic solver can export an ordinary Database.
+ * Variables are numbered in the order the game recommends for BDDs (the
+ * variable number is its level: Connect Four interleaves the two variables
+ * of a cell, column by column, bottom to top). */
+typedef struct GameEncLit {
+    uint16_t var;  /* 0..nvars-1 */
+    uint8_t value; /* 0 or 1 */
+} GameEncLit;
+
+/* A conjunction of literals (true when n == 0). */
+typedef struct GameEncTerm {
+    int n;
+    const GameEncLit *lits;
+} GameEncTerm;
+
+typedef struct GameEncMove {
+    GameEncTerm pre; /* when the move is legal (outside primitive positions) */
+    GameEncTerm set; /* the variables it changes and their new values */
+} GameEncMove;
+
+/* A disjunction of terms and the value of the positions satisfying it. */
+typedef struct GameEncPrimitive {
+    Value value;
+    int nterms;
+    const GameEncTerm *terms;
+} GameEncPrimitive;
+
+typedef struct GameEncoding {
+    int nvars;              /* 1..65535 */
+    const uint8_t *initial; /* the initial position's values, nvars of them */
+    int nmoves;
+    const GameEncMove *moves;
+    int nprimitive;
+    const GameEncPrimitive *primitive; /* the first match decides */
+    /* REQUIRED. The hash of a reachable position given its nvars values. */
+    Position (*position)(const Game *g, const uint8_t *values);
+} GameEncoding;
+
 /* One game variant, filled by the module's create(). */
 struct Game {
     const GameModule *module;
@@ -197,6 +257,9 @@ struct Game {
     bool loopy;         /* positions can repeat: depth-first solvers refuse */
     bool symmetric;     /* positions are canonicalized */
     bool has_winby;     /* primitives have WinBy scores */
+    /* OPTIONAL: the Boolean encoding for symbolic solvers (GameEncoding);
+     * the module owns it (freed by its destroy()). */
+    const GameEncoding *encoding;
 };
 
 /* A small variant for the exhaustive tests; heavy ones are skipped by the

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "core/mem.h"
+#include "games/encoding.h"
 #include "games/game.h"
 #include "games/grid.h"
 #include "hash/basek.h"
@@ -58,6 +59,7 @@ typedef struct Ttt {
     uint8_t sym[SYMMETRIES][CELLS];  /* sym[s][i]: where cell i goes under symmetry s */
     uint8_t lines_through[CELLS][4]; /* lines through each cell */
     uint8_t nlines_through[CELLS];
+    EncBuilder *enc; /* the Boolean encoding (symbolic solvers) */
 } Ttt;
 
 static const Ttt *ttt(const Game *g) { return g->self; }
@@ -606,6 +608,67 @@ static const TierOps ttt_tiers = {
     .position_at = ttt_position_at,
 };
 
+/* ---------------------------------------------------------------- encoding */
+
+/* The Boolean encoding (games/game.h GameEncoding) for symbolic solvers:
+ * variable 0 is the side to move (1: o), then per cell i "occupied"
+ * (1 + 2i) and "owner" (2 + 2i, 1: o; 0 in an empty cell). A move fills an
+ * empty cell for the player to move and flips the turn; primitive: a line
+ * of the player who just moved (lose, win in misere), then a full board
+ * (tie). 19 variables, 18 moves. */
+static Position ttt_enc_position(const Game *g, const uint8_t *values) {
+    uint8_t cells[CELLS];
+    for (int i = 0; i < CELLS; i++) {
+        cells[i] = values[1 + 2 * i] ? (values[2 + 2 * i] ? O_PIECE : X_PIECE) : BLANK;
+    }
+    return basek_hash(&ttt(g)->hash, cells);
+}
+
+static ErrCode init_encoding(Game *g, Ttt *t, Error *err) {
+    enum { X_TURN = 0, O_TURN = 1 };
+    EncBuilder *b = enc_create(2 * CELLS + 1, 2 * CELLS, 2 * LINES + 1,
+                               2 * CELLS * 6 + (2 * LINES + 1) * 7 + CELLS, err);
+    if (b == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int i = 0; i < CELLS; i++) {
+        for (int p = X_TURN; p <= O_TURN; p++) {
+            enc_lit(b, 0, p);
+            enc_lit(b, 1 + 2 * i, 0);
+            GameEncTerm pre = enc_term(b);
+            enc_lit(b, 0, 1 - p);
+            enc_lit(b, 1 + 2 * i, 1);
+            enc_lit(b, 2 + 2 * i, p);
+            enc_move(b, pre, enc_term(b));
+        }
+    }
+    enc_primitive(b, t->misere ? VALUE_WIN : VALUE_LOSE);
+    for (int p = X_TURN; p <= O_TURN; p++) {
+        for (int l = 0; l < LINES; l++) {
+            enc_lit(b, 0, 1 - p); /* p moved last */
+            for (int k = 0; k < 3; k++) {
+                enc_lit(b, 1 + 2 * grid3_lines[l][k], 1);
+                enc_lit(b, 2 + 2 * grid3_lines[l][k], p);
+            }
+            enc_primitive_term(b, enc_term(b));
+        }
+    }
+    enc_primitive(b, VALUE_TIE);
+    for (int i = 0; i < CELLS; i++) {
+        enc_lit(b, 1 + 2 * i, 1);
+    }
+    enc_primitive_term(b, enc_term(b));
+    b->enc.position = ttt_enc_position;
+    ErrCode rc = enc_finish(b, "tictactoe", err);
+    if (rc != ERR_OK) {
+        enc_destroy(b);
+        return rc;
+    }
+    t->enc = b;
+    g->encoding = &b->enc;
+    return ERR_OK;
+}
+
 /* ------------------------------------------------------------------ module */
 
 static ErrCode ttt_create(Game *g, Error *err) {
@@ -617,12 +680,15 @@ static ErrCode ttt_create(Game *g, Error *err) {
     if (rc == ERR_OK) {
         rc = init_tiers(t, err);
     }
+    t->misere = opt_bool(&g->options, "misere");
+    if (rc == ERR_OK) {
+        rc = init_encoding(g, t, err);
+    }
     if (rc != ERR_OK) {
         generic_destroy(&t->tier_hash);
         free(t);
         return rc;
     }
-    t->misere = opt_bool(&g->options, "misere");
     /* The 8 symmetries of the square: 4 rotations, each with or without a
      * reflection. */
     grid_square_syms(3, &t->sym[0][0], CELLS);
@@ -660,6 +726,7 @@ static void ttt_destroy(Game *g) {
     Ttt *t = g->self;
     if (t != NULL) {
         generic_destroy(&t->tier_hash);
+        enc_destroy(t->enc);
         free(t);
     }
 }

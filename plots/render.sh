@@ -11,6 +11,8 @@
 #   memory    (c) jemalloc peak bytes per solver per game, log scale
 #   growth-S  (d) time and memory against positions along series S, log-log
 #   speedup   (e) parallel solvers: speed-up against threads
+#   bytes     (f) peak bytes per position against positions, explicit and
+#             symbolic solvers, on the series where a symbolic solver ran
 #
 # Rows that failed (an error message) are left out. The per-game charts
 # take, for a parallel solver run at several thread counts, its one-thread
@@ -170,3 +172,40 @@ for s in $series; do
         series='$s'"
 done
 render speedup.gp speedup "datafile='$tmp/speedup.dat'; nblocks=$nspeed"
+
+# Bytes per position: the rows of every series in which a solver named
+# symbolic* ran, one block per series and solver (symbolic ones first, drawn
+# solid),
+# (game positions, peak bytes / game positions) sorted by positions.
+awk -F'\t' -v OFS='\t' -v se="$C_SERIES" -v so="$C_SOLVER" -v gp="$C_GPOS" -v pk="$C_PEAK" \
+    -v t="$C_THREADS" '
+    $se != "" && $so ~ /^symbolic/ { symser[$se] = 1 }
+    { rows[NR] = $0 }
+    END {
+        for (r = 1; r <= NR; r++) {
+            split(rows[r], f, "\t")
+            if (!(f[se] in symser) || f[gp] == "" || f[pk] + 0 <= 0) continue
+            if (f[t] != "" && f[t] != 1) continue
+            k = f[se] ", " (f[so] ~ /^symbolic/ ? "symbolic: " : "explicit: ") f[so]
+            if (!(k in n)) { if (f[so] ~ /^symbolic/) sym[++nsym] = k; else exp_[++nexp] = k }
+            n[k]++; x[k, n[k]] = f[gp] + 0; y[k, n[k]] = (f[pk] + 0) / (f[gp] + 0)
+        }
+        nb = 0
+        for (i = 1; i <= nsym + nexp; i++) {
+            k = i <= nsym ? sym[i] : exp_[i - nsym]
+            if (nb++) printf "\n\n"
+            printf "\"%s\"\n", k
+            for (a = 2; a <= n[k]; a++)
+                for (b = a; b > 1 && x[k, b] < x[k, b - 1]; b--) {
+                    tx = x[k, b]; x[k, b] = x[k, b - 1]; x[k, b - 1] = tx
+                    ty = y[k, b]; y[k, b] = y[k, b - 1]; y[k, b - 1] = ty
+                }
+            for (j = 1; j <= n[k]; j++) printf "%s\t%.6g\n", x[k, j], y[k, j]
+        }
+        printf "%d\n", nsym > "/dev/stderr"
+    }' "$tmp/ok.tsv" >"$tmp/bytes.dat" 2>"$tmp/bytes.nsym"
+nbytes=$(grep -c '^"' "$tmp/bytes.dat" || true)
+if [ "$nbytes" -gt 0 ]; then
+    render bytes.gp bytes "datafile='$tmp/bytes.dat'; nblocks=$nbytes; \
+        nsymbolic=$(cat "$tmp/bytes.nsym")"
+fi

@@ -23,6 +23,7 @@ extern const SolverModule retro_unmove_solver;
 extern const SolverModule sweep_solver;
 extern const SolverModule dfs_depth_solver;
 extern const SolverModule tier_solver;
+extern const SolverModule symbolic_solver;
 extern const SolverModule minimax_solver;
 
 const SolverModule *const solver_registry[] = {
@@ -34,6 +35,7 @@ const SolverModule *const solver_registry[] = {
     &sweep_solver,
     &dfs_depth_solver,
     &tier_solver,
+    &symbolic_solver,
     &minimax_solver,
     NULL,
 };

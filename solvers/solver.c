@@ -51,6 +51,9 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) 
         missing = "generate_parents (un-moves)";
     } else if ((s->needs & NEEDS_TIERS) && g->tiers == NULL) {
         missing = "tiers (a stage layout of its positions)";
+    } else if ((s->needs & NEEDS_ENCODING) && g->encoding == NULL) {
+        missing = "a Boolean encoding (games/game.h GameEncoding: its positions as Boolean "
+                  "variables, its moves as guarded assignments)";
     }
     if (missing != NULL) {
         if (why != NULL) {

@@ -38,6 +38,7 @@ enum {
     NEEDS_GPS_CACHED = 1u << 1, /* game->gps_cached */
     NEEDS_PARENTS = 1u << 2,    /* game->ops->generate_parents */
     NEEDS_TIERS = 1u << 3,      /* game->tiers */
+    NEEDS_ENCODING = 1u << 4,   /* game->encoding (symbolic solvers) */
 };
 
 typedef struct SolveConfig {

@@ -1,0 +1,246 @@
+/* tests/test_symbolic.c: the symbolic (BDD) solver beyond the dfs
+ * cross-check of tests/test_solvers.c (which already compares its database
+ * with dfs, value and remoteness, on every test variant of tic-tac-toe and
+ * Connect Four).
+ *
+ *   - Positions per ply of the forward pass equal published counts:
+ *     tic-tac-toe 1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78 (5,478 in
+ *     all; OEIS A008907, "number of positions in tic-tac-toe after n
+ *     moves"), Connect Four 4x4 161,029 and 5x4 3,945,711 in all (John
+ *     Tromp's table of Connect Four positions by board size, cited in the
+ *     README), and per ply equal the tier solver's reachable positions of
+ *     each tier (its positions by remoteness summed per tier are not
+ *     exposed, so per ply it is the dfs reach set, counted by pieces).
+ *   - Connect Four 5x4 (heavy): every position's value and remoteness equal
+ *     the tier solver's.
+ *   - Win/lose/tie only (remoteness=0): the totals and the root value equal
+ *     the tier solver's; no database is kept (it would lack remoteness).
+ *   - Without a database (export_max=0), the totals and the histogram by
+ *     remoteness equal the tier solver's, with one cofactor per move and
+ *     with the grouped relational products (relprod=1).
+ *   - Refusals: a game without an encoding (ERR_UNSUPPORTED, naming it),
+ *     --threads 2 (ERR_USAGE), a node table too small (ERR_MEMORY, no crash).
+ */
+#include "tests/testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solvers/symbolic.h"
+
+static ErrCode run_symbolic(const Game *g, const char *opts, int threads, SolveResult *res,
+                            Error *err) {
+    const SolverModule *s = solver_find("symbolic");
+    assert_non_null(s);
+    SolveConfig cfg = {.threads = threads};
+    assert_int_equal(options_parse(s->options, opts, "symbolic", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+static void symbolic_ok(const Game *g, const char *opts, SolveResult *res) {
+    Error err = {0};
+    if (run_symbolic(g, opts, 1, res, &err) != ERR_OK) {
+        fail_msg("symbolic:%s on %s:%s: %s", opts ? opts : "", g->module->name, g->variant,
+                 err.msg);
+    }
+}
+
+/* Reachable positions of g by number of moves (dfs reach set, BFS). */
+static void reach_by_ply(const Game *g, uint64_t *per_ply, int n) {
+    Reach r;
+    test_reach(g, &r);
+    memset(per_ply, 0, (size_t)n * sizeof *per_ply);
+    for (uint64_t i = 0; i < r.count; i++) {
+        int t = g->tiers->tier_of(g, r.list[i]); /* pieces on the board */
+        assert_true(t >= 0 && t < n);
+        per_ply[t]++;
+    }
+    test_reach_free(&r);
+}
+
+static void plies_of(const char *spec, const uint64_t *expect, int nexpect, uint64_t total) {
+    Game *g = test_game(spec);
+    uint64_t counts[65] = {0}, reach[65];
+    int plies = 0;
+    Error err = {0};
+    assert_int_equal(symbolic_ply_counts(g, counts, 65, &plies, &err), ERR_OK);
+    uint64_t sum = 0;
+    for (int p = 0; p < plies; p++) {
+        sum += counts[p];
+    }
+    assert_int_equal(sum, total);
+    for (int p = 0; p < nexpect; p++) {
+        assert_int_equal(counts[p], expect[p]);
+    }
+    if (test_heavy_enabled() || total < 200000) {
+        reach_by_ply(g, reach, 65);
+        for (int p = 0; p < 65; p++) {
+            assert_int_equal(p < plies ? counts[p] : 0, reach[p]);
+        }
+    }
+    game_destroy(g);
+}
+
+static void tictactoe_plies(void **state) {
+    (void)state;
+    /* OEIS A008907. */
+    static const uint64_t a008907[] = {1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78};
+    plies_of("tictactoe", a008907, 10, 5478);
+}
+
+static void connect4_4x4_plies(void **state) {
+    (void)state;
+    plies_of("connect4:w=4,h=4", NULL, 0, 161029); /* Tromp */
+}
+
+static void connect4_5x4_plies(void **state) {
+    (void)state;
+    plies_of("connect4:w=5,h=4", NULL, 0, 3945711); /* Tromp */
+}
+
+/* Every position of connect4 5x4: symbolic (with remoteness) equals tier. */
+static void connect4_5x4_equals_tier(void **state) {
+    (void)state;
+    if (!test_heavy_enabled()) {
+        skip();
+    }
+    Game *g = test_game("connect4:w=5,h=4");
+    SolveResult sym, tier;
+    symbolic_ok(g, NULL, &sym);
+    test_solve("tier", g, &tier);
+    assert_true(sym.has_db && tier.has_db);
+    assert_int_equal(test_extra(&sym, "positions_counted"), 3945711);
+    test_assert_same_db(&sym.db, &tier.db);
+    assert_int_equal(sym.root.value, tier.root.value);
+    assert_int_equal(sym.root.remoteness, tier.root.remoteness);
+    solve_result_free(&sym);
+    solve_result_free(&tier);
+    game_destroy(g);
+}
+
+/* Totals of a tier solve (with the histogram by remoteness). */
+static void tier_totals(const Game *g, SolveResult *tier, DbSummary *sum) {
+    test_solve("tier", g, tier);
+    Error err = {0};
+    assert_int_equal(db_summarize(&tier->db, true, sum, &err), ERR_OK);
+}
+
+static void wdl_only_matches_tier(void **state) {
+    const char *spec = *state;
+    Game *g = test_game(spec);
+    SolveResult sym, tier;
+    DbSummary ts;
+    symbolic_ok(g, "remoteness=0", &sym);
+    tier_totals(g, &tier, &ts);
+    assert_false(sym.has_db);
+    assert_true(sym.has_summary);
+    assert_int_equal(sym.root.value, tier.root.value);
+    assert_int_equal(sym.summary.positions, ts.positions);
+    for (int v = 0; v < VALUE_COUNT; v++) {
+        assert_int_equal(sym.summary.count[v], ts.count[v]);
+    }
+    assert_int_equal(test_extra(&sym, "remoteness"), 0);
+    db_summary_free(&ts);
+    solve_result_free(&sym);
+    solve_result_free(&tier);
+    game_destroy(g);
+}
+
+static void summary_matches_tier_with(const char *spec, const char *opts) {
+    Game *g = test_game(spec);
+    SolveResult sym, tier;
+    DbSummary ts;
+    symbolic_ok(g, opts, &sym);
+    tier_totals(g, &tier, &ts);
+    assert_false(sym.has_db);
+    assert_true(sym.has_summary);
+    assert_non_null(sym.summary.by_remoteness);
+    assert_int_equal(sym.root.value, tier.root.value);
+    assert_int_equal(sym.root.remoteness, tier.root.remoteness);
+    assert_int_equal(sym.summary.positions, ts.positions);
+    assert_int_equal(sym.summary.max_remoteness, ts.max_remoteness);
+    for (uint32_t r = 0; r <= ts.max_remoteness; r++) {
+        for (int v = 0; v < VALUE_COUNT; v++) {
+            assert_int_equal(sym.summary.by_remoteness[r][v], ts.by_remoteness[r][v]);
+        }
+    }
+    db_summary_free(&ts);
+    solve_result_free(&sym);
+    solve_result_free(&tier);
+    game_destroy(g);
+}
+
+static void summary_matches_tier(void **state) {
+    summary_matches_tier_with(*state, "export_max=0");
+}
+
+/* The grouped relational products (relprod) give the same sets. */
+static void relprod_matches_tier(void **state) {
+    summary_matches_tier_with(*state, "export_max=0,relprod=1");
+}
+
+static void refusals(void **state) {
+    (void)state;
+    const SolverModule *s = solver_find("symbolic");
+    assert_non_null(s);
+    /* nim declares no Boolean encoding. */
+    Game *nim = test_game("nim");
+    char why[512];
+    assert_false(solver_supports(s, nim, why, sizeof why));
+    assert_non_null(strstr(why, "Boolean encoding"));
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(run_symbolic(nim, NULL, 1, &res, &err), ERR_UNSUPPORTED);
+    game_destroy(nim);
+
+    Game *g = test_game("connect4:w=4,h=4");
+    assert_int_equal(run_symbolic(g, NULL, 2, &res, &err), ERR_USAGE);
+    assert_non_null(strstr(err.msg, "one thread"));
+    /* 0 threads means "all cores": the solver takes one. */
+    assert_int_equal(run_symbolic(g, "remoteness=0", 0, &res, &err), ERR_OK);
+    assert_int_equal(res.threads, 1);
+    solve_result_free(&res);
+    /* A node table far too small for 4x4: a clean ERR_MEMORY. */
+    assert_int_equal(run_symbolic(g, "nodes=1000,max_nodes=3000", 1, &res, &err), ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "node table"));
+    /* The solver starts again cleanly after a failure. */
+    symbolic_ok(g, "remoteness=0", &res);
+    assert_int_equal(res.root.value, VALUE_TIE); /* 4x4 is a tie (the tier solver agrees) */
+    solve_result_free(&res);
+    game_destroy(g);
+}
+
+int main(void) {
+    static const char *const small[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
+                                        "connect4:w=4,h=3,misere"};
+    struct CMUnitTest tests[32];
+    size_t n = 0;
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of tictactoe (A008907)"),
+                                     .test_func = tictactoe_plies};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 4x4 (Tromp)"),
+                                     .test_func = connect4_4x4_plies};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 5x4 (Tromp)"),
+                                     .test_func = connect4_5x4_plies};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("connect4 5x4 equals tier"),
+                                     .test_func = connect4_5x4_equals_tier};
+    for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("win/lose/tie only matches tier on %s", small[i]),
+            .test_func = wdl_only_matches_tier,
+            .initial_state = (void *)small[i],
+        };
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("totals without a database match tier on %s", small[i]),
+            .test_func = summary_matches_tier,
+            .initial_state = (void *)small[i],
+        };
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("relprod totals match tier on %s", small[i]),
+            .test_func = relprod_matches_tier,
+            .initial_state = (void *)small[i],
+        };
+    }
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("refusals"), .test_func = refusals};
+    return test_run_group("symbolic", tests, n);
+}
