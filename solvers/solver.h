@@ -83,6 +83,9 @@ typedef struct SolveResult {
     int threads;                /* threads the solve used */
     int nextra;
     SolveExtra extra[SOLVE_EXTRA_MAX]; /* solver-specific figures (sweeps, frontier sizes...) */
+    /* OPTIONAL (default false): the solver wrote its database to
+     * cfg->work_dir itself, manifest included (tier; solvers/store.h). */
+    bool saved_db;
 } SolveResult;
 
 typedef struct SolverModule {
