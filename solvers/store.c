@@ -237,6 +237,8 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
     info->first = f->first;
 }
 
+static const char *record_problem(const Store *st, uint32_t raw);
+
 /* Opens file k (header, index) on first use; checks it is the file the
  * manifest lists. */
 static ErrCode open_file(Store *st, int k, Error *err) {
@@ -258,9 +260,12 @@ static ErrCode open_file(Store *st, int k, Error *err) {
     return rc;
 }
 
-/* The file and local index of position pos. */
-static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, Error *err) {
+/* The file and local index of position pos; *in is false for a position
+ * in no tier (never reached: its record reads as unreached). */
+static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bool *in,
+                          Error *err) {
     const Game *g = st->g;
+    *in = true;
     if (pos >= g->num_positions) {
         return error_set(err, ERR_INTERNAL, "position %" PRIu64 " outside the hash space", pos);
     }
@@ -271,12 +276,18 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, Er
     }
     int t = g->tiers->tier_of(g, pos);
     if (t < 0 || t >= st->nfiles) {
-        return error_set(err, ERR_INTERNAL, "position %" PRIu64 " is in tier %d", pos, t);
+        *in = false;
+        return ERR_OK;
     }
     *k = t;
-    *i = g->tiers->first != NULL ? pos - g->tiers->first(g, t) : g->tiers->index_of(g, pos);
-    if (*i >= st->m.files[t].records) {
-        return error_set(err, ERR_INTERNAL, "position %" PRIu64 " is outside its tier", pos);
+    if (g->tiers->first != NULL) {
+        *i = pos - g->tiers->first(g, t);
+        *in = *i < st->m.files[t].records;
+    } else {
+        /* A hash slot outside the tiers' layout (e.g. illegal piece
+         * counts) has no local index: the round trip says so. */
+        *i = g->tiers->index_of(g, pos);
+        *in = *i < st->m.files[t].records && g->tiers->position_at(g, t, *i) == pos;
     }
     return ERR_OK;
 }
@@ -284,7 +295,13 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, Er
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err) {
     int k = 0;
     uint64_t i = 0;
-    ErrCode rc = locate_pos(st, pos, &k, &i, err);
+    bool in = true;
+    ErrCode rc = locate_pos(st, pos, &k, &i, &in, err);
+    if (rc == ERR_OK && !in) {
+        *raw = DB_UNREACHED;
+        *winby = 0;
+        return ERR_OK;
+    }
     if (rc == ERR_OK) {
         rc = open_file(st, k, err);
     }
@@ -326,6 +343,10 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         int16_t w;
         memcpy(&w, e->data + n * f->info.width + 2 * j, 2);
         *winby = w;
+    }
+    const char *why = *raw != DB_UNREACHED ? record_problem(st, *raw) : NULL;
+    if (why != NULL) {
+        return error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY, f->path, why, i);
     }
     return ERR_OK;
 }
@@ -609,7 +630,7 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
     uint64_t best = UINT64_MAX, done = 0;
     volatile int failed = 0;
     double last = clock_seconds();
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (size >= 4 * chunk)
     {
         GpsState *gs = fam != NULL ? fam->create(g, NULL) : NULL;
         const GpsOps *f = gs != NULL ? fam : NULL;
@@ -731,7 +752,10 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         }
         v.resident[0] = rc == ERR_OK;
     }
-    for (int t = 0; t < n && rc == ERR_OK; t++) {
+    /* Tiers from the last: children (of a larger number in the suite's
+     * games) before parents, so the first disagreement found is the
+     * deepest, where a damaged record is, not its parents. */
+    for (int t = n - 1; t >= 0 && rc == ERR_OK; t--) {
         int kids[GAME_MAX_CHILD_TIERS + 1];
         int nk = 0;
         if (st->tiers) {

@@ -89,7 +89,7 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
 ErrCode store_analyze(Store *st, DbSummary *sum, Error *err);
 
 /* Checks the database (see the top). ERR_IO names the first disagreement
- * (smallest tier, then index; or smallest position) exactly. */
+ * (tiers from the last, the smallest index; or the smallest position) exactly. */
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err);
 
 #endif /* SOLVERS_STORE_H */
