@@ -242,9 +242,7 @@ static void verify_catches_flip(void **state) {
 
 /* ----------------------------------------------------- issue 10 items */
 
-static char *path_in(const char *dir, const char *name) {
-    return test_strdupf("%s/%s", dir, name);
-}
+static char *path_in(const char *dir, const char *name) { return test_strdupf("%s/%s", dir, name); }
 
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
@@ -292,8 +290,8 @@ static void symlink_not_followed(void **state) {
         free(link);
     }
     uint8_t rec[100] = {0};
-    DbStoreInfo info = {.kind = DBSTORE_RECORDS, .index = 0, .count = 1, .width = 1,
-                        .records = 100};
+    DbStoreInfo info = {
+        .kind = DBSTORE_RECORDS, .index = 0, .count = 1, .width = 1, .records = 100};
     ErrCode rc = dbstore_write(&d, "x.gmdb", &info, rec, NULL, 1, NULL, NULL, &err);
     assert_int_equal(rc, ERR_IO);
     assert_non_null(strstr(err.msg, "every name is taken"));
@@ -375,8 +373,8 @@ static void write_reach(const Game *g, const char *dir, uint64_t tier0_word0) {
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
-    DbStoreInfo info = {.kind = DBSTORE_REACH, .index = -1, .count = n, .width = 8,
-                        .records = words};
+    DbStoreInfo info = {
+        .kind = DBSTORE_REACH, .index = -1, .count = n, .width = 8, .records = words};
     game_spec(g, info.spec, sizeof info.spec);
     assert_int_equal(dbstore_write(&d, "reach.gmdb", &info, bits, NULL, 1, NULL, NULL, &err),
                      ERR_OK);
@@ -398,8 +396,11 @@ static void write_tier(const Game *g, const char *dir, int tier, uint8_t fill, u
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
-    DbStoreInfo info = {.kind = DBSTORE_RECORDS, .index = tier, .count = g->tiers->count(g),
-                        .width = 1, .records = size};
+    DbStoreInfo info = {.kind = DBSTORE_RECORDS,
+                        .index = tier,
+                        .count = g->tiers->count(g),
+                        .width = 1,
+                        .records = size};
     game_spec(g, info.spec, sizeof info.spec);
     char name[DBSTORE_NAME_MAX];
     store_tier_name(tier, name, sizeof name);
@@ -477,10 +478,10 @@ int main(void) {
     struct CMUnitTest *tests = calloc(n + 8, sizeof *tests);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        tests[k++] = (struct CMUnitTest){
-            .name = test_strdupf("round trip through the disk on %s", specs[i]),
-            .test_func = round_trip,
-            .initial_state = specs[i]};
+        tests[k++] =
+            (struct CMUnitTest){.name = test_strdupf("round trip through the disk on %s", specs[i]),
+                                .test_func = round_trip,
+                                .initial_state = specs[i]};
     }
     const struct {
         const char *name;
