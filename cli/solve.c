@@ -56,6 +56,8 @@ typedef struct Args {
     const char *pick_text; /* --pick as given, NULL if absent */
     PickRule pick;
     const char *db; /* --db (or --work-dir) */
+    int64_t sample; /* --sample N: print N random reachable positions; 0: off */
+    uint64_t seed;
     bool verify;
     bool json;
     bool analyze;
@@ -85,6 +87,8 @@ static const char usage_text[] =
     "                               --query/--analyze/--verify read it instead of solving\n"
     "  --work-dir DIR               the old name of --db\n"
     "  --query -                    positions from standard input, one JSON line each\n"
+    "  --sample N                   print N random reachable positions (random play from\n"
+    "                               the initial position, no solve); --seed S varies them\n"
     "  --verify                     check DIR's database: checksums, then every record\n"
     "                               against its children's\n"
     "  --list                       list games, their options, and solvers\n"
@@ -127,7 +131,8 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
         } else if (strcmp(arg, "--solver") == 0 || strcmp(arg, "--query") == 0 ||
                    strcmp(arg, "--threads") == 0 || strcmp(arg, "--max-memory") == 0 ||
                    strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--db") == 0 ||
-                   strcmp(arg, "--pick") == 0) {
+                   strcmp(arg, "--pick") == 0 || strcmp(arg, "--sample") == 0 ||
+                   strcmp(arg, "--seed") == 0) {
             if (!has_next) {
                 return error_set(err, ERR_USAGE, "%s needs a value (solve --help)", arg);
             }
@@ -136,6 +141,13 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 a->solver = val;
             } else if (strcmp(arg, "--query") == 0) {
                 a->query = val;
+            } else if (strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0) {
+                int64_t n;
+                if (!parse_int64(val, strcmp(arg, "--seed") == 0 ? 0 : 1, INT64_MAX, &n)) {
+                    return error_set(err, ERR_USAGE, "%s needs a whole number, not '%s'", arg,
+                                     val);
+                }
+                *(strcmp(arg, "--sample") == 0 ? &a->sample : (int64_t *)&a->seed) = n;
             } else if (strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--db") == 0) {
                 a->cfg.work_dir = val;
                 a->db = val;
@@ -615,6 +627,33 @@ static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, con
     return last;
 }
 
+/* --sample N: N positions, each the end of a random playout from the
+ * initial position stopped at a random depth in [0, max_depth] (or at the
+ * end of the game), so every printed position is reachable. xorshift64
+ * (Marsaglia 2003) seeded with --seed: the same list for the same seed. */
+static void print_samples(const Game *g, int64_t n, uint64_t seed) {
+    uint64_t x = seed * UINT64_C(0x9E3779B97F4A7C15) + 0x2545F4914F6CDD1D;
+    uint32_t depth_max = g->max_depth != 0 ? g->max_depth : 100;
+    char text[GAME_TEXT_MAX];
+    for (int64_t k = 0; k < n; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint32_t depth = (uint32_t)(x % (depth_max + 1));
+        Position p = g->initial;
+        for (uint32_t d = 0; d < depth && g->ops->primitive(g, p) == VALUE_UNDECIDED; d++) {
+            Move moves[GAME_MAX_MOVES];
+            int m = g->ops->generate_moves(g, p, moves);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            p = g->ops->do_move(g, p, moves[x % (uint64_t)m]);
+        }
+        g->ops->format(g, p, text, sizeof text);
+        printf("%s\n", text);
+    }
+}
+
 /* Answers from DIR's database without solving: --query, --analyze,
  * --verify (with no --solver). */
 static int from_disk(const Game *g, Args *a) {
@@ -723,6 +762,11 @@ int main(int argc, char **argv) {
                   pick_names[a.pick], g->module->name);
         game_destroy(g);
         return fail(&err);
+    }
+    if (a.sample > 0) {
+        print_samples(g, a.sample, a.seed);
+        game_destroy(g);
+        return 0;
     }
     /* No solver named: answer from the database on disk. */
     if (a.db != NULL && a.solver == NULL && (a.query != NULL || a.analyze || a.verify)) {
