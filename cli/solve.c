@@ -144,8 +144,7 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             } else if (strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0) {
                 int64_t n;
                 if (!parse_int64(val, strcmp(arg, "--seed") == 0 ? 0 : 1, INT64_MAX, &n)) {
-                    return error_set(err, ERR_USAGE, "%s needs a whole number, not '%s'", arg,
-                                     val);
+                    return error_set(err, ERR_USAGE, "%s needs a whole number, not '%s'", arg, val);
                 }
                 *(strcmp(arg, "--sample") == 0 ? &a->sample : (int64_t *)&a->seed) = n;
             } else if (strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--db") == 0) {
