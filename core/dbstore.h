@@ -72,7 +72,7 @@
  * 2-byte one gets half as many records per block). A block is the unit of
  * reading: README "Databases on disk" has the measurements behind it. */
 #ifndef DBSTORE_BLOCK_BYTES
-#define DBSTORE_BLOCK_BYTES 16384
+#define DBSTORE_BLOCK_BYTES 4096
 #endif
 /* zstd level of new files: 1 is the fastest (README: size against time). */
 #ifndef DBSTORE_LEVEL

@@ -7,7 +7,8 @@
 #   warm   N random reachable positions (bin/solve --sample N --seed 1:
 #          random play from the initial position) answered by one process
 #          with --query - (each answer reads the position and every child),
-#          twice; the second run's rate and the process's peak RSS.
+#          twice; the second run's rate (per wall second and per CPU
+#          second) and the process's peak RSS.
 # SOLVE defaults to bin/solve. Prints one `key value` line per figure.
 set -eu
 game=$1
@@ -29,7 +30,7 @@ else
     echo "cold_query_seconds skipped (not root: cannot drop the page cache)"
 fi
 for run in 1 2; do
-    /usr/bin/time -f '%e %M' -o "$tmp/warm" "$solve" "$game" --db "$dir" --query - \
+    /usr/bin/time -f '%e %M %U %S' -o "$tmp/warm" "$solve" "$game" --db "$dir" --query - \
         <"$tmp/pos" >"$tmp/out"
 done
 answered=$(jq -s 'map(select(.value != null)) | length' "$tmp/out")
@@ -38,3 +39,8 @@ echo "warm_positions $answered of $n"
 echo "warm_seconds $secs"
 echo "warm_queries_per_second $(echo "$answered $secs" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 0.01) }')"
 echo "warm_peak_rss_kib $(cut -d' ' -f2 "$tmp/warm")"
+# On a loaded machine the wall rate understates the process: its CPU time
+# (user + system) gives the rate it would have on a core of its own.
+cpu=$(awk '{ print $3 + $4 }' "$tmp/warm")
+echo "warm_cpu_seconds $cpu"
+echo "warm_queries_per_cpu_second $(echo "$answered $cpu" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 0.01) }')"

@@ -35,7 +35,7 @@
 
 #define STORE_SLOTS_PER_FILE (UINT64_C(1) << 30)
 #ifndef STORE_CACHE_BLOCKS
-#define STORE_CACHE_BLOCKS 2048 /* 32 MiB of 16 KiB blocks */
+#define STORE_CACHE_BLOCKS 8192 /* 32 MiB of 4 KiB blocks */
 #endif
 
 /* "tier-0007.gmdb" */
