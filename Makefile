@@ -42,15 +42,18 @@ WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c17 $(WARN) -I. -MMD -MP -fopenmp -D_POSIX_C_SOURCE=200809L
 # Build variants: directory, compiler flags, link flags.
 release_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=1 -DHAVE_JEMALLOC
-release_LIBS := -fopenmp -ljemalloc -lbdd -lm
+release_LIBS := -fopenmp -ljemalloc -lbdd -lzstd -lm
 timing_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=0 -DHAVE_JEMALLOC
-timing_LIBS := -fopenmp -ljemalloc -lbdd -lm
+timing_LIBS := -fopenmp -ljemalloc -lbdd -lzstd -lm
 # jemalloc cannot be combined with ASan (both replace malloc).
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan_CFLAGS := $(BASE_CFLAGS) -O1 -g -DSTATS=1 $(SAN)
-asan_LIBS := -fopenmp -lbdd -lm $(SAN)
+asan_LIBS := -fopenmp -lbdd -lzstd -lm $(SAN)
 
 VARIANTS := release timing asan
+# The commit written into database manifests (core/dbstore.c: "build").
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \

@@ -94,7 +94,7 @@ typedef struct C4 {
     uint64_t window[C4_MAX_CELLS][DIRS];
     int nshift;
     uint8_t shift[DIRS][8];
-    bool pdep; /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
+    bool pdep;       /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
     EncBuilder *enc; /* the Boolean encoding (symbolic solvers) */
 } C4;
 

@@ -40,9 +40,10 @@
  *     note on stderr says so.
  *   - refused: when not even that fits, ERR_MEMORY with the estimate.
  *
- * --work-dir DIR: every solved tier is written to DIR/tier-NNNN.gmdb, and the
- * reachability bitmaps to DIR/reach.gmdb, with a header and checksum,
- * atomically (core/dbfile.h). A later run of the same variant loads them
+ * --db DIR (alias --work-dir): every solved tier is written to
+ * DIR/tier-NNNN.gmdb, and the reachability bitmaps to DIR/reach.gmdb,
+ * compressed in blocks with checksums, atomically (core/dbstore.h,
+ * solvers/store.h); the manifest last. A later run of the same variant loads them
  * instead of recomputing, so an interrupted solve resumes from the tiers
  * already solved; a corrupt, truncated or foreign file is refused with
  * ERR_IO and a message saying what to do.
@@ -82,10 +83,11 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "core/dbfile.h"
+#include "core/dbstore.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
 #include "solvers/tier_loopy.h"
+#include "solvers/store.h"
 
 /* Tuning knobs (solver options, so the tests can force tiny chunks):
  *   chunk         positions handed to a thread at a time (a multiple of 64,
@@ -110,7 +112,8 @@ typedef struct TierInfo {
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
-    bool loopy; /* moves may stay in the tier: solvers/tier_loopy.c solves it */
+    bool loopy;                    /* moves may stay in the tier: solvers/tier_loopy.c solves it */
+    uint64_t file_sum, file_bytes; /* its file in the database directory */
 } TierInfo;
 
 typedef struct TierSolve {
@@ -134,7 +137,8 @@ typedef struct TierSolve {
     uint64_t *worker_peak;
     const char *work_dir;
     bool need_db; /* SolveConfig.need_db: refuse the window mode */
-    char spec[DBFILE_SPEC_MAX];
+    DbDir dir;    /* work_dir, open and locked (dir.fd >= 0) */
+    char spec[DBSTORE_SPEC_MAX];
     int root_tier;
     uint64_t root_index;
     /* errors raised inside parallel regions */
@@ -145,8 +149,9 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
-    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
-    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
+    bool stored_edges;                   /* loopy tiers: back edges even with generate_parents */
+    uint64_t loopy_stats[4];             /* loopy tiers: frontier (win/lose, tie), draws, events */
+    double write_seconds, bytes_written; /* database files: compress and write */
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -529,39 +534,89 @@ static void tier_free(TierSolve *s, int tier) {
     ti->resident = false;
 }
 
-static void tier_parts(const TierInfo *ti, DbFileParts *parts) {
-    const Database *v = &ti->vals;
-    parts->n = 0;
-    parts->data[parts->n] = v->r8 != NULL ? (void *)v->r8 : (void *)v->r16;
-    parts->bytes[parts->n++] = ti->size * v->width;
-    if (v->winby != NULL) {
-        parts->data[parts->n] = v->winby;
-        parts->bytes[parts->n++] = ti->size * sizeof(int16_t);
+static uint64_t reach_words(const TierSolve *s) {
+    uint64_t n = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        n += words_of(s->t[t].size);
     }
+    return n;
 }
 
-static void file_info(const TierSolve *s, DbFileKind kind, int tier, DbFileInfo *info) {
+/* The header a file of the database directory has (core/dbstore.h). */
+static void file_info(const TierSolve *s, DbStoreKind kind, int tier, DbStoreInfo *info) {
     memset(info, 0, sizeof *info);
     info->kind = kind;
     snprintf(info->spec, sizeof info->spec, "%s", s->spec);
     info->count = s->ntiers;
     info->index = tier;
-    if (kind == DBFILE_TIER) {
+    if (kind == DBSTORE_RECORDS) {
         info->width = s->width;
+        info->winby = s->winby;
         info->records = s->t[tier].size;
     } else {
-        for (int t = 0; t < s->ntiers; t++) {
-            info->records += s->t[t].size;
-        }
+        info->width = 8;
+        info->records = reach_words(s);
     }
 }
 
-static void tier_path(const TierSolve *s, int tier, char *buf, size_t n) {
-    if (tier < 0) {
-        snprintf(buf, n, "%s/reach.gmdb", s->work_dir);
-    } else {
-        snprintf(buf, n, "%s/tier-%04d.gmdb", s->work_dir, tier);
+static void *tier_records(const TierInfo *ti) {
+    return ti->vals.r8 != NULL ? (void *)ti->vals.r8 : (void *)ti->vals.r16;
+}
+
+/* A loaded tier file is trusted only as far as it can be checked (issue 10,
+ * items 2 and 3): a record exactly where the bitmaps say a position is
+ * reached, every such record a final value the game can have (no
+ * undecided record, no draw in a game without cycles, no remoteness longer
+ * than the game), and no score for an unreached position. O(size). */
+static ErrCode check_tier(TierSolve *s, int tier, const char *name) {
+    const TierInfo *ti = &s->t[tier];
+    const Database *v = &ti->vals;
+    for (uint64_t i = 0; i < ti->size; i++) {
+        bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
+        uint32_t raw = db_peek(v, i);
+        const char *why = NULL;
+        if (!reached) {
+            if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i] != 0)) {
+                why = "a record for a position that is not reachable";
+            }
+        } else if (raw == DB_UNREACHED) {
+            why = "no record for a reachable position";
+        } else if (!db_raw_solved(v, raw)) {
+            why = "an undecided record";
+        } else if (raw == DB_DRAW && !s->g->loopy) {
+            why = "a draw, in a game that cannot draw";
+        } else if (s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
+            why = "a remoteness longer than the game";
+        }
+        if (why != NULL) {
+            return error_set(s->err, ERR_IO,
+                             "%s/%s holds impossible records (index %" PRIu64
+                             ": %s); remove it (it will be solved again) or use another --db",
+                             s->work_dir, name, i, why);
+        }
     }
+    return ERR_OK;
+}
+
+/* The loaded bitmaps, likewise: no bit past the end of a tier (they would
+ * index past its arrays) and the initial position reached. */
+static ErrCode check_reach(TierSolve *s) {
+    for (int t = 0; t < s->ntiers; t++) {
+        const TierInfo *ti = &s->t[t];
+        if (ti->size % 64 != 0 && (ti->reach[ti->size / 64] >> (ti->size % 64)) != 0) {
+            return error_set(s->err, ERR_IO,
+                             "%s/reach.gmdb holds impossible bitmaps (bits past the end of tier "
+                             "%d); remove it (it will be computed again) or use another --db",
+                             s->work_dir, t);
+        }
+    }
+    if (!((s->t[s->root_tier].reach[s->root_index / 64] >> (s->root_index % 64)) & 1)) {
+        return error_set(s->err, ERR_IO,
+                         "%s/reach.gmdb holds impossible bitmaps (the initial position is not "
+                         "reached); remove it (it will be computed again) or use another --db",
+                         s->work_dir);
+    }
+    return ERR_OK;
 }
 
 /* Copies a solved tier into res->db for a whole database that is not
@@ -738,14 +793,68 @@ static uint64_t window_peak(const TierSolve *s) {
     return peak;
 }
 
+/* Opens and locks the database directory, refuses one holding another
+ * variant's database, and checks the free space for what remains to be
+ * written: the raw size of the tiers not yet on disk (and of the bitmaps
+ * when they are not), an upper bound (compression makes it several times
+ * smaller, README "Databases on disk"). */
+static ErrCode open_dir(TierSolve *s) {
+    ErrCode rc = dbstore_dir_open(s->work_dir, true, &s->dir, s->err);
+    if (rc == ERR_OK) {
+        rc = dbstore_lock(&s->dir, s->err);
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    DbManifest m;
+    bool found = false;
+    rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    if (found && strcmp(m.spec, s->spec) != 0) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s holds the database of another game variant (%s, not %s); use another "
+                       "--db",
+                       s->work_dir, m.spec, s->spec);
+    }
+    dbstore_manifest_free(&m);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    uint64_t left = 0;
+    bool all_tiers = true;
+    for (int t = 0; t < s->ntiers; t++) {
+        char name[DBSTORE_NAME_MAX];
+        store_tier_name(t, name, sizeof name);
+        if (!dbstore_exists(&s->dir, name)) {
+            left += record_bytes(s, s->t[t].size) + DBSTORE_HEADER_BYTES;
+            all_tiers = false;
+        }
+    }
+    if (!all_tiers && !dbstore_exists(&s->dir, "reach.gmdb")) {
+        left += reach_words(s) * 8 + DBSTORE_HEADER_BYTES;
+    }
+    struct statvfs vfs;
+    if (fstatvfs(s->dir.fd, &vfs) != 0) {
+        return error_set(s->err, ERR_IO, "cannot use the database directory %s: %s", s->work_dir,
+                         strerror(errno));
+    }
+    uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    if (left > free_bytes) {
+        char a[32], b[32];
+        return error_set(s->err, ERR_IO,
+                         "the tiers still to write need up to %s in %s, which has %s free; free "
+                         "some space or use another --db",
+                         mem_format(left, a, sizeof a), s->work_dir,
+                         mem_format(free_bytes, b, sizeof b));
+    }
+    return ERR_OK;
+}
+
 /* Chooses the memory mode (see the top of the file) or refuses. */
 static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
-    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES;
-    for (int t = 0; t < s->ntiers; t++) {
-        bitmaps += words_of(s->t[t].size) * 8;
-        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
-    }
-    files += bitmaps;
+    uint64_t bitmaps = reach_words(s) * 8;
     uint64_t window = window_peak(s);
     uint64_t full =
         db_bytes(s->g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
@@ -772,32 +881,11 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
                     "reported, --query is not available%s\n",
                     mem_format(full, a, sizeof a), mem_format(budget, b, sizeof b),
                     mem_format(bitmaps + window, c, sizeof c),
-                    s->work_dir ? "" : "; give --work-dir to keep the solved tiers on disk");
+                    s->work_dir ? "" : "; give --db DIR to keep the solved tiers on disk");
         }
     }
     if (s->work_dir != NULL) {
-        if (mkdir(s->work_dir, 0755) != 0 && errno != EEXIST) {
-            return error_set(s->err, ERR_IO, "cannot create the work directory %s: %s", s->work_dir,
-                             strerror(errno));
-        }
-        struct stat st;
-        if (stat(s->work_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            return error_set(s->err, ERR_IO, "the work directory %s is not a directory",
-                             s->work_dir);
-        }
-        struct statvfs vfs;
-        if (statvfs(s->work_dir, &vfs) != 0) {
-            return error_set(s->err, ERR_IO, "cannot use the work directory %s: %s", s->work_dir,
-                             strerror(errno));
-        }
-        uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-        if (files > free_bytes) {
-            return error_set(s->err, ERR_IO,
-                             "the tier files need up to %s in %s, which has %s free; use "
-                             "another --work-dir",
-                             mem_format(files, a, sizeof a), s->work_dir,
-                             mem_format(free_bytes, b, sizeof b));
-        }
+        return open_dir(s);
     }
     return ERR_OK;
 }
@@ -844,8 +932,56 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
     }
 }
 
-/* Loads the bitmaps from the work directory, or runs the forward pass (and
- * saves them there). */
+/* The bitmaps of a complete database, whose reach file is gone (the records
+ * say which positions are reached): from every tier file, when the
+ * directory's manifest says the database is complete; *found stays false
+ * otherwise. Each tier is read again by the backward pass (and checked
+ * then). */
+static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
+    DbManifest m;
+    bool have = false;
+    ErrCode rc = dbstore_manifest_read(&s->dir, &m, &have, s->err);
+    if (rc != ERR_OK || !have) {
+        return rc;
+    }
+    bool complete = m.complete && strcmp(m.layout, "tiers") == 0;
+    dbstore_manifest_free(&m);
+    if (!complete) {
+        return ERR_OK;
+    }
+    for (int t = 0; t < s->ntiers && rc == ERR_OK; t++) {
+        TierInfo *ti = &s->t[t];
+        Database v;
+        rc = db_create(&v, ti->size, s->width, s->winby, s->err);
+        if (rc != ERR_OK) {
+            break;
+        }
+        DbStoreInfo info;
+        char name[DBSTORE_NAME_MAX];
+        bool here = false;
+        file_info(s, DBSTORE_RECORDS, t, &info);
+        store_tier_name(t, name, sizeof name);
+        rc = dbstore_read(&s->dir, name, &info, v.r8 != NULL ? (void *)v.r8 : (void *)v.r16,
+                          v.winby, s->threads, &here, NULL, NULL, s->err);
+        if (rc == ERR_OK && !here) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/%s is missing, though the manifest lists it; remove the "
+                           "manifest (the tier will be solved again) or use another --db",
+                           s->work_dir, name);
+        }
+        for (uint64_t i = 0; i < ti->size && rc == ERR_OK; i++) {
+            if (db_peek(&v, i) != DB_UNREACHED) {
+                ti->reach[i / 64] |= UINT64_C(1) << (i % 64);
+            }
+        }
+        db_destroy(&v);
+    }
+    *found = rc == ERR_OK;
+    return rc;
+}
+
+/* Loads the bitmaps from the database directory, or runs the forward pass
+ * (and saves them there). */
 static ErrCode reachability(TierSolve *s) {
     uint64_t total_words = 0;
     for (int t = 0; t < s->ntiers; t++) {
@@ -864,15 +1000,19 @@ static ErrCode reachability(TierSolve *s) {
         s->t[t].reach = block + off;
         off += words_of(s->t[t].size);
     }
-    DbFileInfo info;
-    DbFileParts parts = {.n = 1, .data = {block}, .bytes = {total_words * 8}};
-    char path[4096];
+    DbStoreInfo info;
     bool found = false;
     ErrCode rc = ERR_OK;
     if (s->work_dir != NULL) {
-        file_info(s, DBFILE_REACH, -1, &info);
-        tier_path(s, -1, path, sizeof path);
-        rc = dbfile_read(path, &info, &parts, &found, s->err);
+        file_info(s, DBSTORE_REACH, -1, &info);
+        rc = dbstore_read(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, &found, NULL, NULL,
+                          s->err);
+        if (rc == ERR_OK && !found) {
+            rc = reach_from_tiers(s, &found);
+        }
+        if (rc == ERR_OK && found) {
+            rc = check_reach(s);
+        }
         if (rc != ERR_OK) {
             return rc;
         }
@@ -895,7 +1035,8 @@ static ErrCode reachability(TierSolve *s) {
             return s->err->code;
         }
         if (s->work_dir != NULL) {
-            rc = dbfile_write(path, &info, &parts, s->err);
+            rc = dbstore_write(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, NULL, NULL,
+                               s->err);
         }
     }
     s->total_reached = 0;
@@ -918,34 +1059,42 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         if (rc != ERR_OK) {
             break;
         }
-        DbFileInfo info;
-        DbFileParts parts;
-        char path[4096];
+        DbStoreInfo info;
+        char name[DBSTORE_NAME_MAX];
         bool found = false;
         if (s->work_dir != NULL) {
-            file_info(s, DBFILE_TIER, t, &info);
-            tier_parts(ti, &parts);
-            tier_path(s, t, path, sizeof path);
-            rc = dbfile_read(path, &info, &parts, &found, s->err);
+            file_info(s, DBSTORE_RECORDS, t, &info);
+            store_tier_name(t, name, sizeof name);
+            rc = dbstore_read(&s->dir, name, &info, tier_records(ti), ti->vals.winby, s->threads,
+                              &found, &ti->file_sum, &ti->file_bytes, s->err);
+            if (rc == ERR_OK && found) {
+                rc = check_tier(s, t, name);
+            }
             if (rc != ERR_OK) {
                 break;
             }
         }
         if (found) {
             s->tiers_loaded++;
-        } else if (ti->reached > 0) {
-            if (ti->loopy) {
-                loopy_pass(s, t, true);
-            } else {
-                walk_tier(s, t, "solve", solve_position);
+        } else {
+            if (ti->reached > 0) {
+                if (ti->loopy) {
+                    loopy_pass(s, t, true);
+                } else {
+                    walk_tier(s, t, "solve", solve_position);
+                }
+                if (has_failed(s)) {
+                    rc = s->err->code;
+                    break;
+                }
+                s->tiers_solved++;
             }
-            if (has_failed(s)) {
-                rc = s->err->code;
-                break;
-            }
-            s->tiers_solved++;
             if (s->work_dir != NULL) {
-                rc = dbfile_write(path, &info, &parts, s->err);
+                double t0 = clock_seconds();
+                rc = dbstore_write(&s->dir, name, &info, tier_records(ti), ti->vals.winby,
+                                   s->threads, &ti->file_sum, &ti->file_bytes, s->err);
+                s->write_seconds += clock_seconds() - t0;
+                s->bytes_written += (double)ti->file_bytes;
             }
         }
         progress_line(s, "solve", t, ti->reached, ti->reached, true);
@@ -1004,10 +1153,10 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
 static ErrCode estimate(TierSolve *s, bool window_only) {
     const Game *g = s->g;
     char a[32], b[32], c[32], d[32];
-    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES, slots = 0;
+    uint64_t bitmaps = 0, files = DBSTORE_HEADER_BYTES, slots = 0;
     for (int t = 0; t < s->ntiers; t++) {
         bitmaps += words_of(s->t[t].size) * 8;
-        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
+        files += record_bytes(s, s->t[t].size) + DBSTORE_HEADER_BYTES;
         slots += s->t[t].size;
     }
     files += bitmaps;
@@ -1110,7 +1259,9 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
             mem_format(bitmaps, b, sizeof b), mem_format(peak - bitmaps, c, sizeof c),
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
-    fprintf(stderr, "disk (--work-dir): %s of tier files", mem_format(files, a, sizeof a));
+    fprintf(stderr,
+            "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
+            mem_format(files, a, sizeof a));
     if (s->work_dir != NULL) {
         struct statvfs vfs;
         if (statvfs(s->work_dir, &vfs) == 0) {
@@ -1150,6 +1301,33 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
     return ERR_OK;
 }
 
+/* A finished solve: the manifest (the database is complete), then the
+ * reach file goes (the records say which positions are reached). */
+static ErrCode finish_dir(TierSolve *s, const DbSummary *sum) {
+    DbManifest m;
+    store_manifest_fill(&m, s->g, "tier", "tiers", sum, s->res->root, s->winby, s->res->root_winby);
+    m.nfiles = s->ntiers;
+    m.files = mem_calloc((size_t)s->ntiers, sizeof *m.files, "the manifest", s->err);
+    if (m.files == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        DbManifestFile *f = &m.files[t];
+        store_tier_name(t, f->name, sizeof f->name);
+        f->index = t;
+        f->records = s->t[t].size;
+        f->bytes = s->t[t].file_bytes;
+        f->header_sum = s->t[t].file_sum;
+    }
+    ErrCode rc = store_manifest_commit(&s->dir, &m, s->err);
+    dbstore_manifest_free(&m);
+    if (rc == ERR_OK) {
+        dbstore_remove(&s->dir, "reach.gmdb");
+        s->res->saved_db = true;
+    }
+    return rc;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -1160,6 +1338,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .winby = g->has_winby,
         .work_dir = cfg->work_dir,
         .need_db = cfg->need_db,
+        .dir = {.fd = -1, .lock_fd = -1},
         .progress = cfg->progress || isatty(STDERR_FILENO),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
@@ -1215,6 +1394,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
     }
+    if (rc == ERR_OK && s.work_dir != NULL) {
+        rc = finish_dir(&s, &sum);
+    }
     if (rc == ERR_OK) {
         res->has_winby = g->has_winby;
         if (!s.whole) {
@@ -1234,6 +1416,10 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
             solve_result_extra(res, "loopy_draws", (double)s.loopy_stats[2]);
             solve_result_extra(res, "loopy_events", (double)s.loopy_stats[3]);
         }
+        if (s.work_dir != NULL) {
+            solve_result_extra(res, "db_write_seconds", s.write_seconds);
+            solve_result_extra(res, "db_tier_bytes", s.bytes_written);
+        }
     }
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
@@ -1248,6 +1434,7 @@ done:
         tier_free(&s, t);
     }
     free(s.reach_block);
+    dbstore_dir_close(&s.dir);
     db_summary_free(&sum);
     free(s.states);
     free(s.worker_peak);
@@ -1296,6 +1483,5 @@ const SolverModule tier_solver = {
     .loopy_ok = true, /* loopy games that declare tiers: solvers/tier_loopy.c */
     .parallel = true,
     .options = tier_options,
-    .uses_work_dir = true,
     .solve = tier_solve,
 };
