@@ -46,13 +46,13 @@ WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c17 $(WARN) -I. -MMD -MP -fopenmp -D_POSIX_C_SOURCE=200809L
 # Build variants: directory, compiler flags, link flags.
 release_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=1 -DHAVE_JEMALLOC
-release_LIBS := -fopenmp -ljemalloc -lbdd -lm
+release_LIBS := -fopenmp -ljemalloc -lbdd -lzstd -lm
 timing_CFLAGS := $(BASE_CFLAGS) $(OPT) -g -DSTATS=0 -DHAVE_JEMALLOC
-timing_LIBS := -fopenmp -ljemalloc -lbdd -lm
+timing_LIBS := -fopenmp -ljemalloc -lbdd -lzstd -lm
 # jemalloc cannot be combined with ASan (both replace malloc).
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan_CFLAGS := $(BASE_CFLAGS) -O1 -g -DSTATS=1 $(SAN)
-asan_LIBS := -fopenmp -lbdd -lm $(SAN)
+asan_LIBS := -fopenmp -lbdd -lzstd -lm $(SAN)
 # MPI variants (bin/solve-mpi): compiled and linked by mpicc (Open MPI).
 mpi_CC := mpicc
 mpi_CFLAGS := $(release_CFLAGS) -DUSE_MPI
@@ -64,6 +64,9 @@ mpitiming_LIBS := $(timing_LIBS)
 mpitiming_DEPS := deps-mpi
 
 VARIANTS := release timing asan mpi mpitiming
+# The commit written into database manifests (core/dbstore.c: "build").
+COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \

@@ -2,7 +2,7 @@
  *
  *   solve GAME[:OPT=VAL,...] [--solver NAME[:OPT=VAL,...]] [--analyze] [--json]
  *         [--query POSITION [--pick RULE]] [--threads N] [--max-memory SIZE]
- *         [--progress] [--work-dir DIR]
+ *         [--progress] [--db DIR] [--verify]
  *   solve --list
  *
  * Solves one game variant with one solver under the harness and prints the
@@ -21,21 +21,31 @@
  * Built with -DUSE_MPI this is bin/solve-mpi (core/dist.h): every rank runs
  * the same command, the tier solver shares the work, rank 0 prints the
  * result, and an error every rank agreed on is printed once, by rank 0.
+ *
+ * With --db DIR, the solve's database is saved to DIR (solvers/store.h;
+ * the tier solver writes it as it goes and resumes from it). Without
+ * --solver, --query, --analyze and --verify answer from DIR's complete
+ * database instead of solving (and refuse when there is none); `--query -`
+ * answers one position per line of standard input, one JSON object per
+ * line. --work-dir is the old name of --db.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "core/db.h"
 #include "core/dist.h"
 #include "core/json.h"
 #include "core/mem.h"
 #include "games/game.h"
 #include "solvers/solver.h"
+#include "solvers/store.h"
 
 /* How the picked move of a query is chosen. */
 typedef enum PickRule {
@@ -52,6 +62,10 @@ typedef struct Args {
     const char *query;
     const char *pick_text; /* --pick as given, NULL if absent */
     PickRule pick;
+    const char *db; /* --db (or --work-dir) */
+    int64_t sample; /* --sample N: print N random reachable positions; 0: off */
+    uint64_t seed;
+    bool verify;
     bool json;
     bool analyze;
     bool list;
@@ -76,7 +90,14 @@ static const char usage_text[] =
     "  --threads N                  threads for parallel solvers (default: all cores)\n"
     "  --max-memory SIZE            memory budget, e.g. 4G (default: 90% of available)\n"
     "  --progress                   report progress of long solves on standard error\n"
-    "  --work-dir DIR               where solvers that spill to disk keep their files\n"
+    "  --db DIR                     save the database to DIR (compressed); without --solver,\n"
+    "                               --query/--analyze/--verify read it instead of solving\n"
+    "  --work-dir DIR               the old name of --db\n"
+    "  --query -                    positions from standard input, one JSON line each\n"
+    "  --sample N                   print N random reachable positions (random play from\n"
+    "                               the initial position, no solve); --seed S varies them\n"
+    "  --verify                     check DIR's database: checksums, then every record\n"
+    "                               against its children's\n"
     "  --list                       list games, their options, and solvers\n"
     "  --help                       this text\n"
     "\n"
@@ -99,11 +120,14 @@ static ErrCode parse_pick(const char *text, PickRule *rule, Error *err) {
 
 /* The options that take a value; each may be given once (as game and
  * solver options may), so that a repeated one is not silently overridden. */
-static const char *const value_options[] = {"--solver",     "--query",    "--threads",
-                                            "--max-memory", "--work-dir", "--pick"};
+static const char *const value_options[] = {"--solver",   "--query", "--threads", "--max-memory",
+                                            "--work-dir", "--pick",  "--sample",  "--seed"};
 #define NVALUE_OPTIONS (int)(sizeof value_options / sizeof value_options[0])
 
 static int value_option(const char *arg) {
+    if (strcmp(arg, "--db") == 0) {
+        arg = "--work-dir"; /* one option under two names */
+    }
     for (int k = 0; k < NVALUE_OPTIONS; k++) {
         if (strcmp(arg, value_options[k]) == 0) {
             return k;
@@ -126,6 +150,8 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             a->list = true;
         } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             a->help = true;
+        } else if (strcmp(arg, "--verify") == 0) {
+            a->verify = true;
         } else if (strcmp(arg, "--progress") == 0) {
             a->cfg.progress = true;
         } else if (value_option(arg) >= 0) {
@@ -143,8 +169,15 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 a->solver = val;
             } else if (strcmp(arg, "--query") == 0) {
                 a->query = val;
-            } else if (strcmp(arg, "--work-dir") == 0) {
+            } else if (strcmp(arg, "--sample") == 0 || strcmp(arg, "--seed") == 0) {
+                int64_t n;
+                if (!parse_int64(val, strcmp(arg, "--seed") == 0 ? 0 : 1, INT64_MAX, &n)) {
+                    return error_set(err, ERR_USAGE, "%s needs a whole number, not '%s'", arg, val);
+                }
+                *(strcmp(arg, "--sample") == 0 ? &a->sample : (int64_t *)&a->seed) = n;
+            } else if (strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--db") == 0) {
                 a->cfg.work_dir = val;
+                a->db = val;
             } else if (strcmp(arg, "--pick") == 0) {
                 ErrCode rc = parse_pick(val, &a->pick, err);
                 if (rc != ERR_OK) {
@@ -181,6 +214,9 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     }
     if (!a->list && !a->help && a->game == NULL) {
         return error_set(err, ERR_USAGE, "no game given (solve --list shows the games)");
+    }
+    if (a->verify && a->db == NULL) {
+        return error_set(err, ERR_USAGE, "--verify checks a database on disk; give --db DIR too");
     }
     if (a->pick_text != NULL && a->query == NULL) {
         return error_set(err, ERR_USAGE,
@@ -249,12 +285,29 @@ typedef struct Query {
     int pick; /* index in moves of the picked move; -1 when there is none */
 } Query;
 
+/* Where queries are answered from: the solve's database in memory, or a
+ * database on disk. */
+typedef struct Source {
+    const SolveResult *res; /* res->db, when store is NULL */
+    Store *store;
+} Source;
+
 /* Looks up a position's outcome; ERR_USAGE if the solve never reached it. */
-static ErrCode lookup(const Game *g, const SolveResult *res, Position pos, Outcome *out,
-                      WinBy *winby, Error *err) {
+static ErrCode lookup(const Game *g, const Source *src, Position pos, Outcome *out, WinBy *winby,
+                      Error *err) {
     Position key = game_canonical(g, pos);
-    uint32_t raw = db_peek(&res->db, key);
-    if (!db_raw_solved(&res->db, raw)) {
+    const Database *fmt = src->store != NULL ? &src->store->fmt : &src->res->db;
+    uint32_t raw;
+    if (src->store != NULL) {
+        ErrCode rc = store_get(src->store, key, &raw, winby, err);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    } else {
+        raw = db_peek(fmt, key);
+        *winby = fmt->winby != NULL ? fmt->winby[key] : 0;
+    }
+    if (!db_raw_solved(fmt, raw)) {
         char text[256];
         g->ops->format(g, pos, text, sizeof text);
         return error_set(err, ERR_USAGE,
@@ -262,9 +315,8 @@ static ErrCode lookup(const Game *g, const SolveResult *res, Position pos, Outco
                          "variant",
                          text);
     }
-    out->value = db_raw_value(&res->db, raw);
-    out->remoteness = db_raw_remoteness(&res->db, raw);
-    *winby = res->db.winby != NULL ? res->db.winby[key] : 0;
+    out->value = db_raw_value(fmt, raw);
+    out->remoteness = db_raw_remoteness(fmt, raw);
     return ERR_OK;
 }
 
@@ -323,9 +375,9 @@ static int pick_move(const Query *q, PickRule rule, int turn) {
     return rule == PICK_FALSE_HOPE && hope >= 0 ? hope : best;
 }
 
-static ErrCode run_query(const Game *g, const SolveResult *res, const char *text, PickRule rule,
+static ErrCode run_query(const Game *g, const Source *src, const char *text, PickRule rule,
                          Query *q, Error *err) {
-    if (!res->has_db) {
+    if (src->store == NULL && !src->res->has_db) {
         return error_set(err, ERR_USAGE,
                          "--query needs a solver that keeps a database, and this solve kept "
                          "none (a root-only solver such as minimax, or a database too large "
@@ -337,7 +389,7 @@ static ErrCode run_query(const Game *g, const SolveResult *res, const char *text
         return rc;
     }
     g->ops->format(g, pos, q->text, sizeof q->text);
-    rc = lookup(g, res, pos, &q->outcome, &q->winby, err);
+    rc = lookup(g, src, pos, &q->outcome, &q->winby, err);
     if (rc != ERR_OK) {
         return rc;
     }
@@ -355,9 +407,17 @@ static ErrCode run_query(const Game *g, const SolveResult *res, const char *text
         game_move_name(g, pos, moves[i], m->name, sizeof m->name);
         g->ops->format(g, child, m->text, sizeof m->text);
         Outcome c;
-        rc = lookup(g, res, child, &c, &m->winby, err);
+        rc = lookup(g, src, child, &c, &m->winby, err);
+        if (rc == ERR_USAGE && src->store != NULL) {
+            return error_set(err, ERR_IO,
+                             "%s: a child of a reached position has no record; the database is "
+                             "damaged (solve --db %s --verify finds where)",
+                             src->store->dir.path, src->store->dir.path);
+        }
         if (rc != ERR_OK) {
-            return error_set(err, ERR_INTERNAL, "a child of a reached position was not solved");
+            return rc == ERR_USAGE ? error_set(err, ERR_INTERNAL,
+                                               "a child of a reached position was not solved")
+                                   : rc;
         }
         m->value = value_for_mover(c.value);
         /* Counted from the queried position: this move plus the child's. */
@@ -378,13 +438,13 @@ static void describe_outcome(Outcome o, char *buf, size_t n) {
     }
 }
 
-static void print_text(const Game *g, const SolverModule *s, const SolveResult *res,
+static void print_text(const Game *g, const char *solver, const SolveResult *res,
                        const DbSummary *sum, const Query *q) {
     char spec[GAME_VARIANT_MAX + 64], buf[64], peak[32], rss[32];
     game_spec(g, spec, sizeof spec);
     describe_outcome(res->root, buf, sizeof buf);
     printf("game        %s (%s)\n", spec, g->module->title);
-    printf("solver      %s\n", s->name);
+    printf("solver      %s\n", solver);
     printf("value       %s", buf);
     if (res->has_winby) {
         printf(", winby %" PRId32 " (the first player's margin)", res->root_winby);
@@ -451,14 +511,53 @@ static void print_text(const Game *g, const SolverModule *s, const SolveResult *
     }
 }
 
-static void print_json(const Game *g, const SolverModule *s, const SolveResult *res,
-                       const DbSummary *sum, const Query *q) {
+/* The query object (inside the report, or one line of --query -). */
+static void json_query(JsonWriter *w, const char *key, const Game *g, const Query *q,
+                       const char *source) {
+    json_object_begin(w, key);
+    json_string(w, "position", q->text);
+    json_string(w, "value", value_name(q->outcome.value));
+    json_uint(w, "remoteness", q->outcome.remoteness);
+    if (g->has_winby) {
+        json_int(w, "winby", q->winby);
+    }
+    json_array_begin(w, "moves");
+    for (int i = 0; i < q->nmoves; i++) {
+        const MoveResult *m = &q->moves[i];
+        json_object_begin(w, NULL);
+        json_string(w, "move", m->name);
+        json_string(w, "position", m->text);
+        json_string(w, "value", value_name(m->value));
+        json_uint(w, "remoteness", m->remoteness);
+        if (g->has_winby) {
+            json_int(w, "winby", m->winby);
+        }
+        json_object_end(w);
+    }
+    json_array_end(w);
+    json_object_begin(w, "pick");
+    json_string(w, "rule", pick_names[q->rule]);
+    if (q->pick >= 0) {
+        json_string(w, "move", q->moves[q->pick].name);
+    } else {
+        json_null(w, "move");
+    }
+    json_object_end(w);
+    if (source != NULL) {
+        json_string(w, "source", source);
+    }
+    json_object_end(w);
+}
+
+static void print_json(const Game *g, const char *solver, const char *source,
+                       const SolveResult *res, const DbSummary *sum, const Query *q) {
     JsonWriter w;
     json_init(&w, stdout, false);
     json_object_begin(&w, NULL);
     json_string(&w, "game", g->module->name);
     json_string(&w, "variant", g->variant);
-    json_string(&w, "solver", s->name);
+    json_string(&w, "solver", solver);
+    json_string(&w, "source", source);
     json_string(&w, "value", value_name(res->root.value));
     json_uint(&w, "remoteness", res->root.remoteness);
     if (res->has_winby) {
@@ -515,36 +614,7 @@ static void print_json(const Game *g, const SolverModule *s, const SolveResult *
         json_array_end(&w);
     }
     if (q != NULL) {
-        json_object_begin(&w, "query");
-        json_string(&w, "position", q->text);
-        json_string(&w, "value", value_name(q->outcome.value));
-        json_uint(&w, "remoteness", q->outcome.remoteness);
-        if (res->has_winby) {
-            json_int(&w, "winby", q->winby);
-        }
-        json_array_begin(&w, "moves");
-        for (int i = 0; i < q->nmoves; i++) {
-            const MoveResult *m = &q->moves[i];
-            json_object_begin(&w, NULL);
-            json_string(&w, "move", m->name);
-            json_string(&w, "position", m->text);
-            json_string(&w, "value", value_name(m->value));
-            json_uint(&w, "remoteness", m->remoteness);
-            if (res->has_winby) {
-                json_int(&w, "winby", m->winby);
-            }
-            json_object_end(&w);
-        }
-        json_array_end(&w);
-        json_object_begin(&w, "pick");
-        json_string(&w, "rule", pick_names[q->rule]);
-        if (q->pick >= 0) {
-            json_string(&w, "move", q->moves[q->pick].name);
-        } else {
-            json_null(&w, "move");
-        }
-        json_object_end(&w);
-        json_object_end(&w);
+        json_query(&w, "query", g, q, NULL);
     }
     json_object_end(&w);
 }
@@ -558,6 +628,150 @@ static int fail(const Error *err) {
         fprintf(stderr, "solve: %s\n", err->msg);
     }
     return err->code != ERR_OK ? (int)err->code : 1;
+}
+
+/* --query -: one position per line of standard input, one JSON object per
+ * line out (or {"position":..., "error":...} for a line that cannot be
+ * answered). Returns ERR_OK, or the code of the last failed line. */
+static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source) {
+    static Query q;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    ErrCode last = ERR_OK;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
+            line[--n] = '\0';
+        }
+        if (n == 0) {
+            continue;
+        }
+        Error err = {0};
+        JsonWriter w;
+        json_init(&w, stdout, false);
+        ErrCode rc = run_query(g, src, line, rule, &q, &err);
+        if (rc == ERR_OK) {
+            json_query(&w, NULL, g, &q, source);
+        } else {
+            json_object_begin(&w, NULL);
+            json_string(&w, "position", line);
+            json_string(&w, "error", err.msg);
+            json_int(&w, "code", rc);
+            json_object_end(&w);
+            last = rc;
+            if (rc == ERR_IO || rc == ERR_MEMORY || rc == ERR_INTERNAL) {
+                fputc('\n', stdout);
+                fprintf(stderr, "solve: %s\n", err.msg);
+                break; /* the database itself is at fault: stop */
+            }
+        }
+        fputc('\n', stdout);
+    }
+    free(line);
+    return last;
+}
+
+/* --sample N: N positions, each the end of a random playout from the
+ * initial position stopped at a random depth in [0, max_depth] (or at the
+ * end of the game), so every printed position is reachable. xorshift64
+ * (Marsaglia 2003) seeded with --seed: the same list for the same seed. */
+static void print_samples(const Game *g, int64_t n, uint64_t seed) {
+    uint64_t x = seed * UINT64_C(0x9E3779B97F4A7C15) + 0x2545F4914F6CDD1D;
+    uint32_t depth_max = g->max_depth != 0 ? g->max_depth : 100;
+    char text[GAME_TEXT_MAX];
+    for (int64_t k = 0; k < n; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint32_t depth = (uint32_t)(x % (depth_max + 1));
+        Position p = g->initial;
+        for (uint32_t d = 0; d < depth && g->ops->primitive(g, p) == VALUE_UNDECIDED; d++) {
+            Move moves[GAME_MAX_MOVES];
+            int m = g->ops->generate_moves(g, p, moves);
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            p = g->ops->do_move(g, p, moves[x % (uint64_t)m]);
+        }
+        g->ops->format(g, p, text, sizeof text);
+        printf("%s\n", text);
+    }
+}
+
+/* Answers from DIR's database without solving: --query, --analyze,
+ * --verify (with no --solver). */
+static int from_disk(const Game *g, Args *a) {
+    Error err = {0};
+    Store st;
+    double t0 = clock_seconds();
+    mem_rss_peak_reset();
+    ErrCode rc = store_open(g, a->db, &st, &err);
+    if (rc != ERR_OK) {
+        return fail(&err);
+    }
+    SolveResult res;
+    memset(&res, 0, sizeof res);
+    res.threads = a->cfg.threads > 0 ? a->cfg.threads : 1;
+    res.has_winby = g->has_winby;
+    uint64_t checked = 0;
+    if (a->verify) {
+        res.threads = a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs();
+        rc = store_verify(&st, res.threads, a->cfg.progress || isatty(STDERR_FILENO), &checked,
+                          &err);
+    }
+    /* The initial position, from its record (checked, never "undecided"). */
+    Source src = {.res = &res, .store = &st};
+    if (rc == ERR_OK) {
+        Position root = game_canonical(g, g->initial);
+        uint32_t raw = 0;
+        WinBy w = 0;
+        rc = store_get(&st, root, &raw, &w, &err);
+        if (rc == ERR_OK && !db_raw_solved(&st.fmt, raw)) {
+            rc = error_set(&err, ERR_IO,
+                           "%s: the initial position has no record; remove the directory and "
+                           "solve again, or use another --db",
+                           a->db);
+        }
+        res.root = (Outcome){db_raw_value(&st.fmt, raw), db_raw_remoteness(&st.fmt, raw)};
+        res.root_winby = w;
+    }
+    DbSummary sum = {0};
+    if (rc == ERR_OK && a->analyze) {
+        rc = store_analyze(&st, &sum, &err);
+    } else if (rc == ERR_OK) {
+        sum.positions = st.m.positions;
+        memcpy(sum.count, st.m.count, sizeof sum.count);
+        sum.max_remoteness = st.m.max_remoteness;
+    }
+    static Query q;
+    bool stream = a->query != NULL && strcmp(a->query, "-") == 0;
+    if (rc == ERR_OK && stream) {
+        rc = query_stream(g, &src, a->pick, "disk");
+    } else if (rc == ERR_OK && a->query != NULL) {
+        rc = run_query(g, &src, a->query, a->pick, &q, &err);
+    }
+    res.wall_seconds = clock_seconds() - t0;
+    res.peak_rss_bytes = mem_rss_peak();
+    if (rc == ERR_OK && !stream) {
+        if (a->verify) {
+            solve_result_extra(&res, "verified_positions", (double)checked);
+        }
+        solve_result_extra(&res, "blocks_read", (double)st.misses);
+        const Query *pq = a->query != NULL ? &q : NULL;
+        if (a->json) {
+            print_json(g, st.m.solver, "disk", &res, &sum, pq);
+        } else {
+            print_text(g, st.m.solver, &res, &sum, pq);
+            printf("source      %s (no solve)%s\n", a->db,
+                   a->verify ? "; verified: every record agrees with its children" : "");
+        }
+    }
+    db_summary_free(&sum);
+    store_close(&st);
+    if (rc != ERR_OK && err.code == ERR_OK) {
+        return (int)rc; /* --query -: each failed line is already reported */
+    }
+    return rc == ERR_OK ? 0 : fail(&err);
 }
 
 /* The solver's boolean option `name` is on (false when it has none). */
@@ -588,6 +802,32 @@ static int run(int argc, char **argv) {
     if (game_create(a.game, &g, &err) != ERR_OK) {
         return fail(&err);
     }
+    if (a.query != NULL && strcmp(a.query, "-") != 0) {
+        Position pos;
+        if (g->ops->parse(g, a.query, &pos, &err) != ERR_OK) {
+            game_destroy(g);
+            return fail(&err);
+        }
+    }
+    if (a.pick != PICK_REMOTENESS && !g->has_winby) {
+        error_set(&err, ERR_USAGE,
+                  "--pick %s needs WinBy scores, which game '%s' does not have (e.g. othello "
+                  "has them)",
+                  pick_names[a.pick], g->module->name);
+        game_destroy(g);
+        return fail(&err);
+    }
+    if (a.sample > 0) {
+        print_samples(g, a.sample, a.seed);
+        game_destroy(g);
+        return 0;
+    }
+    /* No solver named: answer from the database on disk. */
+    if (a.db != NULL && a.solver == NULL && (a.query != NULL || a.analyze || a.verify)) {
+        int code = from_disk(g, &a);
+        game_destroy(g);
+        return code;
+    }
     const SolverModule *s = NULL;
     ErrCode rc = ERR_OK;
     if (a.solver != NULL) {
@@ -610,31 +850,24 @@ static int run(int argc, char **argv) {
         game_destroy(g);
         return fail(&err);
     }
-    /* A malformed query is refused before a long solve. */
-    if (a.query != NULL) {
-        Position pos;
-        rc = g->ops->parse(g, a.query, &pos, &err);
-        if (rc == ERR_OK && a.pick != PICK_REMOTENESS && !g->has_winby) {
+    /* Refused before a long solve: a query or a save the solver cannot serve. */
+    if (a.query != NULL || a.db != NULL) {
+        const char *what = a.query != NULL ? "--query" : "--db";
+        if (s->root_only) {
             rc = error_set(&err, ERR_USAGE,
-                           "--pick %s needs WinBy scores, which game '%s' does not have (e.g. "
-                           "othello has them)",
-                           pick_names[a.pick], g->module->name);
+                           "%s needs a solver that keeps a database; '%s' solves the initial "
+                           "position only",
+                           what, s->name);
+        } else if (s->partial_db) {
+            rc = error_set(&err, ERR_USAGE,
+                           "%s needs a solver that keeps every reached position; '%s' stores "
+                           "only some (use dfs)",
+                           what, s->name);
         }
-        if (rc == ERR_OK && solver_switch(s, &a.cfg, "window")) {
+        if (rc == ERR_OK && a.query != NULL && a.db == NULL && solver_switch(s, &a.cfg, "window")) {
             rc = error_set(&err, ERR_USAGE,
                            "--query needs the whole database, and '%s:window' keeps only the "
-                           "tiers in use; drop 'window'",
-                           s->name);
-        }
-        if (rc == ERR_OK && s->root_only) {
-            rc = error_set(&err, ERR_USAGE,
-                           "--query needs a solver that keeps a database; '%s' solves the "
-                           "initial position only",
-                           s->name);
-        } else if (rc == ERR_OK && s->partial_db) {
-            rc = error_set(&err, ERR_USAGE,
-                           "--query needs a solver that keeps every reached position; '%s' "
-                           "stores only some (use dfs)",
+                           "tiers in use; drop 'window', or save it with --db DIR",
                            s->name);
         }
         if (rc != ERR_OK) {
@@ -642,12 +875,7 @@ static int run(int argc, char **argv) {
             return fail(&err);
         }
     }
-    if (a.cfg.work_dir != NULL && !s->uses_work_dir) {
-        char dir[256];
-        fprintf(stderr, "solve: note: solver '%s' keeps no files; --work-dir %s is ignored\n",
-                s->name, text_escape(a.cfg.work_dir, dir, sizeof dir));
-    }
-    a.cfg.need_db = a.query != NULL;
+    a.cfg.need_db = a.query != NULL && a.db == NULL;
     SolveResult res;
     rc = solver_run(s, g, &a.cfg, &res, &err);
     if (rc != ERR_OK) {
@@ -664,10 +892,41 @@ static int run(int argc, char **argv) {
                            s->name, sum.undecided);
         }
     }
-    if (rc == ERR_OK && a.query != NULL) {
-        rc = run_query(g, &res, a.query, a.pick, &q, &err);
+    if (rc == ERR_OK && a.db != NULL && !res.saved_db) {
+        if (res.has_db) {
+            rc = store_save(g, s->name, &res, &sum, a.db, res.threads, &err);
+        } else {
+            rc = error_set(&err, ERR_USAGE,
+                           "solver '%s' kept no database to save in %s (too large for the "
+                           "memory budget?)",
+                           s->name, a.db);
+        }
     }
-    if (rc == ERR_OK) {
+    Source src = {.res = &res};
+    bool stream = a.query != NULL && strcmp(a.query, "-") == 0;
+    /* A database saved but not kept in memory (tier:window) is read back. */
+    Store st;
+    bool opened = false;
+    if (rc == ERR_OK && a.db != NULL && (a.verify || (a.query != NULL && !res.has_db))) {
+        rc = store_open(g, a.db, &st, &err);
+        opened = rc == ERR_OK;
+        if (opened && !res.has_db) {
+            src.store = &st;
+        }
+    }
+    if (rc == ERR_OK && a.verify) {
+        uint64_t checked = 0;
+        rc = store_verify(&st, res.threads, a.cfg.progress, &checked, &err);
+        if (rc == ERR_OK) {
+            solve_result_extra(&res, "verified_positions", (double)checked);
+        }
+    }
+    if (rc == ERR_OK && stream) {
+        rc = query_stream(g, &src, a.pick, "solve");
+    } else if (rc == ERR_OK && a.query != NULL) {
+        rc = run_query(g, &src, a.query, a.pick, &q, &err);
+    }
+    if (rc == ERR_OK && !stream) {
         /* A solver without a database may still report its totals. */
         DbSummary kept = res.summary;
         if (!a.analyze) {
@@ -676,14 +935,20 @@ static int run(int argc, char **argv) {
         const DbSummary *ps = res.has_db ? &sum : res.has_summary ? &kept : NULL;
         const Query *pq = a.query != NULL ? &q : NULL;
         if (a.json) {
-            print_json(g, s, &res, ps, pq);
+            print_json(g, s->name, "solve", &res, ps, pq);
         } else {
-            print_text(g, s, &res, ps, pq);
+            print_text(g, s->name, &res, ps, pq);
         }
+    }
+    if (opened) {
+        store_close(&st);
     }
     db_summary_free(&sum);
     solve_result_free(&res);
     game_destroy(g);
+    if (rc != ERR_OK && err.code == ERR_OK) {
+        return (int)rc;
+    }
     return rc == ERR_OK ? 0 : fail(&err);
 }
 

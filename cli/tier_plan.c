@@ -40,7 +40,7 @@
 #include <string.h>
 
 #include "core/db.h"
-#include "core/dbfile.h"
+#include "core/dbstore.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "games/game.h"
@@ -196,7 +196,7 @@ static int plan_game(const Game *g, const Plan *p) {
     if (p->tiers) {
         printf("\n");
     }
-    double headers = (double)(n + 1) * DBFILE_HEADER_BYTES;
+    double headers = (double)(n + 1) * DBSTORE_HEADER_BYTES;
     printf("memory      per rank %s: bitmaps %s + tiers in use %s (every rank holds whole "
            "tiers)\n",
            fmt(bitmaps + window, a, sizeof a), fmt(bitmaps, b, sizeof b), fmt(window, c, sizeof c));

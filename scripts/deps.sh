@@ -10,7 +10,7 @@ set -eu
 
 pkgs_for() {
     case "$1" in
-    build) echo "gcc make libc6-dev libjemalloc-dev libbdd-dev" ;;
+    build) echo "gcc make libc6-dev libjemalloc-dev libbdd-dev libzstd-dev" ;;
     test) echo "libcmocka-dev jq" ;;
     bench) echo "g++ libbenchmark-dev gnuplot-nox jq git" ;;
     compare) echo "libbenchmark-tools python3 python3-scipy python3-numpy" ;;

@@ -93,6 +93,9 @@ typedef struct SolveResult {
      * of each tier's records then WinBy scores, chained in tier order). */
     bool has_checksum;
     uint64_t checksum;
+    /* OPTIONAL (default false): the solver wrote its database to
+     * cfg->work_dir itself, manifest included (tier; solvers/store.h). */
+    bool saved_db;
 } SolveResult;
 
 typedef struct SolverModule {
@@ -108,9 +111,6 @@ typedef struct SolverModule {
      * refuses it, and it is never a game's default solver. */
     bool partial_db;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
-    /* OPTIONAL (default false): keeps files in SolveConfig.work_dir; bin/solve
-     * notes on standard error that --work-dir is ignored by the others. */
-    bool uses_work_dir;
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
 } SolverModule;

@@ -40,9 +40,10 @@
  *     note on stderr says so.
  *   - refused: when not even that fits, ERR_MEMORY with the estimate.
  *
- * --work-dir DIR: every solved tier is written to DIR/tier-NNNN.gmdb, and the
- * reachability bitmaps to DIR/reach.gmdb, with a header and checksum,
- * atomically (core/dbfile.h). A later run of the same variant loads them
+ * --db DIR (alias --work-dir): every solved tier is written to
+ * DIR/tier-NNNN.gmdb, and the reachability bitmaps to DIR/reach.gmdb,
+ * compressed in blocks with checksums, atomically (core/dbstore.h,
+ * solvers/store.h); the manifest last. A later run of the same variant loads them
  * instead of recomputing, so an interrupted solve resumes from the tiers
  * already solved; a corrupt, truncated or foreign file is refused with
  * ERR_IO and a message saying what to do.
@@ -72,11 +73,12 @@
  * rank). Step outcomes are agreed (dist_agree) before each exchange, so a
  * rank that fails ends the job with its message on every rank, never a hang.
  * Per tier, the bytes exchanged and the seconds inside MPI go to stderr with
- * --progress; the totals to solver_stats. With --work-dir and N > 1, rank R
- * writes its own files (tier-NNNN.rank-R-of-N.gmdb: its range of the tier;
- * reach.rank-R-of-N.gmdb) and rank 0 a manifest (manifest-of-N.txt) listing
- * every tier's ranges and their payload checksums; a rerun with the same N
- * resumes from them. Without MPI, dist is one rank of one and this is the
+ * --progress; the totals to solver_stats. With --db DIR and N > 1, rank R
+ * keeps its own directory DIR/rank-R-of-N (its own lock; its own disk in
+ * production) holding its range of every tier (header `first`, `records`)
+ * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
+ * tier's ranges with their checksums; a rerun with the same N resumes from
+ * them. Without MPI, dist is one rank of one and this is the
  * single-process solver.
  *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
@@ -102,10 +104,12 @@
 
 #include "core/clock.h"
 #include "core/dbfile.h"
+#include "core/dbstore.h"
 #include "core/dist.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
 #include "solvers/tier_loopy.h"
+#include "solvers/store.h"
 
 /* Tuning knobs (solver options, so the tests can force tiny chunks):
  *   chunk         positions handed to a thread at a time (a multiple of 64,
@@ -132,7 +136,8 @@ typedef struct TierInfo {
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
-    bool loopy; /* moves may stay in the tier: solvers/tier_loopy.c solves it */
+    bool loopy;                    /* moves may stay in the tier: solvers/tier_loopy.c solves it */
+    uint64_t file_sum, file_bytes; /* its file in the database directory */
 } TierInfo;
 
 typedef struct TierSolve {
@@ -156,7 +161,8 @@ typedef struct TierSolve {
     uint64_t *worker_peak;
     const char *work_dir;
     bool need_db; /* SolveConfig.need_db: refuse the window mode */
-    char spec[DBFILE_SPEC_MAX];
+    DbDir dir;    /* work_dir, open and locked (dir.fd >= 0) */
+    char spec[DBSTORE_SPEC_MAX];
     int root_tier;
     uint64_t root_index;
     /* errors raised inside parallel regions */
@@ -167,13 +173,18 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
+    bool stored_edges;                   /* loopy tiers: back edges even with generate_parents */
+    uint64_t loopy_stats[4];             /* loopy tiers: frontier (win/lose, tie), draws, events */
+    double write_seconds, bytes_written; /* database files: compress and write */
     /* distribution (core/dist.h): word bounds of the ranks' ranges of the
-     * tier being walked (size + 1 entries), per-tier MPI figures */
+     * tier being walked (size + 1 entries, then scratch), per-tier MPI
+     * figures; N > 1 ranks with a work directory: this rank's directory in
+     * it, DIR/rank-R-of-N, and DIR itself (rank 0's manifest) */
     uint64_t *bounds;
     FILE *manifest;
     double compute_seconds, compute_reported;
-    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
-    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
+    char rank_dir[4096];
+    const char *top_dir;
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -559,45 +570,85 @@ static void tier_free(TierSolve *s, int tier) {
     ti->resident = false;
 }
 
-static void tier_parts(const TierInfo *ti, DbFileParts *parts) {
-    const Database *v = &ti->vals;
-    parts->n = 0;
-    parts->data[parts->n] = v->r8 != NULL ? (void *)v->r8 : (void *)v->r16;
-    parts->bytes[parts->n++] = ti->size * v->width;
-    if (v->winby != NULL) {
-        parts->data[parts->n] = v->winby;
-        parts->bytes[parts->n++] = ti->size * sizeof(int16_t);
+static uint64_t reach_words(const TierSolve *s) {
+    uint64_t n = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        n += words_of(s->t[t].size);
     }
+    return n;
 }
 
-static void file_info(const TierSolve *s, DbFileKind kind, int tier, DbFileInfo *info) {
+/* The header a file of the database directory has (core/dbstore.h). */
+static void file_info(const TierSolve *s, DbStoreKind kind, int tier, DbStoreInfo *info) {
     memset(info, 0, sizeof *info);
     info->kind = kind;
     snprintf(info->spec, sizeof info->spec, "%s", s->spec);
     info->count = s->ntiers;
     info->index = tier;
-    if (kind == DBFILE_TIER) {
+    if (kind == DBSTORE_RECORDS) {
         info->width = s->width;
+        info->winby = s->winby;
         info->records = s->t[tier].size;
     } else {
-        for (int t = 0; t < s->ntiers; t++) {
-            info->records += s->t[t].size;
-        }
+        info->width = 8;
+        info->records = reach_words(s);
     }
 }
 
-/* With N > 1 ranks, each rank's files carry its rank in their names, so
- * that ranks sharing a directory do not collide. */
-static void tier_path(const TierSolve *s, int tier, char *buf, size_t n) {
-    char rank[64] = "";
-    if (dist_size() > 1) {
-        snprintf(rank, sizeof rank, ".rank-%d-of-%d", dist_rank(), dist_size());
+/* A loaded tier file is trusted only as far as it can be checked (issue 10,
+ * items 2 and 3): a record exactly where the bitmaps say a position is
+ * reached, every such record a final value the game can have (no
+ * undecided record, no draw in a game without cycles, no remoteness longer
+ * than the game), and no score for an unreached position. O(size). */
+static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo, uint64_t hi) {
+    const TierInfo *ti = &s->t[tier];
+    const Database *v = &ti->vals;
+    for (uint64_t i = lo; i < hi; i++) {
+        bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
+        uint32_t raw = db_peek(v, i);
+        const char *why = NULL;
+        if (!reached) {
+            if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i] != 0)) {
+                why = "a record for a position that is not reachable";
+            }
+        } else if (raw == DB_UNREACHED) {
+            why = "no record for a reachable position";
+        } else if (!db_raw_solved(v, raw)) {
+            why = "an undecided record";
+        } else if (raw == DB_DRAW && !s->g->loopy) {
+            why = "a draw, in a game that cannot draw";
+        } else if (s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
+            why = "a remoteness longer than the game";
+        }
+        if (why != NULL) {
+            return error_set(s->err, ERR_IO,
+                             "%s/%s holds impossible records (index %" PRIu64
+                             ": %s); remove it (it will be solved again) or use another --db",
+                             s->work_dir, name, i, why);
+        }
     }
-    if (tier < 0) {
-        snprintf(buf, n, "%s/reach%s.gmdb", s->work_dir, rank);
-    } else {
-        snprintf(buf, n, "%s/tier-%04d%s.gmdb", s->work_dir, tier, rank);
+    return ERR_OK;
+}
+
+/* The loaded bitmaps, likewise: no bit past the end of a tier (they would
+ * index past its arrays) and the initial position reached. */
+static ErrCode check_reach(TierSolve *s) {
+    for (int t = 0; t < s->ntiers; t++) {
+        const TierInfo *ti = &s->t[t];
+        if (ti->size % 64 != 0 && (ti->reach[ti->size / 64] >> (ti->size % 64)) != 0) {
+            return error_set(s->err, ERR_IO,
+                             "%s/reach.gmdb holds impossible bitmaps (bits past the end of tier "
+                             "%d); remove it (it will be computed again) or use another --db",
+                             s->work_dir, t);
+        }
     }
+    if (!((s->t[s->root_tier].reach[s->root_index / 64] >> (s->root_index % 64)) & 1)) {
+        return error_set(s->err, ERR_IO,
+                         "%s/reach.gmdb holds impossible bitmaps (the initial position is not "
+                         "reached); remove it (it will be computed again) or use another --db",
+                         s->work_dir);
+    }
+    return ERR_OK;
 }
 
 /* Copies a solved tier into res->db for a whole database that is not
@@ -775,14 +826,68 @@ static uint64_t window_peak(const TierSolve *s) {
     return peak;
 }
 
+/* Opens and locks the database directory, refuses one holding another
+ * variant's database, and checks the free space for what remains to be
+ * written: the raw size of the tiers not yet on disk (and of the bitmaps
+ * when they are not), an upper bound (compression makes it several times
+ * smaller, README "Databases on disk"). */
+static ErrCode open_dir(TierSolve *s) {
+    ErrCode rc = dbstore_dir_open(s->work_dir, true, &s->dir, s->err);
+    if (rc == ERR_OK) {
+        rc = dbstore_lock(&s->dir, s->err);
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    DbManifest m;
+    bool found = false;
+    rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    if (found && strcmp(m.spec, s->spec) != 0) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s holds the database of another game variant (%s, not %s); use another "
+                       "--db",
+                       s->work_dir, m.spec, s->spec);
+    }
+    dbstore_manifest_free(&m);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    uint64_t left = 0;
+    bool all_tiers = true;
+    for (int t = 0; t < s->ntiers; t++) {
+        char name[DBSTORE_NAME_MAX];
+        store_tier_name(t, name, sizeof name);
+        if (!dbstore_exists(&s->dir, name)) {
+            left += record_bytes(s, s->t[t].size) + DBSTORE_HEADER_BYTES;
+            all_tiers = false;
+        }
+    }
+    if (!all_tiers && !dbstore_exists(&s->dir, "reach.gmdb")) {
+        left += reach_words(s) * 8 + DBSTORE_HEADER_BYTES;
+    }
+    struct statvfs vfs;
+    if (fstatvfs(s->dir.fd, &vfs) != 0) {
+        return error_set(s->err, ERR_IO, "cannot use the database directory %s: %s", s->work_dir,
+                         strerror(errno));
+    }
+    uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    if (left > free_bytes) {
+        char a[32], b[32];
+        return error_set(s->err, ERR_IO,
+                         "the tiers still to write need up to %s in %s, which has %s free; free "
+                         "some space or use another --db",
+                         mem_format(left, a, sizeof a), s->work_dir,
+                         mem_format(free_bytes, b, sizeof b));
+    }
+    return ERR_OK;
+}
+
 /* Chooses the memory mode (see the top of the file) or refuses. */
 static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
-    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES;
-    for (int t = 0; t < s->ntiers; t++) {
-        bitmaps += words_of(s->t[t].size) * 8;
-        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
-    }
-    files += bitmaps;
+    uint64_t bitmaps = reach_words(s) * 8;
     uint64_t window = window_peak(s);
     uint64_t full =
         db_bytes(s->g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
@@ -809,32 +914,11 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
                     "reported, --query is not available%s\n",
                     mem_format(full, a, sizeof a), mem_format(budget, b, sizeof b),
                     mem_format(bitmaps + window, c, sizeof c),
-                    s->work_dir ? "" : "; give --work-dir to keep the solved tiers on disk");
+                    s->work_dir ? "" : "; give --db DIR to keep the solved tiers on disk");
         }
     }
     if (s->work_dir != NULL) {
-        if (mkdir(s->work_dir, 0755) != 0 && errno != EEXIST) {
-            return error_set(s->err, ERR_IO, "cannot create the work directory %s: %s", s->work_dir,
-                             strerror(errno));
-        }
-        struct stat st;
-        if (stat(s->work_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            return error_set(s->err, ERR_IO, "the work directory %s is not a directory",
-                             s->work_dir);
-        }
-        struct statvfs vfs;
-        if (statvfs(s->work_dir, &vfs) != 0) {
-            return error_set(s->err, ERR_IO, "cannot use the work directory %s: %s", s->work_dir,
-                             strerror(errno));
-        }
-        uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-        if (files > free_bytes) {
-            return error_set(s->err, ERR_IO,
-                             "the tier files need up to %s in %s, which has %s free; use "
-                             "another --work-dir",
-                             mem_format(files, a, sizeof a), s->work_dir,
-                             mem_format(free_bytes, b, sizeof b));
-        }
+        return open_dir(s);
     }
     return ERR_OK;
 }
@@ -872,29 +956,25 @@ static uint64_t range_record(const TierSolve *s, int tier, int r) {
     return i < s->t[tier].size ? i : s->t[tier].size;
 }
 
-/* With N > 1 ranks, narrows a tier file's header and parts to this rank's
- * range of the tier last split; the range is written into the header's spec
- * ("connect4:w=5,h=4 records [A,B) rank R of N"), so a file of another range
- * or rank count is refused by name. */
-static void slice_file(const TierSolve *s, int tier, DbFileInfo *info, DbFileParts *parts) {
-    if (dist_size() == 1) {
-        return;
+/* With N > 1 ranks, narrows a tier file's header to this rank's range of
+ * the tier last split, [*lo, *hi): the header's `first` is the range's
+ * first record and `records` its length, so a file of another range is
+ * refused. With one rank, the whole tier. */
+static void slice_info(const TierSolve *s, int tier, DbStoreInfo *info, uint64_t *lo,
+                       uint64_t *hi) {
+    *lo = 0;
+    *hi = s->t[tier].size;
+    if (dist_size() > 1) {
+        *lo = range_record(s, tier, dist_rank());
+        *hi = range_record(s, tier, dist_rank() + 1);
+        info->first = *lo;
+        info->records = *hi - *lo;
     }
-    uint64_t a = range_record(s, tier, dist_rank()), b = range_record(s, tier, dist_rank() + 1);
-    char range[96];
-    snprintf(range, sizeof range, " records [%" PRIu64 ",%" PRIu64 ") rank %d of %d", a, b,
-             dist_rank(), dist_size());
-    /* The variant is cut (the same way on every run) if both do not fit. */
-    size_t keep = strlen(s->spec), room = sizeof info->spec - 1 - strlen(range);
-    keep = keep < room ? keep : room;
-    memcpy(info->spec, s->spec, keep);
-    memcpy(info->spec + keep, range, strlen(range) + 1);
-    info->records = b - a;
-    for (int i = 0; i < parts->n; i++) {
-        uint64_t per = s->t[tier].size != 0 ? parts->bytes[i] / s->t[tier].size : 0;
-        parts->data[i] = (unsigned char *)parts->data[i] + a * per;
-        parts->bytes[i] = (b - a) * per;
-    }
+}
+
+/* The records of a tier from record i on. */
+static void *tier_records_at(const TierInfo *ti, uint64_t i) {
+    return ti->vals.r8 != NULL ? (void *)(ti->vals.r8 + i) : (void *)(ti->vals.r16 + i);
 }
 
 /* Gives every rank the records (and WinBy scores) the other ranks solved
@@ -992,8 +1072,56 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
     }
 }
 
-/* Loads the bitmaps from the work directory, or runs the forward pass (and
- * saves them there). */
+/* The bitmaps of a complete database, whose reach file is gone (the records
+ * say which positions are reached): from every tier file, when the
+ * directory's manifest says the database is complete; *found stays false
+ * otherwise. Each tier is read again by the backward pass (and checked
+ * then). */
+static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
+    DbManifest m;
+    bool have = false;
+    ErrCode rc = dbstore_manifest_read(&s->dir, &m, &have, s->err);
+    if (rc != ERR_OK || !have) {
+        return rc;
+    }
+    bool complete = m.complete && strcmp(m.layout, "tiers") == 0;
+    dbstore_manifest_free(&m);
+    if (!complete) {
+        return ERR_OK;
+    }
+    for (int t = 0; t < s->ntiers && rc == ERR_OK; t++) {
+        TierInfo *ti = &s->t[t];
+        Database v;
+        rc = db_create(&v, ti->size, s->width, s->winby, s->err);
+        if (rc != ERR_OK) {
+            break;
+        }
+        DbStoreInfo info;
+        char name[DBSTORE_NAME_MAX];
+        bool here = false;
+        file_info(s, DBSTORE_RECORDS, t, &info);
+        store_tier_name(t, name, sizeof name);
+        rc = dbstore_read(&s->dir, name, &info, v.r8 != NULL ? (void *)v.r8 : (void *)v.r16,
+                          v.winby, s->threads, &here, NULL, NULL, s->err);
+        if (rc == ERR_OK && !here) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/%s is missing, though the manifest lists it; remove the "
+                           "manifest (the tier will be solved again) or use another --db",
+                           s->work_dir, name);
+        }
+        for (uint64_t i = 0; i < ti->size && rc == ERR_OK; i++) {
+            if (db_peek(&v, i) != DB_UNREACHED) {
+                ti->reach[i / 64] |= UINT64_C(1) << (i % 64);
+            }
+        }
+        db_destroy(&v);
+    }
+    *found = rc == ERR_OK;
+    return rc;
+}
+
+/* Loads the bitmaps from the database directory, or runs the forward pass
+ * (and saves them there). */
 static ErrCode reachability(TierSolve *s) {
     uint64_t total_words = 0;
     for (int t = 0; t < s->ntiers; t++) {
@@ -1012,15 +1140,22 @@ static ErrCode reachability(TierSolve *s) {
         s->t[t].reach = block + off;
         off += words_of(s->t[t].size);
     }
-    DbFileInfo info;
-    DbFileParts parts = {.n = 1, .data = {block}, .bytes = {total_words * 8}};
-    char path[4096];
+    DbStoreInfo info;
     bool found = false;
     ErrCode rc = ERR_OK;
     if (s->work_dir != NULL) {
-        file_info(s, DBFILE_REACH, -1, &info);
-        tier_path(s, -1, path, sizeof path);
-        rc = dbfile_read(path, &info, &parts, &found, s->err);
+        file_info(s, DBSTORE_REACH, -1, &info);
+        rc = dbstore_read(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, &found, NULL, NULL,
+                          s->err);
+        if (rc == ERR_OK && !found) {
+            rc = reach_from_tiers(s, &found);
+        }
+        if (rc == ERR_OK && found) {
+            rc = check_reach(s);
+        }
+        if (rc != ERR_OK) {
+            return rc;
+        }
     }
     /* Every rank loads its copy of the bitmaps, or every rank recomputes. */
     rc = dist_agree(rc, s->err);
@@ -1051,7 +1186,8 @@ static ErrCode reachability(TierSolve *s) {
             return rc;
         }
         if (s->work_dir != NULL) {
-            rc = dbfile_write(path, &info, &parts, s->err);
+            rc = dbstore_write(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, NULL, NULL,
+                               s->err);
         }
         rc = dist_agree(rc, s->err);
     }
@@ -1066,6 +1202,26 @@ static ErrCode reachability(TierSolve *s) {
     return rc;
 }
 
+/* With --work-dir and N > 1 ranks: the ranks' file header checksums of
+ * tier t go to every rank (a tiny allgather), and rank 0 lists the tier's
+ * slices in its manifest. */
+static void manifest_tier(TierSolve *s, int t) {
+    int n = dist_size();
+    uint64_t *b = s->bounds + n + 1, *sums = s->bounds + 2 * (n + 1);
+    for (int r = 0; r <= n; r++) {
+        b[r] = (uint64_t)r * sizeof *sums;
+    }
+    sums[dist_rank()] = s->t[t].file_sum;
+    dist_share_ranges(sums, b, (uint64_t)n * sizeof *sums);
+    for (int r = 0; r < n && s->manifest != NULL; r++) {
+        uint64_t a = range_record(s, t, r), e = range_record(s, t, r + 1);
+        fprintf(s->manifest,
+                "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
+                " file rank-%d-of-%d/tier-%04d.gmdb header %016" PRIx64 "\n",
+                t, r, a, e, range_checksum(&s->t[t], a, e), r, n, t, sums[r]);
+    }
+}
+
 static ErrCode backward(TierSolve *s, DbSummary *sum) {
     ErrCode rc = ERR_OK;
     for (int k = 0; k < s->ntiers && rc == ERR_OK; k++) {
@@ -1073,31 +1229,42 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         TierInfo *ti = &s->t[t];
         split_tier(s, t);
         rc = tier_alloc(s, t);
-        DbFileInfo info;
-        DbFileParts parts;
-        char path[4096];
+        DbStoreInfo info;
+        char name[DBSTORE_NAME_MAX];
         bool found = false;
+        uint64_t lo = 0, hi = ti->size; /* this rank's records (its file) */
         if (rc == ERR_OK && s->work_dir != NULL) {
-            file_info(s, DBFILE_TIER, t, &info);
-            tier_parts(ti, &parts);
-            slice_file(s, t, &info, &parts);
-            tier_path(s, t, path, sizeof path);
-            rc = dbfile_read(path, &info, &parts, &found, s->err);
+            file_info(s, DBSTORE_RECORDS, t, &info);
+            slice_info(s, t, &info, &lo, &hi);
+            store_tier_name(t, name, sizeof name);
+            rc = dbstore_read(&s->dir, name, &info, tier_records_at(ti, lo),
+                              ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
+                              &found, &ti->file_sum, &ti->file_bytes, s->err);
+            if (rc == ERR_OK && found) {
+                rc = check_tier(s, t, name, lo, hi);
+            }
         }
         if (rc == ERR_OK && found) {
             s->tiers_loaded++;
-        } else if (rc == ERR_OK && ti->reached > 0) {
-            if (ti->loopy) { /* solved whole by every rank: not split */
-                loopy_pass(s, t, true);
-            } else {
-                walk_tier(s, t, "solve", solve_position);
-            }
-            rc = has_failed(s) ? s->err->code : ERR_OK;
-            if (rc == ERR_OK) {
-                s->tiers_solved++;
+        } else if (rc == ERR_OK) {
+            if (ti->reached > 0) {
+                if (ti->loopy) { /* solved whole by every rank: not split */
+                    loopy_pass(s, t, true);
+                } else {
+                    walk_tier(s, t, "solve", solve_position);
+                }
+                rc = has_failed(s) ? s->err->code : ERR_OK;
+                if (rc == ERR_OK) {
+                    s->tiers_solved++;
+                }
             }
             if (rc == ERR_OK && s->work_dir != NULL) {
-                rc = dbfile_write(path, &info, &parts, s->err);
+                double t0 = clock_seconds();
+                rc = dbstore_write(&s->dir, name, &info, tier_records_at(ti, lo),
+                                   ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
+                                   &ti->file_sum, &ti->file_bytes, s->err);
+                s->write_seconds += clock_seconds() - t0;
+                s->bytes_written += (double)ti->file_bytes;
             }
         }
         /* Every rank has its range (or the failure is known to all). */
@@ -1108,14 +1275,8 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         share_tier(s, t);
         step_report(s, "solve", t);
         ti->checksum = range_checksum(ti, 0, ti->size);
-        if (s->manifest != NULL) {
-            for (int r = 0; r < dist_size(); r++) {
-                uint64_t a = range_record(s, t, r), b = range_record(s, t, r + 1);
-                fprintf(s->manifest,
-                        "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
-                        " file tier-%04d.rank-%d-of-%d.gmdb\n",
-                        t, r, a, b, range_checksum(ti, a, b), t, r, dist_size());
-            }
+        if (s->work_dir != NULL && dist_size() > 1) {
+            manifest_tier(s, t);
         }
         progress_line(s, "solve", t, ti->reached, ti->reached, true);
         s->done_before += ti->reached;
@@ -1157,7 +1318,7 @@ static ErrCode manifest_open(TierSolve *s, ErrCode rc) {
         return rc;
     }
     char path[4096];
-    snprintf(path, sizeof path, "%s/manifest-of-%d.txt.tmp", s->work_dir, dist_size());
+    snprintf(path, sizeof path, "%s/manifest-of-%d.txt.tmp", s->top_dir, dist_size());
     s->manifest = fopen(path, "w");
     if (s->manifest == NULL) {
         return error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
@@ -1171,7 +1332,7 @@ static ErrCode manifest_close(TierSolve *s) {
     ErrCode rc = ERR_OK;
     if (s->manifest != NULL) {
         char tmp[4096 + 8], path[4096];
-        snprintf(path, sizeof path, "%s/manifest-of-%d.txt", s->work_dir, dist_size());
+        snprintf(path, sizeof path, "%s/manifest-of-%d.txt", s->top_dir, dist_size());
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         bool bad = fflush(s->manifest) != 0 || ferror(s->manifest) != 0;
         bad = fclose(s->manifest) != 0 || bad;
@@ -1208,10 +1369,10 @@ static ErrCode manifest_close(TierSolve *s) {
 static ErrCode estimate(TierSolve *s, bool window_only) {
     const Game *g = s->g;
     char a[32], b[32], c[32], d[32];
-    uint64_t bitmaps = 0, files = DBFILE_HEADER_BYTES, slots = 0;
+    uint64_t bitmaps = 0, files = DBSTORE_HEADER_BYTES, slots = 0;
     for (int t = 0; t < s->ntiers; t++) {
         bitmaps += words_of(s->t[t].size) * 8;
-        files += record_bytes(s, s->t[t].size) + DBFILE_HEADER_BYTES;
+        files += record_bytes(s, s->t[t].size) + DBSTORE_HEADER_BYTES;
         slots += s->t[t].size;
     }
     files += bitmaps;
@@ -1314,7 +1475,9 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
             mem_format(bitmaps, b, sizeof b), mem_format(peak - bitmaps, c, sizeof c),
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
-    fprintf(stderr, "disk (--work-dir): %s of tier files", mem_format(files, a, sizeof a));
+    fprintf(stderr,
+            "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
+            mem_format(files, a, sizeof a));
     if (s->work_dir != NULL) {
         struct statvfs vfs;
         if (statvfs(s->work_dir, &vfs) == 0) {
@@ -1354,6 +1517,33 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
     return ERR_OK;
 }
 
+/* A finished solve: the manifest (the database is complete), then the
+ * reach file goes (the records say which positions are reached). */
+static ErrCode finish_dir(TierSolve *s, const DbSummary *sum) {
+    DbManifest m;
+    store_manifest_fill(&m, s->g, "tier", "tiers", sum, s->res->root, s->winby, s->res->root_winby);
+    m.nfiles = s->ntiers;
+    m.files = mem_calloc((size_t)s->ntiers, sizeof *m.files, "the manifest", s->err);
+    if (m.files == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        DbManifestFile *f = &m.files[t];
+        store_tier_name(t, f->name, sizeof f->name);
+        f->index = t;
+        f->records = s->t[t].size;
+        f->bytes = s->t[t].file_bytes;
+        f->header_sum = s->t[t].file_sum;
+    }
+    ErrCode rc = store_manifest_commit(&s->dir, &m, s->err);
+    dbstore_manifest_free(&m);
+    if (rc == ERR_OK) {
+        dbstore_remove(&s->dir, "reach.gmdb");
+        s->res->saved_db = true;
+    }
+    return rc;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -1364,6 +1554,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .winby = g->has_winby,
         .work_dir = cfg->work_dir,
         .need_db = cfg->need_db,
+        .dir = {.fd = -1, .lock_fd = -1},
         .progress = dist_rank() == 0 && (cfg->progress || isatty(STDERR_FILENO)),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
@@ -1382,6 +1573,17 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
+    if (rc == ERR_OK && s.work_dir != NULL && dist_size() > 1) {
+        /* N ranks: each its own directory in DIR (its own lock), which may
+         * be on its own machine's disk; rank 0's manifest in DIR. */
+        if (mkdir(s.work_dir, 0755) != 0 && errno != EEXIST) {
+            rc = error_set(err, ERR_IO, "cannot create %s: %s", s.work_dir, strerror(errno));
+        }
+        s.top_dir = s.work_dir;
+        snprintf(s.rank_dir, sizeof s.rank_dir, "%.4000s/rank-%d-of-%d", s.work_dir, dist_rank(),
+                 dist_size());
+        s.work_dir = s.rank_dir;
+    }
     bool estimating = opt_bool(&cfg->options, "estimate");
     if (rc == ERR_OK && !estimating) {
         rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
@@ -1415,7 +1617,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     }
     if (rc == ERR_OK) {
         s.bounds =
-            mem_calloc(2 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
+            mem_calloc(3 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
         rc = s.bounds != NULL ? ERR_OK : ERR_MEMORY;
     }
     rc = manifest_open(&s, rc);
@@ -1427,8 +1629,15 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
     }
+    if (rc == ERR_OK && s.work_dir != NULL && dist_size() == 1) {
+        rc = finish_dir(&s, &sum);
+    }
     if (rc == ERR_OK) {
         rc = manifest_close(&s);
+        /* N ranks: the slices and the manifest are the saved database */
+        if (dist_size() > 1) {
+            res->saved_db = rc == ERR_OK && s.work_dir != NULL;
+        }
     }
     if (s.manifest != NULL) {
         fclose(s.manifest);
@@ -1458,6 +1667,10 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
             solve_result_extra(res, "loopy_draws", (double)s.loopy_stats[2]);
             solve_result_extra(res, "loopy_events", (double)s.loopy_stats[3]);
         }
+        if (s.work_dir != NULL) {
+            solve_result_extra(res, "db_write_seconds", s.write_seconds);
+            solve_result_extra(res, "db_tier_bytes", s.bytes_written);
+        }
         if (dist_compiled()) {
             DistStats d = dist_stats_total();
             solve_result_extra(res, "mpi_ranks", dist_size());
@@ -1483,6 +1696,7 @@ done:
     }
     free(s.reach_block);
     free(s.bounds);
+    dbstore_dir_close(&s.dir);
     db_summary_free(&sum);
     free(s.states);
     free(s.worker_peak);
@@ -1531,6 +1745,5 @@ const SolverModule tier_solver = {
     .loopy_ok = true, /* loopy games that declare tiers: solvers/tier_loopy.c */
     .parallel = true,
     .options = tier_options,
-    .uses_work_dir = true,
     .solve = tier_solve,
 };

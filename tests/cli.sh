@@ -141,7 +141,8 @@ echo "$j" | jq -e '.threads == 2 and .query.value == "win" and .query.remoteness
 refuse "tier query without a database" "'tier:window' keeps only" tictactoe \
     --solver tier:window --query x--------
 refuse "tier memory" "tiers in use" tictactoe --solver tier --max-memory 2K
-refuse "tier work dir is a file" "work directory" tictactoe --solver tier --work-dir /dev/null
+refuse "tier work dir is a file" "database directory /dev/null is not a directory" tictactoe \
+    --solver tier --work-dir /dev/null
 refuse "sweep option" "unknown option 'up'" tictactoe --solver sweep:up
 wd=$(mktemp -d)
 "$solve" tictactoe --solver tier --work-dir "$wd" --json >/dev/null &&
@@ -154,6 +155,65 @@ refuse "tier corrupt file" "tier-0003.gmdb is truncated" tictactoe --solver tier
 grep -q "another game variant" /tmp/cli_err.$$ && ok "tier foreign work dir" ||
     bad "tier foreign work dir: $(cat /tmp/cli_err.$$)"
 rm -rf "$wd" /tmp/cli_err.$$
+
+# Databases on disk (solvers/store.h): saved by a solve, answered from disk.
+# refuse_code CODE NAME PART ARGS...: refuse, with exactly exit CODE.
+refuse_code() {
+    code=$1 rname=$2 rpart=$3
+    shift 3
+    "$solve" "$@" >/dev/null 2>&1
+    rc=$?
+    if [ "$rc" -eq "$code" ]; then
+        refuse "$rname" "$rpart" "$@"
+    else
+        bad "$rname (exit $rc, not $code)"
+    fi
+}
+db=$(mktemp -d)
+c4=connect4:w=4,h=4
+"$solve" $c4 --solver tier --db "$db/t" --json >/dev/null || bad "save $c4"
+for p in ----/----/----/---- ----/----/----/x--- ----/----/o---/x--- ----/----/-x--/ox-- \
+    ----/xo--/xo--/xo--; do
+    mem=$("$solve" $c4 --solver dfs --query "$p" --json | jq -c '.query')
+    disk=$("$solve" $c4 --db "$db/t" --query "$p" --json)
+    [ "$(echo "$disk" | jq -c '.query')" = "$mem" ] &&
+        echo "$disk" | jq -e '.source == "disk" and .counters.do_move == 0' >/dev/null &&
+        ok "query $p from disk" || bad "query $p from disk: $disk, in memory: $mem"
+done
+printf '%s\n' ----/----/----/---- ----/----/----/x--- ----/----/o---/x--- >"$db/in"
+n=$("$solve" $c4 --db "$db/t" --query - <"$db/in" | jq -s 'map(select(.source == "disk" and
+    .value != null)) | length')
+[ "$n" = 3 ] && ok "query - from disk" || bad "query - from disk: $n lines"
+j=$("$solve" $c4 --solver dfs --analyze --json | jq -c '[.value, .positions, .wins, .losses,
+    .ties, .by_remoteness]')
+k=$("$solve" $c4 --db "$db/t" --analyze --json | jq -c '[.value, .positions, .wins, .losses,
+    .ties, .by_remoteness]')
+[ "$j" = "$k" ] && ok "analyze from disk" || bad "analyze from disk: $k, solve: $j"
+"$solve" $c4 --db "$db/t" --verify --threads 2 --json |
+    jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
+    ok "verify from disk" || bad "verify from disk"
+"$solve" tictactoe --solver retro --db "$db/r" --json >/dev/null
+k=$("$solve" tictactoe --db "$db/r" --analyze --json | jq -c '[.solver, .value, .positions,
+    .wins, .losses, .ties, .draws]')
+[ "$k" = '["retro","tie",5478,2836,1574,1068,0]' ] && ok "retro saved, analyzed from disk" ||
+    bad "retro from disk: $k"
+refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
+    --solver minimax --db "$db/m"
+refuse_code 2 "verify without db" "give --db" tictactoe --verify
+refuse_code 5 "db missing" "cannot open the database directory" tictactoe --db "$db/none" \
+    --query x--------
+mkdir "$db/empty"
+refuse_code 5 "db half-written" "holds no complete database" tictactoe --db "$db/empty" \
+    --analyze
+refuse_code 5 "db foreign variant" "holds the database of tictactoe, not tictactoe:misere" \
+    tictactoe:misere --db "$db/r" --query x--------
+cp -r "$db/t" "$db/c"
+sed -i 's/^positions .*/positions 1/' "$db/c/manifest"
+refuse_code 5 "db corrupt manifest" "manifest checksum mismatch" $c4 --db "$db/c" --analyze
+cp -r "$db/t" "$db/u"
+truncate -s -5 "$db/u/tier-0000.gmdb"
+refuse_code 5 "db truncated" "tier-0000.gmdb is truncated" $c4 --db "$db/u" --query ----/----/----/----
+rm -rf "$db"
 # Othello and WinBy.
 refuse "othello odd side" "sides must be even" othello:n=5
 refuse "othello odd width" "sides must be even" othello:w=3,h=4
@@ -450,13 +510,11 @@ refuse_code "max-memory twice" 2 "--max-memory given twice" tictactoe --max-memo
     --max-memory 2G
 refuse_code "list extra" 2 "--list takes no game, not 'extra'" --list extra
 wd=$(mktemp -d)
+# --work-dir is --db's old name: every solver that keeps a database saves it.
 j=$("$solve" tictactoe --solver gps --work-dir "$wd/w" --json 2>/tmp/cli_err.$$)
-echo "$j" | jq -e '.value == "tie"' >/dev/null &&
-    grep -q "^solve: note: solver 'gps' keeps no files; --work-dir .* is ignored" /tmp/cli_err.$$ &&
-    [ ! -e "$wd/w" ] && ok "work-dir ignored note" || bad "work-dir note: $(cat /tmp/cli_err.$$)"
-"$solve" tictactoe --solver tier --work-dir "$wd/w" --json >/dev/null 2>/tmp/cli_err.$$
-! grep -q "note:" /tmp/cli_err.$$ && [ -d "$wd/w" ] && ok "work-dir used by tier, no note" ||
-    bad "work-dir tier: $(cat /tmp/cli_err.$$)"
+echo "$j" | jq -e '.value == "tie"' >/dev/null && [ -f "$wd/w/manifest" ] &&
+    ok "work-dir saves gps's database" || bad "work-dir gps: $(cat /tmp/cli_err.$$)"
+refuse_code "db and work-dir" 2 "given twice" tictactoe --db "$wd/a" --work-dir "$wd/b"
 rm -rf "$wd" /tmp/cli_err.$$
 
 echo "cli: $pass passed, $fail failed"

@@ -10,13 +10,15 @@
  *   - keeping only the tiers in use (tier:window) gives the same root and
  *     the same totals, by value and by remoteness, as the whole database.
  * On tic-tac-toe, the work directory:
- *   - a solve with --work-dir writes every tier and the reach file and
- *     equals the solve without; a second run loads every tier and makes no
- *     game call; deleting the files of the tiers solved last (an interrupted
- *     run) resumes with the rest loaded, to the same bytes; a stale .tmp is
- *     ignored;
- *   - a flipped payload byte, a flipped header byte, a truncated file, a file
- *     of another variant and a corrupt reach file are each refused (ERR_IO);
+ *   - a solve with --db (work_dir) writes every tier and the manifest (the
+ *     reach file goes once the database is complete) and equals the solve
+ *     without; a second run loads every tier and makes no game call;
+ *     deleting the manifest and the files of the tiers solved last (an
+ *     interrupted run) resumes with the rest loaded, to the same bytes; a
+ *     stale .tmp is removed;
+ *   - a flipped block byte, a flipped index byte, a flipped header byte, a
+ *     truncated file, a file of another variant and another tier's file are
+ *     each refused (ERR_IO); tests/test_store.c has the crafted files;
  * and the memory budget: a budget too small for the whole database falls
  * back to the tiers in use, one too small for those is refused
  * (ERR_MEMORY); tiers that form a cycle are refused (ERR_INTERNAL); and
@@ -351,11 +353,14 @@ static void files_resume(void **state) {
     solve_ok(g, NULL, 2, dir, &first);
     test_assert_same_db(&plain.db, &first.db);
     assert_int_equal(test_extra(&first, "tiers_solved"), ntiers);
-    for (int t = -1; t < ntiers; t++) {
+    for (int t = 0; t < ntiers; t++) {
         char *p = tier_file(dir, t);
         assert_true(file_exists(p));
         free(p);
     }
+    char *reach = tier_file(dir, -1), *manifest = test_strdupf("%s/manifest", dir);
+    assert_false(file_exists(reach));
+    assert_true(file_exists(manifest));
     /* Everything on disk: nothing to solve, no game call. */
     solve_ok(g, NULL, 2, dir, &again);
     test_assert_same_db(&plain.db, &again.db);
@@ -364,8 +369,9 @@ static void files_resume(void **state) {
     assert_int_equal(again.counters.primitive, 0);
     assert_int_equal(again.counters.do_move, 0);
     solve_result_free(&again);
-    /* An interrupted run: the tiers solved last (the first ones) are
-     * missing, and a write was cut short. */
+    /* An interrupted run: no manifest yet, the tiers solved last (the
+     * first ones) are missing, and a write was cut short. */
+    assert_int_equal(unlink(manifest), 0);
     for (int t = 0; t < 4; t++) {
         char *p = tier_file(dir, t);
         assert_int_equal(unlink(p), 0);
@@ -383,8 +389,11 @@ static void files_resume(void **state) {
     assert_true(again.counters.primitive > 0);
     assert_true(again.counters.primitive < first.counters.primitive);
     assert_false(file_exists(tmp));
+    assert_true(file_exists(manifest));
     solve_result_free(&again);
     free(tmp);
+    free(reach);
+    free(manifest);
     solve_result_free(&first);
     solve_result_free(&plain);
     remove_dir(dir);
@@ -401,12 +410,17 @@ static void files_refused(void **state) {
     solve_result_free(&res);
     solve_ok(other, NULL, 2, other_dir, &res);
     solve_result_free(&res);
-    char *p5 = tier_file(dir, 5), *p6 = tier_file(dir, 6), *reach = tier_file(dir, -1);
+    char *p5 = tier_file(dir, 5), *p6 = tier_file(dir, 6);
     char *saved = test_strdupf("%s/saved", dir);
-    /* A flipped payload byte: the checksum. */
+    /* A flipped byte in the first block, then in the block index: the
+     * checksums (core/dbstore.h: blocks start at 512, the index ends the
+     * file). */
     copy_file(p5, saved);
+    flip_byte(p5, 515);
+    refused(g, dir, "corrupt (checksum mismatch in block 0");
+    copy_file(saved, p5);
     flip_byte(p5, -3);
-    refused(g, dir, "corrupt (payload checksum");
+    refused(g, dir, "corrupt (block index checksum");
     copy_file(saved, p5);
     /* A flipped header byte (in the tier count): the header checksum. */
     flip_byte(p5, 20);
@@ -426,18 +440,12 @@ static void files_refused(void **state) {
     copy_file(p5, p6);
     refused(g, dir, "does not hold what its name says");
     copy_file(saved, p6);
-    /* The reach file. */
-    copy_file(reach, saved);
-    flip_byte(reach, -1);
-    refused(g, dir, "reach.gmdb is corrupt");
-    copy_file(saved, reach);
     /* Restored, the directory solves again. */
     solve_ok(g, NULL, 2, dir, &res);
     assert_int_equal(res.root.value, VALUE_TIE);
     solve_result_free(&res);
     free(p5);
     free(p6);
-    free(reach);
     free(saved);
     free(foreign);
     remove_dir(dir);

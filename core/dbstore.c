@@ -1,0 +1,907 @@
+/* core/dbstore.c: see dbstore.h. */
+#define _DEFAULT_SOURCE /* flock, S_ISVTX, O_NOFOLLOW with openat */
+#include "core/dbstore.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "core/dbfile.h"
+
+static const char store_magic[8] = {'G', 'M', 'D', 'B', 'S', 'T', 'O', 'R'};
+
+#ifndef GAMESMAN_COMMIT
+#define GAMESMAN_COMMIT "unknown"
+#endif
+
+const char *dbstore_build(void) { return "gamesman-perf " GAMESMAN_COMMIT ", gcc " __VERSION__; }
+
+/* ---------------------------------------------------------- byte order */
+
+static void put32(unsigned char *b, uint32_t v) {
+    for (int i = 0; i < 4; i++) {
+        b[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static void put64(unsigned char *b, uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+        b[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static uint32_t get32(const unsigned char *b) {
+    uint32_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        v |= (uint32_t)b[i] << (8 * i);
+    }
+    return v;
+}
+
+static uint64_t get64(const unsigned char *b) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        v |= (uint64_t)b[i] << (8 * i);
+    }
+    return v;
+}
+
+/* ------------------------------------------------------------ directory */
+
+#define REMEDY_READ "remove the directory and solve again, or use another --db"
+
+ErrCode dbstore_dir_open(const char *path, bool create, DbDir *d, Error *err) {
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
+    d->lock_fd = -1;
+    if (strlen(path) >= sizeof d->path - DBSTORE_NAME_MAX - 32) {
+        return error_set(err, ERR_IO, "database directory name too long: %.100s...", path);
+    }
+    snprintf(d->path, sizeof d->path, "%s", path);
+    if (create && mkdir(path, 0755) != 0 && errno != EEXIST) {
+        return error_set(err, ERR_IO, "cannot create the database directory %s: %s", path,
+                         strerror(errno));
+    }
+    d->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (d->fd < 0) {
+        int e = errno;
+        if (e == ENOTDIR) {
+            return error_set(err, ERR_IO, "the database directory %s is not a directory", path);
+        }
+        return error_set(err, ERR_IO, "cannot open the database directory %s: %s%s", path,
+                         strerror(e), e == ENOENT ? " (solve with --solver S --db DIR first)" : "");
+    }
+    struct stat st;
+    if (fstat(d->fd, &st) != 0) {
+        ErrCode rc = error_set(err, ERR_IO, "cannot stat %s: %s", path, strerror(errno));
+        dbstore_dir_close(d);
+        return rc;
+    }
+    if (create && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+        dbstore_dir_close(d);
+        return error_set(err, ERR_IO,
+                         "the database directory %s can be written by every user and has no "
+                         "sticky bit, so another user could replace its files; use a directory "
+                         "of your own (chmod o-w %s)",
+                         path, path);
+    }
+    return ERR_OK;
+}
+
+void dbstore_dir_close(DbDir *d) {
+    if (d->lock_fd >= 0) {
+        close(d->lock_fd); /* releases the flock */
+    }
+    if (d->fd >= 0) {
+        close(d->fd);
+    }
+    d->fd = d->lock_fd = -1;
+}
+
+/* Opens DIR/name for reading: a regular file only, never following a link
+ * and never blocking (a FIFO). Returns the fd, or -1 with err set; *missing
+ * (when not NULL) says the file does not exist (err not set then). */
+static int open_regular(const DbDir *d, const char *name, int flags, bool *missing, uint64_t *size,
+                        Error *err) {
+    if (missing != NULL) {
+        *missing = false;
+    }
+    int fd = openat(d->fd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        if (e == ENOENT && missing != NULL) {
+            *missing = true;
+            return -1;
+        }
+        if (e == ELOOP) {
+            error_set(err, ERR_IO,
+                      "%s/%s is a symbolic link, which a database never holds; "
+                      "remove it",
+                      d->path, name);
+        } else {
+            error_set(err, ERR_IO, "cannot open %s/%s: %s", d->path, name, strerror(e));
+        }
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error_set(err, ERR_IO,
+                  "%s/%s is not a regular file (a FIFO, device or directory); "
+                  "remove it",
+                  d->path, name);
+        close(fd);
+        return -1;
+    }
+    /* Back to blocking reads: O_NONBLOCK only kept open() from waiting. */
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) {
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    }
+    if (size != NULL) {
+        *size = (uint64_t)st.st_size;
+    }
+    return fd;
+}
+
+ErrCode dbstore_lock(DbDir *d, Error *err) {
+    int fd = open_regular(d, "lock", O_RDWR | O_CREAT, NULL, NULL, err);
+    if (fd < 0) {
+        return ERR_IO;
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char buf[32] = {0};
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        long pid = n > 0 ? strtol(buf, NULL, 10) : 0;
+        close(fd);
+        if (e == EWOULDBLOCK) {
+            return error_set(err, ERR_IO,
+                             "the database directory %s is in use by another solve (process %ld "
+                             "holds %s/lock); wait for it to finish or use another --db",
+                             d->path, pid, d->path);
+        }
+        return error_set(err, ERR_IO, "cannot lock %s/lock: %s", d->path, strerror(e));
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        ErrCode rc = error_set(err, ERR_IO, "cannot write %s/lock: %s", d->path, strerror(errno));
+        close(fd);
+        return rc;
+    }
+    d->lock_fd = fd;
+    /* Temporary files of interrupted writers (unlinkat never follows a
+     * link; files of other users in a sticky directory stay). */
+    int dfd = dup(d->fd);
+    DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (dir == NULL) {
+        if (dfd >= 0) {
+            close(dfd);
+        }
+        return ERR_OK;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        const char *t = strstr(e->d_name, ".tmp");
+        if (t != NULL && (t[4] == '\0' || t[4] == '.')) {
+            unlinkat(d->fd, e->d_name, 0);
+        }
+    }
+    closedir(dir);
+    return ERR_OK;
+}
+
+bool dbstore_exists(const DbDir *d, const char *name) {
+    struct stat st;
+    return fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+void dbstore_remove(const DbDir *d, const char *name) { unlinkat(d->fd, name, 0); }
+
+/* --------------------------------------------------------- safe writes */
+
+static ErrCode write_all(int fd, const void *data, uint64_t n, const char *path, Error *err) {
+    const unsigned char *p = data;
+    while (n > 0) {
+        size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t w = write(fd, p, chunk);
+        if (w < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return error_set(err, ERR_IO, "cannot write %s: %s%s", path, strerror(errno),
+                             errno == ENOSPC ? " (free some space and run again: the files "
+                                               "already written are kept)"
+                                             : "");
+        }
+        p += w;
+        n -= (uint64_t)w;
+    }
+    return ERR_OK;
+}
+
+/* A new temporary file in DIR for `name`: a fresh name, created
+ * exclusively, never through a link. */
+static int create_tmp(const DbDir *d, const char *name, char *tmp, size_t n, Error *err) {
+    static unsigned counter;
+    for (int attempt = 0; attempt < 100; attempt++) {
+        unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+        snprintf(tmp, n, "%s.tmp.%ld.%u", name, (long)getpid(), k);
+        int fd = openat(d->fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            return fd;
+        }
+        if (errno != EEXIST) {
+            error_set(err, ERR_IO, "cannot create %s/%s: %s", d->path, tmp, strerror(errno));
+            return -1;
+        }
+    }
+    error_set(err, ERR_IO, "cannot create a temporary file for %s/%s: every name is taken", d->path,
+              name);
+    return -1;
+}
+
+/* fsync, close, rename tmp over name, fsync the directory; removes tmp on
+ * failure. Consumes fd. */
+static ErrCode commit_tmp(const DbDir *d, int fd, const char *tmp, const char *name, ErrCode rc,
+                          Error *err) {
+    if (rc == ERR_OK && fsync(fd) != 0) {
+        rc =
+            error_set(err, ERR_IO, "cannot flush %s/%s to disk: %s", d->path, tmp, strerror(errno));
+    }
+    if (close(fd) != 0 && rc == ERR_OK) {
+        rc = error_set(err, ERR_IO, "cannot close %s/%s: %s", d->path, tmp, strerror(errno));
+    }
+    if (rc == ERR_OK && renameat(d->fd, tmp, d->fd, name) != 0) {
+        rc = error_set(err, ERR_IO, "cannot rename %s/%s to %s: %s", d->path, tmp, name,
+                       strerror(errno));
+    }
+    if (rc != ERR_OK) {
+        unlinkat(d->fd, tmp, 0);
+        return rc;
+    }
+    fsync(d->fd);
+    return ERR_OK;
+}
+
+/* --------------------------------------------------------- record files */
+
+static uint32_t block_records_for(uint32_t width) {
+    return width >= DBSTORE_BLOCK_BYTES ? 1 : DBSTORE_BLOCK_BYTES / width;
+}
+
+static uint64_t blocks_of(uint64_t records, uint32_t br) { return (records + br - 1) / br; }
+
+static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br, uint64_t blocks,
+                          uint64_t index_off, uint64_t data_bytes, uint64_t index_sum) {
+    memset(b, 0, DBSTORE_HEADER_BYTES);
+    memcpy(b, store_magic, sizeof store_magic);
+    put32(b + 8, DBSTORE_VERSION);
+    put32(b + 12, (uint32_t)info->kind);
+    put32(b + 16, (uint32_t)info->index);
+    put32(b + 20, (uint32_t)info->count);
+    put32(b + 24, info->width);
+    put32(b + 28, info->winby ? 1 : 0);
+    put64(b + 32, info->records);
+    put64(b + 40, info->first);
+    put32(b + 48, br);
+    put32(b + 52, DBSTORE_LEVEL);
+    put64(b + 56, blocks);
+    put64(b + 64, index_off);
+    put64(b + 72, data_bytes);
+    put64(b + 80, index_sum);
+    snprintf((char *)b + 88, DBSTORE_SPEC_MAX, "%s", info->spec);
+    put64(b + 504, dbfile_checksum(0, b, 504));
+}
+
+static bool all_zero(const unsigned char *p, uint64_t n) {
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        if (w != 0) {
+            return false;
+        }
+    }
+    for (; i < n; i++) {
+        if (p[i] != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Blocks compressed per batch: bounds the memory of a write. */
+#define BATCH_BLOCKS 512
+
+ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const void *records,
+                      const int16_t *winby, int threads, uint64_t *header_sum, uint64_t *bytes,
+                      Error *err) {
+    if (info->width == 0 || info->records > (UINT64_C(1) << 48)) {
+        return error_set(err, ERR_INTERNAL, "dbstore: bad file description for %s", name);
+    }
+    if (threads < 1) {
+        threads = 1;
+    }
+    uint32_t br = block_records_for(info->width);
+    uint64_t blocks = blocks_of(info->records, br);
+    uint64_t raw_max = (uint64_t)br * info->width + (info->winby ? (uint64_t)br * 2 : 0);
+    size_t bound = ZSTD_compressBound((size_t)raw_max);
+    uint64_t batch = blocks < BATCH_BLOCKS ? (blocks ? blocks : 1) : BATCH_BLOCKS;
+    unsigned char *out = malloc((size_t)batch * bound);
+    unsigned char *raw = info->winby ? malloc((size_t)threads * raw_max) : NULL;
+    size_t *osize = calloc((size_t)batch, sizeof *osize);
+    unsigned char *index = calloc((size_t)blocks + 1, 8);
+    ZSTD_CCtx **cctx = calloc((size_t)threads, sizeof *cctx);
+    ErrCode rc = ERR_OK;
+    if (out == NULL || osize == NULL || index == NULL || cctx == NULL ||
+        (info->winby && raw == NULL)) {
+        rc =
+            error_set(err, ERR_MEMORY, "cannot allocate the buffers to write %s/%s", d->path, name);
+    }
+    for (int t = 0; t < threads && rc == ERR_OK; t++) {
+        cctx[t] = ZSTD_createCCtx();
+        if (cctx[t] == NULL) {
+            rc = error_set(err, ERR_MEMORY, "cannot create a zstd context");
+        }
+    }
+    char tmp[DBSTORE_NAME_MAX + 64];
+    int fd = -1;
+    if (rc == ERR_OK) {
+        fd = create_tmp(d, name, tmp, sizeof tmp, err);
+        rc = fd >= 0 ? ERR_OK : ERR_IO;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", d->path, name);
+    unsigned char header[DBSTORE_HEADER_BYTES] = {0};
+    if (rc == ERR_OK) {
+        rc = write_all(fd, header, sizeof header, path, err); /* filled in last */
+    }
+    uint64_t data_bytes = 0;
+    const unsigned char *rec = records;
+    for (uint64_t b0 = 0; b0 < blocks && rc == ERR_OK; b0 += batch) {
+        uint64_t b1 = b0 + batch < blocks ? b0 + batch : blocks;
+        volatile int zerr = 0;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 4) if (b1 - b0 > 8 && threads > 1)
+        for (uint64_t k = b0; k < b1; k++) {
+            int tid = omp_get_thread_num();
+            uint64_t r0 = k * br, n = info->records - r0 < br ? info->records - r0 : br;
+            const unsigned char *src = rec + r0 * info->width;
+            uint64_t len = n * info->width;
+            bool zero = all_zero(src, len);
+            if (info->winby) {
+                zero = zero && all_zero((const unsigned char *)(winby + r0), n * 2);
+                unsigned char *buf = raw + (size_t)tid * raw_max;
+                memcpy(buf, src, len);
+                memcpy(buf + len, winby + r0, n * 2);
+                src = buf;
+                len += n * 2;
+            }
+            size_t c = 0;
+            if (!zero) {
+                c = ZSTD_compressCCtx(cctx[tid], out + (k - b0) * bound, bound, src, (size_t)len,
+                                      DBSTORE_LEVEL);
+                if (ZSTD_isError(c)) {
+                    zerr = 1;
+                    c = 0;
+                }
+            }
+            osize[k - b0] = c;
+            put32(index + 8 * k, (uint32_t)c);
+            put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, out + (k - b0) * bound, c));
+        }
+        if (zerr) {
+            rc = error_set(err, ERR_INTERNAL, "zstd could not compress a block of %s", path);
+        }
+        for (uint64_t k = b0; k < b1 && rc == ERR_OK; k++) {
+            rc = write_all(fd, out + (k - b0) * bound, osize[k - b0], path, err);
+            data_bytes += osize[k - b0];
+        }
+    }
+    uint64_t index_off = DBSTORE_HEADER_BYTES + data_bytes;
+    if (rc == ERR_OK) {
+        rc = write_all(fd, index, blocks * 8, path, err);
+    }
+    if (rc == ERR_OK) {
+        encode_header(header, info, br, blocks, index_off, data_bytes,
+                      dbfile_checksum(0, index, blocks * 8));
+        if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header) {
+            rc = error_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        }
+    }
+    if (fd >= 0) {
+        rc = commit_tmp(d, fd, tmp, name, rc, err);
+    }
+    if (rc == ERR_OK && header_sum != NULL) {
+        *header_sum = get64(header + 504);
+    }
+    if (rc == ERR_OK && bytes != NULL) {
+        *bytes = index_off + blocks * 8;
+    }
+    for (int t = 0; t < threads && cctx != NULL; t++) {
+        ZSTD_freeCCtx(cctx[t]);
+    }
+    free(cctx);
+    free(out);
+    free(raw);
+    free(osize);
+    free(index);
+    return rc;
+}
+
+/* ------------------------------------------------------ reading a file */
+
+static ErrCode read_at(int fd, void *data, uint64_t n, uint64_t off, const char *path, Error *err) {
+    unsigned char *p = data;
+    while (n > 0) {
+        size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t r = pread(fd, p, chunk, (off_t)off);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            return error_set(err, ERR_IO, "cannot read %s: %s; " REMEDY_READ, path,
+                             r < 0 ? strerror(errno) : "unexpected end of file");
+        }
+        p += r;
+        n -= (uint64_t)r;
+        off += (uint64_t)r;
+    }
+    return ERR_OK;
+}
+
+static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStoreInfo *e,
+                            uint64_t *index_off, uint64_t *index_sum, Error *err) {
+    const char *path = f->path;
+    if (memcmp(b, store_magic, sizeof store_magic) != 0) {
+        return error_set(err, ERR_IO, "%s is not a database file of this suite; " REMEDY_READ,
+                         path);
+    }
+    if (get32(b + 8) != DBSTORE_VERSION) {
+        return error_set(err, ERR_IO,
+                         "%s has format version %" PRIu32 ", this build reads %d; " REMEDY_READ,
+                         path, get32(b + 8), DBSTORE_VERSION);
+    }
+    if (get64(b + 504) != dbfile_checksum(0, b, 504)) {
+        return error_set(err, ERR_IO, "%s is corrupt (header checksum mismatch); " REMEDY_READ,
+                         path);
+    }
+    DbStoreInfo *h = &f->info;
+    memset(h, 0, sizeof *h);
+    h->kind = (DbStoreKind)get32(b + 12);
+    h->index = (int32_t)get32(b + 16);
+    h->count = (int32_t)get32(b + 20);
+    h->width = get32(b + 24);
+    h->winby = get32(b + 28) != 0;
+    h->records = get64(b + 32);
+    h->first = get64(b + 40);
+    memcpy(h->spec, b + 88, DBSTORE_SPEC_MAX);
+    h->spec[DBSTORE_SPEC_MAX - 1] = '\0';
+    f->block_records = get32(b + 48);
+    f->blocks = get64(b + 56);
+    *index_off = get64(b + 64);
+    uint64_t data_bytes = get64(b + 72);
+    *index_sum = get64(b + 80);
+    f->header_sum = get64(b + 504);
+    if (strcmp(h->spec, e->spec) != 0 || h->count != e->count) {
+        return error_set(err, ERR_IO,
+                         "%s belongs to another game variant (%s, count %" PRId32
+                         "), not %s (count %" PRId32 "); " REMEDY_READ,
+                         path, h->spec, h->count, e->spec, e->count);
+    }
+    if (h->kind != e->kind || h->index != e->index || h->width != e->width ||
+        h->winby != e->winby || h->records != e->records || h->first != e->first) {
+        return error_set(err, ERR_IO,
+                         "%s does not hold what its name says (kind %d, number %" PRId32
+                         ", %" PRIu64 " records of %" PRIu32
+                         " bytes; expected kind %d, number %" PRId32 ", %" PRIu64
+                         " records of %" PRIu32 " bytes); " REMEDY_READ,
+                         path, (int)h->kind, h->index, h->records, h->width, (int)e->kind, e->index,
+                         e->records, e->width);
+    }
+    uint64_t raw_max =
+        (uint64_t)f->block_records * h->width + (h->winby ? f->block_records * 2 : 0);
+    if (f->block_records == 0 || raw_max > (UINT64_C(1) << 26) ||
+        f->blocks != blocks_of(h->records, f->block_records) ||
+        *index_off != DBSTORE_HEADER_BYTES + data_bytes) {
+        return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
+    }
+    if (f->file_bytes != *index_off + f->blocks * 8) {
+        return error_set(
+            err, ERR_IO, "%s is %s: %" PRIu64 " bytes, its header says %" PRIu64 "; " REMEDY_READ,
+            path, f->file_bytes < *index_off + f->blocks * 8 ? "truncated" : "too long",
+            f->file_bytes, *index_off + f->blocks * 8);
+    }
+    return ERR_OK;
+}
+
+/* Opens; *found false (ERR_OK) when missing and found != NULL. */
+static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                         DbStoreFile *f, bool *found, Error *err) {
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    snprintf(f->path, sizeof f->path, "%s/%s", d->path, name);
+    bool missing = false;
+    f->fd = open_regular(d, name, O_RDONLY, found != NULL ? &missing : NULL, &f->file_bytes, err);
+    if (found != NULL) {
+        *found = !missing;
+    }
+    if (f->fd < 0) {
+        return missing ? ERR_OK : ERR_IO;
+    }
+    unsigned char b[DBSTORE_HEADER_BYTES];
+    uint64_t index_off = 0, index_sum = 0;
+    ErrCode rc = ERR_OK;
+    if (f->file_bytes < DBSTORE_HEADER_BYTES) {
+        rc = error_set(err, ERR_IO,
+                       "%s is truncated: %" PRIu64 " bytes, shorter than its header; " REMEDY_READ,
+                       f->path, f->file_bytes);
+    }
+    if (rc == ERR_OK) {
+        rc = read_at(f->fd, b, sizeof b, 0, f->path, err);
+    }
+    if (rc == ERR_OK) {
+        rc = check_header(f, b, expect, &index_off, &index_sum, err);
+    }
+    unsigned char *index = NULL;
+    if (rc == ERR_OK) {
+        index = malloc((size_t)f->blocks * 8 + 1);
+        f->offset = malloc((size_t)f->blocks * sizeof *f->offset + 1);
+        f->csize = malloc((size_t)f->blocks * sizeof *f->csize + 1);
+        f->csum = malloc((size_t)f->blocks * sizeof *f->csum + 1);
+        if (index == NULL || f->offset == NULL || f->csize == NULL || f->csum == NULL) {
+            rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
+        }
+    }
+    if (rc == ERR_OK) {
+        rc = read_at(f->fd, index, f->blocks * 8, index_off, f->path, err);
+    }
+    if (rc == ERR_OK && dbfile_checksum(0, index, f->blocks * 8) != index_sum) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (block index checksum mismatch); " REMEDY_READ,
+                       f->path);
+    }
+    uint64_t off = DBSTORE_HEADER_BYTES;
+    for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
+        f->offset[k] = off;
+        f->csize[k] = get32(index + 8 * k);
+        f->csum[k] = get32(index + 8 * k + 4);
+        off += f->csize[k];
+    }
+    if (rc == ERR_OK && off != index_off) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (the block sizes do not add up); " REMEDY_READ,
+                       f->path);
+    }
+    free(index);
+    if (rc != ERR_OK) {
+        dbstore_file_close(f);
+    }
+    return rc;
+}
+
+ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                          DbStoreFile *f, Error *err) {
+    return file_open(d, name, expect, f, NULL, err);
+}
+
+void dbstore_file_close(DbStoreFile *f) {
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    free(f->offset);
+    free(f->csize);
+    free(f->csum);
+    f->offset = NULL;
+    f->csize = f->csum = NULL;
+    f->fd = -1;
+}
+
+uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k) {
+    uint64_t r0 = k * f->block_records;
+    uint64_t n = f->info.records - r0 < f->block_records ? f->info.records - r0 : f->block_records;
+    return n * f->info.width + (f->info.winby ? n * 2 : 0);
+}
+
+void *dbstore_dctx_new(void) { return ZSTD_createDCtx(); }
+void dbstore_dctx_free(void *ctx) { ZSTD_freeDCtx(ctx); }
+
+ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err) {
+    uint64_t n = dbstore_block_bytes(f, k);
+    uint32_t c = f->csize[k];
+    if (c == 0) {
+        memset(out, 0, (size_t)n);
+        return ERR_OK;
+    }
+    unsigned char stackbuf[8192];
+    unsigned char *buf = c <= sizeof stackbuf ? stackbuf : malloc(c);
+    if (buf == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
+    }
+    ErrCode rc = read_at(f->fd, buf, c, f->offset[k], f->path, err);
+    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != f->csum[k]) {
+        rc = error_set(err, ERR_IO,
+                       "%s is corrupt (checksum mismatch in block %" PRIu64 "); " REMEDY_READ,
+                       f->path, k);
+    }
+    if (rc == ERR_OK) {
+        size_t got = ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
+        if (ZSTD_isError(got) || got != n) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (block %" PRIu64 " does not decompress to "
+                           "its %" PRIu64 " bytes); " REMEDY_READ,
+                           f->path, k, n);
+        }
+    }
+    if (buf != stackbuf) {
+        free(buf);
+    }
+    return rc;
+}
+
+ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect, void *records,
+                     int16_t *winby, int threads, bool *found, uint64_t *header_sum,
+                     uint64_t *bytes, Error *err) {
+    DbStoreFile f;
+    ErrCode rc = file_open(d, name, expect, &f, found, err);
+    if (rc != ERR_OK || !*found) {
+        return rc;
+    }
+    if (threads < 1) {
+        threads = 1;
+    }
+    uint64_t raw_max =
+        (uint64_t)f.block_records * f.info.width + (f.info.winby ? f.block_records * 2 : 0);
+    unsigned char *scratch = malloc((size_t)threads * raw_max);
+    if (scratch == NULL) {
+        dbstore_file_close(&f);
+        return error_set(err, ERR_MEMORY, "cannot allocate buffers to read %s", f.path);
+    }
+    volatile int failed = 0;
+    Error first = {0};
+    unsigned char *rec = records;
+#pragma omp parallel num_threads(threads) if (f.blocks > 8 && threads > 1)
+    {
+        void *ctx = ZSTD_createDCtx();
+        unsigned char *buf = scratch + (size_t)omp_get_thread_num() * raw_max;
+#pragma omp for schedule(dynamic, 8)
+        for (uint64_t k = 0; k < f.blocks; k++) {
+            if (failed) {
+                continue;
+            }
+            Error e = {0};
+            uint64_t r0 = k * f.block_records;
+            uint64_t n =
+                f.info.records - r0 < f.block_records ? f.info.records - r0 : f.block_records;
+            ErrCode brc = ctx != NULL ? dbstore_block_read(&f, k, ctx, buf, &e)
+                                      : error_set(&e, ERR_MEMORY, "cannot create a zstd context");
+            if (brc == ERR_OK) {
+                memcpy(rec + r0 * f.info.width, buf, n * f.info.width);
+                if (f.info.winby) {
+                    memcpy(winby + r0, buf + n * f.info.width, n * 2);
+                }
+            } else {
+#pragma omp critical(dbstore_read_err)
+                if (!failed) {
+                    first = e;
+                    failed = 1;
+                }
+            }
+        }
+        ZSTD_freeDCtx(ctx);
+    }
+    free(scratch);
+    if (failed) {
+        rc = error_set(err, first.code, "%s", first.msg);
+    }
+    if (header_sum != NULL) {
+        *header_sum = f.header_sum;
+    }
+    if (bytes != NULL) {
+        *bytes = f.file_bytes;
+    }
+    dbstore_file_close(&f);
+    return rc;
+}
+
+/* ------------------------------------------------------------ manifest */
+
+ErrCode dbstore_manifest_write(DbDir *d, const DbManifest *m, Error *err) {
+    size_t cap = 4096 + (size_t)m->nfiles * 160;
+    char *buf = malloc(cap);
+    if (buf == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the manifest");
+    }
+    size_t n = 0;
+#define EMIT(...) n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__)
+    EMIT("format %d\n", DBSTORE_VERSION);
+    EMIT("spec %s\n", m->spec);
+    EMIT("solver %s\n", m->solver);
+    EMIT("layout %s\n", m->layout);
+    EMIT("hash_space %" PRIu64 "\n", m->hash_space);
+    EMIT("width %" PRIu32 "\n", m->width);
+    EMIT("winby %d\n", m->winby ? 1 : 0);
+    EMIT("loopy %d\n", m->loopy ? 1 : 0);
+    EMIT("positions %" PRIu64 "\n", m->positions);
+    EMIT("wins %" PRIu64 "\nlosses %" PRIu64 "\nties %" PRIu64 "\ndraws %" PRIu64 "\n", m->count[1],
+         m->count[2], m->count[3], m->count[4]);
+    EMIT("max_remoteness %" PRIu32 "\n", m->max_remoteness);
+    EMIT("root_value %s\n", m->root_value);
+    EMIT("root_remoteness %" PRIu32 "\n", m->root_remoteness);
+    EMIT("root_winby %" PRId32 "\n", m->root_winby);
+    EMIT("build %s\n", m->build);
+    EMIT("files %d\n", m->nfiles);
+    for (int i = 0; i < m->nfiles; i++) {
+        const DbManifestFile *f = &m->files[i];
+        EMIT("file %s %" PRId32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n", f->name,
+             f->index, f->records, f->first, f->bytes, f->header_sum);
+    }
+    EMIT("complete %d\n", m->complete ? 1 : 0);
+    EMIT("checksum %016" PRIx64 "\n", dbfile_checksum(0, buf, n));
+#undef EMIT
+    char tmp[DBSTORE_NAME_MAX + 64];
+    int fd = create_tmp(d, "manifest", tmp, sizeof tmp, err);
+    ErrCode rc = fd >= 0 ? ERR_OK : ERR_IO;
+    if (rc == ERR_OK) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/manifest", d->path);
+        rc = write_all(fd, buf, n, path, err);
+        rc = commit_tmp(d, fd, tmp, "manifest", rc, err);
+    }
+    free(buf);
+    return rc;
+}
+
+void dbstore_manifest_free(DbManifest *m) {
+    free(m->files);
+    m->files = NULL;
+}
+
+#define MANIFEST_MAX (DBSTORE_MAX_FILES * 200 + 8192)
+
+ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error *err) {
+    memset(m, 0, sizeof *m);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/manifest", d->path);
+    bool missing = false;
+    uint64_t size = 0;
+    int fd = open_regular(d, "manifest", O_RDONLY, &missing, &size, err);
+    *found = !missing;
+    if (fd < 0) {
+        return missing ? ERR_OK : ERR_IO;
+    }
+    if (size > MANIFEST_MAX) {
+        close(fd);
+        return error_set(err, ERR_IO, "%s is too large to be a manifest; " REMEDY_READ, path);
+    }
+    char *buf = malloc((size_t)size + 1);
+    if (buf == NULL) {
+        close(fd);
+        return error_set(err, ERR_MEMORY, "cannot allocate the manifest");
+    }
+    ErrCode rc = read_at(fd, buf, size, 0, path, err);
+    close(fd);
+    buf[size] = '\0';
+#define BAD(what) error_set(err, ERR_IO, "%s is %s; " REMEDY_READ, path, what)
+    /* The last line is the checksum of everything before it. */
+    char *last = NULL;
+    if (rc == ERR_OK) {
+        if (size < 2 || buf[size - 1] != '\n' || strlen(buf) != size) {
+            rc = BAD("not a manifest of this suite (or truncated)");
+        } else {
+            buf[size - 1] = '\0';
+            last = strrchr(buf, '\n');
+            last = last != NULL ? last + 1 : buf;
+            uint64_t sum;
+            if (sscanf(last, "checksum %" SCNx64, &sum) != 1) {
+                rc = BAD("not complete (no checksum line: an interrupted write?)");
+            } else if (sum != dbfile_checksum(0, buf, (uint64_t)(last - buf))) {
+                rc = BAD("corrupt (manifest checksum mismatch)");
+            }
+            last[0] = '\0';
+        }
+    }
+    int files_seen = 0;
+    bool have_format = false;
+    for (char *line = buf, *next; rc == ERR_OK && line != NULL && *line != '\0'; line = next) {
+        next = strchr(line, '\n');
+        if (next != NULL) {
+            *next++ = '\0';
+        }
+        char *val = strchr(line, ' ');
+        if (val == NULL) {
+            rc = BAD("malformed (a line without a value)");
+            break;
+        }
+        *val++ = '\0';
+        const char *k = line;
+        int ok = 1;
+        if (strcmp(k, "format") == 0) {
+            ok = sscanf(val, "%d", &m->version);
+            have_format = true;
+            if (ok == 1 && m->version != DBSTORE_VERSION) {
+                rc = error_set(err, ERR_IO,
+                               "%s has format version %d, this build reads %d; " REMEDY_READ, path,
+                               m->version, DBSTORE_VERSION);
+            }
+        } else if (strcmp(k, "spec") == 0) {
+            snprintf(m->spec, sizeof m->spec, "%s", val);
+        } else if (strcmp(k, "solver") == 0) {
+            snprintf(m->solver, sizeof m->solver, "%s", val);
+        } else if (strcmp(k, "layout") == 0) {
+            snprintf(m->layout, sizeof m->layout, "%s", val);
+        } else if (strcmp(k, "hash_space") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->hash_space);
+        } else if (strcmp(k, "width") == 0) {
+            ok = sscanf(val, "%" SCNu32, &m->width);
+        } else if (strcmp(k, "winby") == 0 || strcmp(k, "loopy") == 0 ||
+                   strcmp(k, "complete") == 0) {
+            int v = 0;
+            ok = sscanf(val, "%d", &v);
+            *(strcmp(k, "winby") == 0   ? &m->winby
+              : strcmp(k, "loopy") == 0 ? &m->loopy
+                                        : &m->complete) = v;
+        } else if (strcmp(k, "positions") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->positions);
+        } else if (strcmp(k, "wins") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->count[1]);
+        } else if (strcmp(k, "losses") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->count[2]);
+        } else if (strcmp(k, "ties") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->count[3]);
+        } else if (strcmp(k, "draws") == 0) {
+            ok = sscanf(val, "%" SCNu64, &m->count[4]);
+        } else if (strcmp(k, "max_remoteness") == 0) {
+            ok = sscanf(val, "%" SCNu32, &m->max_remoteness);
+        } else if (strcmp(k, "root_value") == 0) {
+            snprintf(m->root_value, sizeof m->root_value, "%s", val);
+        } else if (strcmp(k, "root_remoteness") == 0) {
+            ok = sscanf(val, "%" SCNu32, &m->root_remoteness);
+        } else if (strcmp(k, "root_winby") == 0) {
+            ok = sscanf(val, "%" SCNd32, &m->root_winby);
+        } else if (strcmp(k, "build") == 0) {
+            snprintf(m->build, sizeof m->build, "%s", val);
+        } else if (strcmp(k, "files") == 0) {
+            ok = sscanf(val, "%d", &m->nfiles) == 1 && m->nfiles >= 0 &&
+                 m->nfiles <= DBSTORE_MAX_FILES && m->files == NULL;
+            if (ok) {
+                m->files = calloc((size_t)m->nfiles + 1, sizeof *m->files);
+                ok = m->files != NULL;
+            }
+        } else if (strcmp(k, "file") == 0) {
+            if (m->files == NULL || files_seen >= m->nfiles) {
+                ok = 0;
+            } else {
+                DbManifestFile *f = &m->files[files_seen++];
+                char name[DBSTORE_NAME_MAX + 1];
+                ok = sscanf(val, "%64s %" SCNd32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNx64,
+                            name, &f->index, &f->records, &f->first, &f->bytes,
+                            &f->header_sum) == 6 &&
+                     strlen(name) < DBSTORE_NAME_MAX && strchr(name, '/') == NULL && name[0] != '.';
+                if (ok) {
+                    memcpy(f->name, name, strlen(name) + 1);
+                }
+            }
+        } /* unknown keys: written by a later build of the same format; ignored */
+        if (rc == ERR_OK && ok != 1) {
+            rc = BAD("malformed (a line cannot be read)");
+        }
+    }
+    if (rc == ERR_OK && (!have_format || m->spec[0] == '\0' || files_seen != m->nfiles ||
+                         (m->width != 1 && m->width != 2))) {
+        rc = BAD("incomplete (a required line is missing)");
+    }
+#undef BAD
+    free(buf);
+    if (rc != ERR_OK) {
+        dbstore_manifest_free(m);
+    }
+    return rc;
+}

@@ -1,0 +1,214 @@
+/* core/dbstore.h: the on-disk database: a directory of compressed,
+ * checksummed record files with random access, and its manifest.
+ *
+ * A database directory DIR holds
+ *   manifest            text, one `key value` line each (format, game
+ *                       variant, solver, layout, counts, root value, build,
+ *                       one `file` line per record file with its size and
+ *                       header checksum), `complete 1`, and last a line
+ *                       `checksum HEX` over every byte before it. Written
+ *                       last, atomically: a directory without a valid
+ *                       complete manifest holds no database (a solve in
+ *                       progress or an interrupted one).
+ *   NAME.gmdb           record files (tier-NNNN.gmdb: one tier's records by
+ *                       local index; slots-NNNN.gmdb: a fixed range of hash
+ *                       slots; reach.gmdb: the tier solver's reachability
+ *                       bitmaps, while a solve is in progress);
+ *   lock                the writers' lock (flock), holding the writer's PID.
+ *
+ * A record file:
+ *
+ *     offset  field
+ *          0  magic "GMDBSTOR"
+ *          8  u32 format version (1)      12  u32 kind (DbStoreKind)
+ *         16  i32 index (tier, file no.)  20  i32 count (tiers or files)
+ *         24  u32 width (bytes a record)  28  u32 winby (1: int16 scores)
+ *         32  u64 records                 40  u64 first (first hash slot)
+ *         48  u32 block records B         52  u32 zstd level
+ *         56  u64 blocks                  64  u64 index offset
+ *         72  u64 data bytes              80  u64 index checksum
+ *         88  char spec[256], NUL-padded (the game variant)
+ *        504  u64 header checksum (of bytes 0..503)
+ *        512  blocks: zstd frames, one after the other
+ *             the block index: per block u32 compressed bytes (0: every
+ *             record of the block is 0, unreached, and no bytes are
+ *             stored) and u32 checksum (low half of dbfile_checksum of
+ *             the compressed bytes)
+ *
+ * little-endian. Block k holds records [kB, min((k+1)B, records)): their
+ * record bytes, then (winby) their int16 scores, compressed independently,
+ * so one record is read by decompressing one block. The file is exactly
+ * 512 + data bytes + 8 * blocks long. Checksums chain: the manifest holds
+ * each file's header checksum, the header the index checksum, the index
+ * each block's.
+ *
+ * Writing (writer's side, under the lock): a file is written to a fresh
+ * temporary name (created with O_CREAT|O_EXCL|O_NOFOLLOW in the directory,
+ * so a planted file or link is never followed or reused), flushed (fsync),
+ * renamed over NAME and the directory flushed. A failed write (a full disk)
+ * removes its temporary file and leaves the previous NAME intact.
+ * Reading opens with O_NOFOLLOW|O_NONBLOCK and accepts only regular files
+ * (a FIFO or a device is refused, never waited on). Every error is ERR_IO
+ * with one line naming the file, what is wrong and what to do.
+ *
+ * Readers take no lock: they read only the files the manifest lists, each
+ * of which is replaced only by rename, and the checksum chain refuses a
+ * mixture of two databases.
+ */
+#ifndef CORE_DBSTORE_H
+#define CORE_DBSTORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+#define DBSTORE_VERSION 1
+#define DBSTORE_HEADER_BYTES 512
+#define DBSTORE_SPEC_MAX 256
+#define DBSTORE_NAME_MAX 64
+
+/* Raw bytes of records per block (the records of a 1-byte database; a
+ * 2-byte one gets half as many records per block). A block is the unit of
+ * reading: README "Databases on disk" has the measurements behind it. */
+#ifndef DBSTORE_BLOCK_BYTES
+#define DBSTORE_BLOCK_BYTES 4096
+#endif
+/* zstd level of new files: 1 is the fastest (README: size against time). */
+#ifndef DBSTORE_LEVEL
+#define DBSTORE_LEVEL 1
+#endif
+
+typedef enum DbStoreKind {
+    DBSTORE_RECORDS = 1, /* database records (and WinBy scores) */
+    DBSTORE_REACH = 2,   /* the tier solver's bitmaps: 8-byte words */
+} DbStoreKind;
+
+/* What a record file holds (its header). */
+typedef struct DbStoreInfo {
+    DbStoreKind kind;
+    char spec[DBSTORE_SPEC_MAX]; /* game variant */
+    int32_t index;               /* tier or file number */
+    int32_t count;               /* tiers or files of the database */
+    uint32_t width;              /* bytes per record (8 for bitmap words) */
+    bool winby;                  /* int16 scores follow each block's records */
+    uint64_t records;
+    uint64_t first; /* first hash slot (slots files), else 0 */
+} DbStoreInfo;
+
+/* An open database directory. */
+typedef struct DbDir {
+    char path[4096];
+    int fd;      /* the directory */
+    int lock_fd; /* -1 unless this process is the writer */
+} DbDir;
+
+/* Opens DIR (creating it when `create`). Refuses a path that is not a
+ * directory and, for a writer (`create`), a directory that other users may
+ * write without the sticky bit (they could replace files between runs). */
+ErrCode dbstore_dir_open(const char *path, bool create, DbDir *d, Error *err);
+void dbstore_dir_close(DbDir *d);
+
+/* Becomes the directory's only writer: an exclusive flock on DIR/lock
+ * (refused naming the holder's PID when another process has it), then
+ * removes temporary files left by interrupted writers. The lock is held
+ * until dbstore_dir_close. */
+ErrCode dbstore_lock(DbDir *d, Error *err);
+
+/* True when DIR/name exists (as any kind of file). */
+bool dbstore_exists(const DbDir *d, const char *name);
+
+/* Removes DIR/name (ignores a missing file). */
+void dbstore_remove(const DbDir *d, const char *name);
+
+/* Writes a record file: `records` (info->records * info->width bytes) and,
+ * with info->winby, `winby` (info->records scores), compressed by blocks
+ * on `threads` threads (OpenMP). *header_sum and *bytes (either may be
+ * NULL) get the new file's header checksum and size. */
+ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const void *records,
+                      const int16_t *winby, int threads, uint64_t *header_sum, uint64_t *bytes,
+                      Error *err);
+
+/* Reads a whole record file into `records` (and `winby`), checking that its
+ * header matches *expect and every checksum. *found is false (and ERR_OK
+ * returned) when the file does not exist. */
+ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect, void *records,
+                     int16_t *winby, int threads, bool *found, uint64_t *header_sum,
+                     uint64_t *bytes, Error *err);
+
+/* A record file open for random access: its header and block index. */
+typedef struct DbStoreFile {
+    int fd;
+    char path[4200];
+    DbStoreInfo info;
+    uint32_t block_records;
+    uint64_t blocks;
+    uint64_t *offset; /* per block: where its frame starts */
+    uint32_t *csize;  /* per block: compressed bytes (0: all zero) */
+    uint32_t *csum;   /* per block: checksum of the compressed bytes */
+    uint64_t header_sum;
+    uint64_t file_bytes;
+} DbStoreFile;
+
+/* Opens a record file and reads its index (checked against the header
+ * checksum and *expect). */
+ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                          DbStoreFile *f, Error *err);
+void dbstore_file_close(DbStoreFile *f);
+
+/* Raw bytes of block k (records, then scores). */
+uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k);
+
+/* Reads and decompresses block k into out (dbstore_block_bytes(f, k)
+ * bytes), checking its checksum and size. `ctx` is a decompression context
+ * from dbstore_dctx_new (one per thread). */
+ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err);
+void *dbstore_dctx_new(void);
+void dbstore_dctx_free(void *ctx);
+
+/* ----------------------------------------------------------- manifest */
+
+#define DBSTORE_MAX_FILES 100000
+
+typedef struct DbManifestFile {
+    char name[DBSTORE_NAME_MAX];
+    int32_t index;
+    uint64_t records;
+    uint64_t first;
+    uint64_t bytes;
+    uint64_t header_sum;
+} DbManifestFile;
+
+typedef struct DbManifest {
+    int version;
+    char spec[DBSTORE_SPEC_MAX];
+    char solver[64];
+    char layout[16]; /* "tiers" or "slots" */
+    uint64_t hash_space;
+    uint32_t width;
+    bool winby;
+    bool loopy;
+    uint64_t positions;
+    uint64_t count[5]; /* by Value: [1] wins, [2] losses, [3] ties, [4] draws */
+    uint32_t max_remoteness;
+    char root_value[16];
+    uint32_t root_remoteness;
+    int32_t root_winby;
+    char build[128];
+    bool complete;
+    int nfiles;
+    DbManifestFile *files;
+} DbManifest;
+
+/* Writes DIR/manifest atomically (as dbstore_write). */
+ErrCode dbstore_manifest_write(DbDir *d, const DbManifest *m, Error *err);
+
+/* Reads DIR/manifest. *found is false (ERR_OK) when there is none; a
+ * malformed or corrupt one is ERR_IO. Free with dbstore_manifest_free. */
+ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error *err);
+void dbstore_manifest_free(DbManifest *m);
+
+/* The build that writes files ("gamesman-perf COMMIT, gcc VERSION"). */
+const char *dbstore_build(void);
+
+#endif /* CORE_DBSTORE_H */

@@ -1,0 +1,46 @@
+#!/bin/sh
+# scripts/db-query-bench.sh GAME DIR [N] [SOLVE]: query figures of a
+# database on disk (README "Databases on disk").
+#   cold   one query in a fresh process after dropping the page cache
+#          (needs root: `sync; echo 3 > /proc/sys/vm/drop_caches`; skipped
+#          otherwise), wall time of the whole process;
+#   warm   N random reachable positions (bin/solve --sample N --seed 1:
+#          random play from the initial position) answered by one process
+#          with --query - (each answer reads the position and every child),
+#          twice; the second run's rate (per wall second and per CPU
+#          second) and the process's peak RSS.
+# SOLVE defaults to bin/solve. Prints one `key value` line per figure.
+set -eu
+game=$1
+dir=$2
+n=${3:-10000}
+solve=${4:-bin/solve}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$solve" "$game" --sample "$n" --seed 1 >"$tmp/pos"
+first=$(head -n 1 "$tmp/pos")
+if [ "$(id -u)" -eq 0 ]; then
+    sync
+    echo 3 >/proc/sys/vm/drop_caches
+    /usr/bin/time -f '%e %M' -o "$tmp/cold" "$solve" "$game" --db "$dir" --query "$first" \
+        --json >/dev/null
+    echo "cold_query_seconds $(cut -d' ' -f1 "$tmp/cold")"
+    echo "cold_query_peak_rss_kib $(cut -d' ' -f2 "$tmp/cold")"
+else
+    echo "cold_query_seconds skipped (not root: cannot drop the page cache)"
+fi
+for run in 1 2; do
+    /usr/bin/time -f '%e %M %U %S' -o "$tmp/warm" "$solve" "$game" --db "$dir" --query - \
+        <"$tmp/pos" >"$tmp/out"
+done
+answered=$(jq -s 'map(select(.value != null)) | length' "$tmp/out")
+secs=$(cut -d' ' -f1 "$tmp/warm")
+echo "warm_positions $answered of $n"
+echo "warm_seconds $secs"
+echo "warm_queries_per_second $(echo "$answered $secs" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 0.01) }')"
+echo "warm_peak_rss_kib $(cut -d' ' -f2 "$tmp/warm")"
+# On a loaded machine the wall rate understates the process: its CPU time
+# (user + system) gives the rate it would have on a core of its own.
+cpu=$(awk '{ print $3 + $4 }' "$tmp/warm")
+echo "warm_cpu_seconds $cpu"
+echo "warm_queries_per_cpu_second $(echo "$answered $cpu" | awk '{ printf "%.0f", $1 / ($2 > 0 ? $2 : 0.01) }')"

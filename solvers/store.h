@@ -1,0 +1,95 @@
+/* solvers/store.h: a game's strong database on disk (core/dbstore.h): saved
+ * by any solver that keeps one, queried, analyzed and verified without
+ * solving.
+ *
+ * Layouts (the manifest's `layout`):
+ *   tiers  one file per tier (tier-NNNN.gmdb), records by local index: what
+ *          the tier solver writes as it goes (solvers/tier.c), so an
+ *          interrupted solve resumes from the tiers on disk;
+ *   slots  files of STORE_SLOTS_PER_FILE hash slots each (slots-NNNN.gmdb),
+ *          records by position: what store_save writes for the others.
+ *
+ * Reading a record (store_get) touches the manifest, the header and block
+ * index of its file (read once, on first use) and one block, decompressed
+ * into a direct-mapped cache of STORE_CACHE_BLOCKS blocks: memory is the
+ * indexes plus the cache, whatever the database's size.
+ *
+ * store_verify checks every checksum and then, position by position, that
+ * each stored record is what the fold of its children's stored records
+ * gives (core/value.h, the rule every solver uses), in parallel. For
+ * tiers it holds a tier and its child tiers in memory at a time; for slots
+ * the whole database.
+ */
+#ifndef SOLVERS_STORE_H
+#define SOLVERS_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/db.h"
+#include "core/dbstore.h"
+#include "core/error.h"
+#include "games/game.h"
+#include "solvers/solver.h"
+
+#define STORE_SLOTS_PER_FILE (UINT64_C(1) << 30)
+#ifndef STORE_CACHE_BLOCKS
+#define STORE_CACHE_BLOCKS 8192 /* 32 MiB of 4 KiB blocks */
+#endif
+
+/* "tier-0007.gmdb" */
+void store_tier_name(int tier, char *buf, size_t n);
+
+/* A manifest for g's database as solved by `solver` (without files). */
+void store_manifest_fill(DbManifest *m, const Game *g, const char *solver, const char *layout,
+                         const DbSummary *sum, Outcome root, bool has_winby, WinBy root_winby);
+
+/* Writes m (complete) as DIR's manifest, then removes the files an older
+ * manifest listed that m does not. */
+ErrCode store_manifest_commit(DbDir *d, DbManifest *m, Error *err);
+
+/* Saves a solve's in-memory database (res->has_db) to `dir` (slots
+ * layout) under the directory's lock: record files first, the manifest
+ * last. sum: db_summarize of res->db. */
+ErrCode store_save(const Game *g, const char *solver, const SolveResult *res, const DbSummary *sum,
+                   const char *dir, int threads, Error *err);
+
+typedef struct StoreCacheEntry {
+    int file; /* -1: empty */
+    uint64_t block;
+    unsigned char *data;
+} StoreCacheEntry;
+
+typedef struct Store {
+    const Game *g;
+    DbDir dir;
+    DbManifest m;
+    bool tiers;   /* layout tiers (else slots) */
+    Database fmt; /* record format (no arrays): for db_raw_* */
+    int nfiles;
+    DbStoreFile *files; /* opened on first use */
+    bool *opened;
+    void *dctx;
+    StoreCacheEntry *cache;
+    uint64_t reads, misses;
+} Store;
+
+/* Opens DIR's complete database of g's variant: refuses (ERR_IO) a
+ * directory without one, of another variant, or not matching g. */
+ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err);
+void store_close(Store *st);
+
+/* The record (raw, core/db.h) and score of position pos (canonical). */
+ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err);
+
+/* The counts and the by-remoteness histogram, streamed from the files;
+ * refuses a database whose counts differ from its manifest's. Free with
+ * db_summary_free. */
+ErrCode store_analyze(Store *st, DbSummary *sum, Error *err);
+
+/* Checks the database (see the top). ERR_IO names the first disagreement
+ * (tiers from the last, the smallest index; or the smallest position) exactly. */
+ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err);
+
+#endif /* SOLVERS_STORE_H */

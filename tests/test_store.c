@@ -1,0 +1,512 @@
+/* tests/test_store.c: the database on disk (core/dbstore.h, solvers/store.h).
+ *
+ *   - round trip: for every test variant of every game and every solver
+ *     that keeps a database, solve, save (tier: as it solves), open, and
+ *     every reached position reads back the in-memory record and score;
+ *     the streamed counts equal db_summarize's; the verification passes;
+ *   - verify: a record flipped from win to lose, rewritten with valid
+ *     checksums (so only the consistency check can see it), is reported at
+ *     its exact file and index;
+ * and the file-safety cases of issue 10 (items 1-3, 8, 9), each against
+ * the tier solver's resume (run_tier) or the reader:
+ *   - a symbolic link planted as the temporary name is not followed (the
+ *     issue's reproduction, then every temporary name this process could
+ *     use taken by a link: refused, the victim intact);
+ *   - a directory every user can write without the sticky bit is refused;
+ *     with the sticky bit it is accepted;
+ *   - a FIFO as a tier file, the manifest or the lock is refused without
+ *     waiting;
+ *   - a second writer is refused naming the holder's PID;
+ *   - crafted reach files (bits in the padding of a tier's last word: the
+ *     heap overflow of item 2; all zero) and crafted tier files (all 0xFF,
+ *     a draw, an undecided record) with valid checksums are refused;
+ *   - a record file of another format version, a missing, half-written
+ *     (no manifest) or foreign directory are refused by the reader.
+ */
+#include "tests/testutil.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/dbfile.h"
+#include "core/dbstore.h"
+#include "solvers/store.h"
+
+static char *make_dir(void) {
+    char *dir = test_strdupf("/tmp/test_store.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void remove_dir(char *dir) {
+    char *cmd = test_strdupf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+static ErrCode run_tier(const Game *g, const char *dir, SolveResult *res, Error *err) {
+    const SolverModule *s = solver_find("tier");
+    SolveConfig cfg = {.threads = 2, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, NULL, "tier", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+static void tier_ok(const Game *g, const char *dir) {
+    SolveResult res;
+    Error err = {0};
+    if (run_tier(g, dir, &res, &err) != ERR_OK) {
+        fail_msg("tier --db %s: %s", dir, err.msg);
+    }
+    assert_true(res.saved_db);
+    solve_result_free(&res);
+}
+
+/* Expects the tier solve on dir to be refused with ERR_IO naming `part`. */
+static void tier_refused(const Game *g, const char *dir, const char *part) {
+    SolveResult res;
+    Error err = {0};
+    ErrCode rc = run_tier(g, dir, &res, &err);
+    if (rc == ERR_OK) {
+        solve_result_free(&res);
+    }
+    if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
+        fail_msg("expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
+    }
+}
+
+static void store_refused(const Game *g, const char *dir, const char *part) {
+    Store st;
+    Error err = {0};
+    ErrCode rc = store_open(g, dir, &st, &err);
+    if (rc == ERR_OK) {
+        store_close(&st);
+    }
+    if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
+        fail_msg("expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
+    }
+}
+
+#define TMP_NAMES_PLANTED 50000
+
+/* ------------------------------------------------------------ round trip */
+
+/* Hash spaces above this get only the game's default solver in the
+ * sanitizer build (othello's 17 million slots, five solvers: a minute). */
+#define ROUND_TRIP_ALL_SOLVERS_MAX 1000000
+
+static void round_trip(void **state) {
+    Game *g = test_game(*state);
+    bool all = test_heavy_enabled() || g->num_positions <= ROUND_TRIP_ALL_SOLVERS_MAX;
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        const SolverModule *s = solver_registry[i];
+        if (s->root_only || s->partial_db || !solver_supports(s, g, NULL, 0) ||
+            (!all && s != solver_default(g))) {
+            continue;
+        }
+        char *dir = make_dir();
+        SolveConfig cfg = {.threads = s->parallel ? 2 : 1, .work_dir = dir};
+        Error err = {0};
+        assert_int_equal(options_parse(s->options, NULL, s->name, &cfg.options, &err), ERR_OK);
+        SolveResult res;
+        if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
+            fail_msg("%s on %s: %s", s->name, g->variant, err.msg);
+        }
+        assert_true(res.has_db);
+        DbSummary sum;
+        assert_int_equal(db_summarize(&res.db, true, &sum, &err), ERR_OK);
+        if (!res.saved_db) {
+            if (store_save(g, s->name, &res, &sum, dir, 2, &err) != ERR_OK) {
+                fail_msg("save %s on %s: %s", s->name, g->variant, err.msg);
+            }
+        }
+        Store st;
+        if (store_open(g, dir, &st, &err) != ERR_OK) {
+            fail_msg("open %s on %s: %s", s->name, g->variant, err.msg);
+        }
+        for (Position p = 0; p < g->num_positions; p++) {
+            uint32_t want = db_peek(&res.db, p);
+            if (want == DB_UNREACHED) {
+                continue;
+            }
+            uint32_t raw;
+            WinBy w;
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            if (raw != want || (res.db.winby != NULL && w != res.db.winby[p])) {
+                fail_msg("%s on %s: position %llu reads %u (winby %d), solved %u", s->name,
+                         g->variant, (unsigned long long)p, raw, (int)w, want);
+            }
+        }
+        DbSummary disk;
+        assert_int_equal(store_analyze(&st, &disk, &err), ERR_OK);
+        assert_int_equal(disk.positions, sum.positions);
+        assert_memory_equal(disk.count, sum.count, sizeof sum.count);
+        assert_int_equal(disk.max_remoteness, sum.max_remoteness);
+        assert_memory_equal(disk.by_remoteness, sum.by_remoteness,
+                            (sum.max_remoteness + 1) * sizeof *sum.by_remoteness);
+        uint64_t checked = 0;
+        if (store_verify(&st, 2, false, &checked, &err) != ERR_OK) {
+            fail_msg("verify %s on %s: %s", s->name, g->variant, err.msg);
+        }
+        assert_int_equal(checked, sum.positions);
+        db_summary_free(&disk);
+        store_close(&st);
+        db_summary_free(&sum);
+        solve_result_free(&res);
+        remove_dir(dir);
+    }
+    game_destroy(g);
+}
+
+/* ------------------------------------------------------------ verify */
+
+/* Rewrites record `index` of tier file `tier` to `raw` with valid
+ * checksums, and the manifest to match: only the consistency check can
+ * tell. Returns the record it replaced. */
+static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_t index,
+                               uint32_t raw) {
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    DbManifest m;
+    bool found;
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    assert_true(found);
+    DbStoreInfo info = {.kind = DBSTORE_RECORDS,
+                        .index = tier,
+                        .count = m.nfiles,
+                        .width = m.width,
+                        .winby = m.winby,
+                        .records = m.files[tier].records};
+    game_spec(g, info.spec, sizeof info.spec);
+    assert_int_equal(m.width, 1);
+    uint8_t *rec = calloc(info.records, 1);
+    assert_non_null(rec);
+    assert_int_equal(
+        dbstore_read(&d, m.files[tier].name, &info, rec, NULL, 1, &found, NULL, NULL, &err),
+        ERR_OK);
+    uint32_t old = rec[index];
+    rec[index] = (uint8_t)raw;
+    assert_int_equal(dbstore_write(&d, m.files[tier].name, &info, rec, NULL, 1,
+                                   &m.files[tier].header_sum, &m.files[tier].bytes, &err),
+                     ERR_OK);
+    assert_int_equal(dbstore_manifest_write(&d, &m, &err), ERR_OK);
+    free(rec);
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
+    return old;
+}
+
+static void verify_catches_flip(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    tier_ok(g, dir);
+    /* The first win of tier 5 (five pieces: x to... o to move) becomes a
+     * loss of the same remoteness: the counts change too, but the
+     * position check comes first and names the place. */
+    Store st;
+    Error err = {0};
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t size = g->tiers->size(g, 5), index = size;
+    for (uint64_t i = 0; i < size && index == size; i++) {
+        uint32_t raw;
+        WinBy w;
+        assert_int_equal(store_get(&st, g->tiers->position_at(g, 5, i), &raw, &w, &err), ERR_OK);
+        if (db_raw_value(&st.fmt, raw) == VALUE_WIN) {
+            index = i;
+        }
+    }
+    store_close(&st);
+    assert_true(index < size);
+    uint32_t old = rewrite_record(g, dir, 5, index, 0);
+    uint32_t flipped = ((uint32_t)VALUE_LOSE << 6) | (old & 63);
+    rewrite_record(g, dir, 5, index, flipped);
+    /* Every checksum holds. */
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t checked = 0;
+    ErrCode rc = store_verify(&st, 2, false, &checked, &err);
+    store_close(&st);
+    char *want = test_strdupf("verification failed at tier-0005.gmdb index %llu ",
+                              (unsigned long long)index);
+    if (rc != ERR_IO || strstr(err.msg, want) == NULL || strstr(err.msg, "stored lose") == NULL) {
+        fail_msg("expected '%s', got %d: %s", want, rc, err.msg);
+    }
+    free(want);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+/* ----------------------------------------------------- issue 10 items */
+
+static char *path_in(const char *dir, const char *name) { return test_strdupf("%s/%s", dir, name); }
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static bool holds_text(const char *path, const char *text) {
+    char buf[256] = {0};
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    return n == strlen(text) && memcmp(buf, text, n) == 0;
+}
+
+static void symlink_not_followed(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir(), *other = make_dir();
+    char *victim = path_in(other, "victim");
+    write_text(victim, "precious");
+    tier_ok(g, dir);
+    /* The issue's reproduction: the tier file gone, a link planted as its
+     * old temporary name. */
+    char *tier = path_in(dir, "tier-0005.gmdb"), *tmp = path_in(dir, "tier-0005.gmdb.tmp");
+    char *manifest = path_in(dir, "manifest");
+    assert_int_equal(unlink(tier), 0);
+    assert_int_equal(unlink(manifest), 0);
+    assert_int_equal(symlink(victim, tmp), 0);
+    tier_ok(g, dir);
+    assert_true(holds_text(victim, "precious"));
+    struct stat st;
+    assert_int_equal(lstat(tier, &st), 0);
+    assert_true(S_ISREG(st.st_mode));
+    /* Every temporary name this process could use taken by a link (the
+     * writer below skips the lock's clean-up): refused, nothing followed. */
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    /* The writer numbers its temporary names with a process-wide counter
+     * that the round trips above have advanced (a few thousand files):
+     * plant far more than it can have reached. */
+    for (int k = 0; k < TMP_NAMES_PLANTED; k++) {
+        char *link = test_strdupf("%s/x.gmdb.tmp.%ld.%d", dir, (long)getpid(), k);
+        assert_int_equal(symlink(victim, link), 0);
+        free(link);
+    }
+    uint8_t rec[100] = {0};
+    DbStoreInfo info = {
+        .kind = DBSTORE_RECORDS, .index = 0, .count = 1, .width = 1, .records = 100};
+    ErrCode rc = dbstore_write(&d, "x.gmdb", &info, rec, NULL, 1, NULL, NULL, &err);
+    assert_int_equal(rc, ERR_IO);
+    assert_non_null(strstr(err.msg, "every name is taken"));
+    assert_true(holds_text(victim, "precious"));
+    dbstore_dir_close(&d);
+    free(tier);
+    free(tmp);
+    free(manifest);
+    free(victim);
+    remove_dir(other);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void world_writable_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    assert_int_equal(chmod(dir, 0777), 0);
+    tier_refused(g, dir, "can be written by every user and has no sticky bit");
+    assert_int_equal(chmod(dir, 01777), 0);
+    tier_ok(g, dir);
+    assert_int_equal(chmod(dir, 0700), 0);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void fifo_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    static const char *const names[] = {"tier-0003.gmdb", "reach.gmdb", "lock"};
+    for (int i = 0; i < 3; i++) {
+        char *dir = make_dir();
+        char *fifo = path_in(dir, names[i]);
+        assert_int_equal(mkfifo(fifo, 0644), 0);
+        tier_refused(g, dir, "not a regular file");
+        free(fifo);
+        remove_dir(dir);
+    }
+    /* The manifest, to the reader. */
+    char *dir = make_dir();
+    char *fifo = path_in(dir, "manifest");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    store_refused(g, dir, "not a regular file");
+    free(fifo);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void second_writer_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    /* flock locks belong to an open file: the solve's own open conflicts. */
+    char *pid = test_strdupf("process %ld holds", (long)getpid());
+    tier_refused(g, dir, pid);
+    dbstore_dir_close(&d);
+    tier_ok(g, dir);
+    free(pid);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+/* The reach file of tic-tac-toe's tiers, crafted: words of each tier, in
+ * tier order (core/dbstore.h kind 2), with bits given per tier. */
+static void write_reach(const Game *g, const char *dir, uint64_t tier0_word0) {
+    int n = g->tiers->count(g);
+    uint64_t words = 0;
+    for (int t = 0; t < n; t++) {
+        words += (g->tiers->size(g, t) + 63) / 64;
+    }
+    uint64_t *bits = calloc(words, 8);
+    assert_non_null(bits);
+    bits[0] = tier0_word0;
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    DbStoreInfo info = {
+        .kind = DBSTORE_REACH, .index = -1, .count = n, .width = 8, .records = words};
+    game_spec(g, info.spec, sizeof info.spec);
+    assert_int_equal(dbstore_write(&d, "reach.gmdb", &info, bits, NULL, 1, NULL, NULL, &err),
+                     ERR_OK);
+    dbstore_dir_close(&d);
+    free(bits);
+}
+
+/* A tier file of `tier` with every record `fill`, except record `at` set
+ * to `raw` (when at < size). */
+static void write_tier(const Game *g, const char *dir, int tier, uint8_t fill, uint64_t at,
+                       uint8_t raw) {
+    uint64_t size = g->tiers->size(g, tier);
+    uint8_t *rec = malloc(size);
+    assert_non_null(rec);
+    memset(rec, fill, size);
+    if (at < size) {
+        rec[at] = raw;
+    }
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    DbStoreInfo info = {.kind = DBSTORE_RECORDS,
+                        .index = tier,
+                        .count = g->tiers->count(g),
+                        .width = 1,
+                        .records = size};
+    game_spec(g, info.spec, sizeof info.spec);
+    char name[DBSTORE_NAME_MAX];
+    store_tier_name(tier, name, sizeof name);
+    assert_int_equal(dbstore_write(&d, name, &info, rec, NULL, 1, NULL, NULL, &err), ERR_OK);
+    dbstore_dir_close(&d);
+    free(rec);
+}
+
+static void crafted_files_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    /* Tier 0 is the empty board alone: one position, so bits 1..63 of its
+     * word are padding. Bit 5 there is the heap overflow of item 2; the
+     * ASan build proves it is refused before anything is written. */
+    char *dir = make_dir();
+    write_reach(g, dir, 1 | UINT64_C(1) << 5);
+    tier_refused(g, dir, "bits past the end of tier 0");
+    write_reach(g, dir, 0);
+    tier_refused(g, dir, "the initial position is not reached");
+    remove_dir(dir);
+    /* Tier files against the bitmaps of a real forward pass. */
+    dir = make_dir();
+    write_tier(g, dir, 5, 0xFF, UINT64_MAX, 0);
+    tier_refused(g, dir, "tier-0005.gmdb holds impossible records");
+    remove_dir(dir);
+    dir = make_dir();
+    write_tier(g, dir, 0, 0, 0, DB_DRAW);
+    tier_refused(g, dir, "a draw, in a game that cannot draw");
+    write_tier(g, dir, 0, 0, 0, DB_VISITED);
+    tier_refused(g, dir, "an undecided record");
+    write_tier(g, dir, 0, 0, 0, 0);
+    tier_refused(g, dir, "no record for a reachable position");
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void bad_dirs_refused(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe"), *other = test_game("tictactoe:misere");
+    store_refused(g, "/nonexistent/test_store", "cannot open the database directory");
+    char *dir = make_dir();
+    tier_ok(g, dir);
+    store_refused(other, dir, "holds the database of tictactoe, not tictactoe:misere");
+    /* Another format version, with a valid header checksum. */
+    char *tier = path_in(dir, "tier-0004.gmdb");
+    int fd = open(tier, O_RDWR);
+    assert_true(fd >= 0);
+    unsigned char h[512];
+    assert_int_equal(pread(fd, h, 512, 0), 512);
+    h[8] = 2;
+    uint64_t sum = dbfile_checksum(0, h, 504);
+    for (int i = 0; i < 8; i++) {
+        h[504 + i] = (unsigned char)(sum >> (8 * i));
+    }
+    assert_int_equal(pwrite(fd, h, 512, 0), 512);
+    close(fd);
+    tier_refused(g, dir, "has format version 2, this build reads 1");
+    /* Half-written: no manifest. */
+    char *manifest = path_in(dir, "manifest");
+    assert_int_equal(unlink(manifest), 0);
+    store_refused(g, dir, "holds no complete database");
+    /* A manifest cut short. */
+    write_text(manifest, "format 1\nspec tictactoe\n");
+    store_refused(g, dir, "not complete (no checksum line");
+    free(manifest);
+    free(tier);
+    remove_dir(dir);
+    game_destroy(g);
+    game_destroy(other);
+}
+
+int main(void) {
+    size_t n;
+    char **specs = test_game_specs(&n);
+    struct CMUnitTest *tests = calloc(n + 8, sizeof *tests);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        tests[k++] =
+            (struct CMUnitTest){.name = test_strdupf("round trip through the disk on %s", specs[i]),
+                                .test_func = round_trip,
+                                .initial_state = specs[i]};
+    }
+    const struct {
+        const char *name;
+        void (*fn)(void **);
+    } fixed[] = {
+        {"verify catches a flipped record", verify_catches_flip},
+        {"item 1: a planted symlink is not followed", symlink_not_followed},
+        {"item 1: a world-writable directory without sticky bit is refused",
+         world_writable_refused},
+        {"item 9: FIFOs refused without waiting", fifo_refused},
+        {"item 8: a second writer is refused naming the PID", second_writer_refused},
+        {"items 2, 3: crafted bitmaps and records refused", crafted_files_refused},
+        {"bad directories refused", bad_dirs_refused},
+    };
+    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+        tests[k++] = (struct CMUnitTest){.name = test_strdupf("%s", fixed[i].name),
+                                         .test_func = fixed[i].fn};
+    }
+    int rc = test_run_group("store", tests, k);
+    free(tests);
+    test_free_specs(specs);
+    return rc;
+}
