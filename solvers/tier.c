@@ -998,7 +998,7 @@ static void share_tier(TierSolve *s, int tier) {
     }
 }
 
-/* Payload checksum (as core/dbfile.c chains the parts) of records [a, b) of
+/* core/dbfile.h's checksum of the records, then (chained) the WinBy scores, of records [a, b) of
  * a solved tier. */
 static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
     const Database *v = &ti->vals;
