@@ -114,7 +114,11 @@ void json_int(JsonWriter *w, const char *key, int64_t value) {
 
 void json_double(JsonWriter *w, const char *key, double value) {
     prefix(w, key);
-    if (isfinite(value)) {
+    if (isfinite(value) && value == floor(value) && fabs(value) < 9007199254740992.0) {
+        /* A whole number (a count in solver_stats) up to 2^53, exactly: %.9g
+         * would round 2,818,972,642 to 2.81897264e+09. */
+        fprintf(w->out, "%.0f", value);
+    } else if (isfinite(value)) {
         fprintf(w->out, "%.9g", value);
     } else {
         fputs("null", w->out);

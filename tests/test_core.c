@@ -478,10 +478,13 @@ static void json_output(void **state) {
     json_object_begin(&w, "d");
     json_object_end(&w);
     json_bool(&w, "e", true);
+    json_double(&w, "f", 2818972642.0); /* a count past 1e9, whole */
+    json_double(&w, "g", 0.25);
     json_object_end(&w);
     fclose(f);
     assert_string_equal(buf, "{\"a\":\"q\\\"\\\\\\n\",\"b\":18446744073709551615,"
-                             "\"c\":[-3,null],\"d\":{},\"e\":true}\n");
+                             "\"c\":[-3,null],\"d\":{},\"e\":true,\"f\":2818972642,"
+                             "\"g\":0.25}\n");
     free(buf);
 }
 
