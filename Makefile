@@ -3,6 +3,10 @@
 #   make              bin/solve (release build: -O2, counters on, jemalloc)
 #   make test         unit, property and cross-check tests, in the release
 #                     build and in an ASan+UBSan build, then the CLI tests
+#                     and the MPI tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#   make solve-mpi    bin/solve-mpi: the same sources built by mpicc with
+#                     -DUSE_MPI (core/dist.h); build/mpitiming/bin/solve is
+#                     its STATS=0 twin for timings
 #   make bench        the benchmark matrix: results/<UTC time>/, plots/, a summary
 #                     (README.md, "Benchmarks"); SOLVERS=... GAMES=... narrow it
 #   make bench-full   the same with the large sizes (lines marked `full`)
@@ -49,15 +53,24 @@ timing_LIBS := -fopenmp -ljemalloc -lbdd -lzstd -lm
 SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 asan_CFLAGS := $(BASE_CFLAGS) -O1 -g -DSTATS=1 $(SAN)
 asan_LIBS := -fopenmp -lbdd -lzstd -lm $(SAN)
+# MPI variants (bin/solve-mpi): compiled and linked by mpicc (Open MPI).
+mpi_CC := mpicc
+mpi_CFLAGS := $(release_CFLAGS) -DUSE_MPI
+mpi_LIBS := $(release_LIBS)
+mpi_DEPS := deps-mpi
+mpitiming_CC := mpicc
+mpitiming_CFLAGS := $(timing_CFLAGS) -DUSE_MPI
+mpitiming_LIBS := $(timing_LIBS)
+mpitiming_DEPS := deps-mpi
 
-VARIANTS := release timing asan
+VARIANTS := release timing asan mpi mpitiming
 # The commit written into database manifests (core/dbstore.c: "build").
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \
-	deps-build deps-test deps-format deps-bench
+	deps-build deps-test deps-format deps-bench deps-mpi solve-mpi
 .DEFAULT_GOAL := all
 
 all: bin/solve
@@ -65,7 +78,9 @@ all: bin/solve
 deps-build:
 	@scripts/deps.sh build
 deps-test:
-	@scripts/deps.sh build test bench
+	@scripts/deps.sh build test bench mpi
+deps-mpi:
+	@scripts/deps.sh build mpi
 deps-format:
 	@scripts/deps.sh format
 deps-bench:
@@ -76,9 +91,9 @@ define variant_rules
 $(1)_OBJS := $$(patsubst %.c,$(BUILD)/$(1)/%.o,$(LIB_SRCS))
 $(1)_TESTS := $$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%,$(TEST_SRCS))
 
-$(BUILD)/$(1)/%.o: %.c | deps-build
+$(BUILD)/$(1)/%.o: %.c | deps-build $$($(1)_DEPS)
 	@mkdir -p $$(dir $$@)
-	$(CC) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS) -c $$< -o $$@
+	$$(or $$($(1)_CC),$(CC)) $$($(1)_CFLAGS) $$(EXTRA_CFLAGS) -c $$< -o $$@
 
 $(BUILD)/$(1)/libgamesman.a: $$($(1)_OBJS)
 	@rm -f $$@
@@ -86,7 +101,7 @@ $(BUILD)/$(1)/libgamesman.a: $$($(1)_OBJS)
 
 $(BUILD)/$(1)/bin/solve: $(BUILD)/$(1)/cli/solve.o $(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
-	$(CC) $$^ $$($(1)_LIBS) -o $$@
+	$$(or $$($(1)_CC),$(CC)) $$^ $$($(1)_LIBS) -o $$@
 
 $(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o \
 		$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_UTIL)) $(BUILD)/$(1)/libgamesman.a | deps-test
@@ -102,10 +117,26 @@ bin/solve: $(BUILD)/release/bin/solve
 	@mkdir -p bin
 	cp $< $@
 
+solve-mpi: bin/solve-mpi bin/tier-plan
+bin/solve-mpi: $(BUILD)/mpi/bin/solve
+	@mkdir -p bin
+	cp $< $@
+
+# bin/tier-plan: a distributed solve's memory, disk, network and time from
+# the tier layout alone (docs/scaling.md); no MPI needed.
+$(BUILD)/release/bin/tier-plan: $(BUILD)/release/cli/tier_plan.o $(BUILD)/release/libgamesman.a
+	@mkdir -p $(dir $@)
+	$(CC) $^ $(release_LIBS) -o $@
+bin/tier-plan: $(BUILD)/release/bin/tier-plan
+	@mkdir -p bin
+	cp $< $@
+-include $(BUILD)/release/cli/tier_plan.d
+
 # The release suite runs every test variant; the sanitizer build skips the
 # variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget.
 test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve \
-		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench
+		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench $(BUILD)/mpi/bin/solve \
+		$(BUILD)/release/bin/tier-plan
 	@scripts/run-tests.sh $(JOBS) $(BUILD)
 
 # bin/bench: the Google Benchmark driver, built from the timing variant

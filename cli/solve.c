@@ -18,6 +18,10 @@
  * or its "false hope" future goal (among the winning moves, the one that
  * wins by the least).
  *
+ * Built with -DUSE_MPI this is bin/solve-mpi (core/dist.h): every rank runs
+ * the same command, the tier solver shares the work, rank 0 prints the
+ * result, and an error every rank agreed on is printed once, by rank 0.
+ *
  * With --db DIR, the solve's database is saved to DIR (solvers/store.h;
  * the tier solver writes it as it goes and resumes from it). Without
  * --solver, --query, --analyze and --verify answer from DIR's complete
@@ -36,6 +40,7 @@
 
 #include "core/clock.h"
 #include "core/db.h"
+#include "core/dist.h"
 #include "core/json.h"
 #include "core/mem.h"
 #include "games/game.h"
@@ -465,6 +470,9 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
     for (int i = 0; i < res->nextra; i++) {
         printf("%-11s %.6g\n", res->extra[i].name, res->extra[i].value);
     }
+    if (res->has_checksum) {
+        printf("checksum    %016" PRIx64 " (of the database)\n", res->checksum);
+    }
     if (sum != NULL && sum->by_remoteness != NULL) {
         printf("\nremoteness        win       lose        tie       draw\n");
         for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
@@ -586,6 +594,11 @@ static void print_json(const Game *g, const char *solver, const char *source,
         json_double(&w, res->extra[i].name, res->extra[i].value);
     }
     json_object_end(&w);
+    if (res->has_checksum) {
+        char hex[24];
+        snprintf(hex, sizeof hex, "%016" PRIx64, res->checksum);
+        json_string(&w, "db_checksum", hex);
+    }
     if (sum != NULL && sum->by_remoteness != NULL) {
         json_array_begin(&w, "by_remoteness");
         for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
@@ -607,7 +620,13 @@ static void print_json(const Game *g, const char *solver, const char *source,
 }
 
 static int fail(const Error *err) {
-    fprintf(stderr, "solve: %s\n", err->msg);
+    if (dist_error_is_shared(err)) {
+        /* rank 0 prints it */
+    } else if (dist_rank() != 0) {
+        fprintf(stderr, "solve: rank %d of %d: %s\n", dist_rank(), dist_size(), err->msg);
+    } else {
+        fprintf(stderr, "solve: %s\n", err->msg);
+    }
     return err->code != ERR_OK ? (int)err->code : 1;
 }
 
@@ -822,6 +841,11 @@ static int run(int argc, char **argv) {
             rc = options_parse(s->options, NULL, s->name, &a.cfg.options, &err);
         }
     }
+    if (rc == ERR_OK && dist_size() > 1 && strcmp(s->name, "tier") != 0) {
+        rc = error_set(&err, ERR_UNSUPPORTED,
+                       "solver '%s' runs in one process; with %d MPI ranks give --solver tier",
+                       s->name, dist_size());
+    }
     if (rc != ERR_OK) {
         game_destroy(g);
         return fail(&err);
@@ -967,5 +991,11 @@ int main(int argc, char **argv) {
         fprintf(stderr, "solve: standard output is closed; there is nowhere to write the result\n");
         return ERR_IO;
     }
-    return finish_output(run(argc, argv));
+    dist_init(&argc, &argv);
+    if (dist_rank() != 0 && freopen("/dev/null", "w", stdout) == NULL) {
+        fprintf(stderr, "solve: rank %d: cannot silence standard output\n", dist_rank());
+    }
+    int rc = finish_output(run(argc, argv));
+    dist_finalize();
+    return rc;
 }

@@ -2,9 +2,11 @@
 # scripts/run-tests.sh JOBS BUILD: runs the cmocka test programs of the
 # release and the ASan+UBSan builds (JOBS at a time), then the CLI tests
 # against both builds of bin/solve and the benchmark driver's tests
-# (tests/bench.sh, timing build with its counted twin), and prints one
-# closing line:
-#   tests: N passed, N failed, N skipped
+# (tests/bench.sh, timing build with its counted twin), then the MPI tests
+# (tests/mpi.sh: bin/solve-mpi on 1, 2 and 3 ranks against bin/solve), and
+# prints one closing line:
+#   tests: N passed, N failed, N skipped; MPI: N of them (1, 2 and 3 ranks)
+# (or "MPI: not run (...)" when mpirun or the MPI build is missing).
 # Logs are kept in BUILD/<variant>/tests/*.log.
 set -u
 jobs=${1:-2}
@@ -89,5 +91,22 @@ passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
 
-echo "tests: $passed passed, $failed failed, $skipped skipped"
+mpi_note="MPI: not run (no $build/mpi/bin/solve)"
+if [ -x "$build/mpi/bin/solve" ]; then
+    out=$("$here/../tests/mpi.sh" "$build/release/bin/solve" "$build/mpi/bin/solve" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^ok ' | sed "s/^/mpi /"
+    if echo "$out" | grep -q '^mpi: skipped'; then
+        mpi_note="MPI: not run (no mpirun)"
+    else
+        p=$(echo "$out" | sed -n 's/^mpi: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+        f=$(echo "$out" | sed -n 's/^mpi: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+        passed=$((passed + ${p:-0}))
+        failed=$((failed + ${f:-1}))
+        [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
+        mpi_note="MPI: ${p:-0} of them (1, 2 and 3 ranks)"
+    fi
+fi
+
+echo "tests: $passed passed, $failed failed, $skipped skipped; $mpi_note"
 [ "$failed" -eq 0 ]

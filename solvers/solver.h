@@ -88,6 +88,11 @@ typedef struct SolveResult {
     int threads;                /* threads the solve used */
     int nextra;
     SolveExtra extra[SOLVE_EXTRA_MAX]; /* solver-specific figures (sweeps, frontier sizes...) */
+    /* OPTIONAL: a 64-bit checksum of every record the solve computed, the
+     * same for every thread and rank count (tier: core/dbfile.h's checksum
+     * of each tier's records then WinBy scores, chained in tier order). */
+    bool has_checksum;
+    uint64_t checksum;
     /* OPTIONAL (default false): the solver wrote its database to
      * cfg->work_dir itself, manifest included (tier; solvers/store.h). */
     bool saved_db;

@@ -61,6 +61,26 @@
  * (slots and reachable bound per tier, memory mode and peak, disk, time
  * from a short calibration of the forward pass) on stderr; see estimate().
  *
+ * Distributed (bin/solve-mpi, core/dist.h): with N MPI ranks, each tier's
+ * reachable positions are split among the ranks into contiguous ranges of
+ * bitmap words holding about equal numbers of reachable positions (split_tier:
+ * deterministic, from the complete bitmap). Forward: a tier's bitmap is
+ * OR-combined over the ranks (every parent tier has been walked) before it
+ * is split and walked; each rank marks children in its own bitmaps. Backward:
+ * each rank solves its range, then the ranges are shared (an allgather), so
+ * every rank holds every record of the tier, byte for byte what one process
+ * computes (a loopy tier, solvers/tier_loopy.c, is solved whole by every
+ * rank). Step outcomes are agreed (dist_agree) before each exchange, so a
+ * rank that fails ends the job with its message on every rank, never a hang.
+ * Per tier, the bytes exchanged and the seconds inside MPI go to stderr with
+ * --progress; the totals to solver_stats. With --db DIR and N > 1, rank R
+ * keeps its own directory DIR/rank-R-of-N (its own lock; its own disk in
+ * production) holding its range of every tier (header `first`, `records`)
+ * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
+ * tier's ranges with their checksums; a rerun with the same N resumes from
+ * them. Without MPI, dist is one rank of one and this is the
+ * single-process solver.
+ *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
  * a terminal or with --progress.
  *
@@ -83,7 +103,9 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/dbfile.h"
 #include "core/dbstore.h"
+#include "core/dist.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
 #include "solvers/tier_loopy.h"
@@ -108,7 +130,9 @@ typedef struct TierInfo {
     int parents_left; /* parents not yet solved: the records are needed until 0 */
     uint64_t *reach;  /* bitmap of reachable positions, (size + 63) / 64 words */
     uint64_t reached;
-    Database vals; /* the tier's records, indexed by local index */
+    uint64_t lo, hi;   /* this rank's range of bitmap words (0, nwords with one rank) */
+    uint64_t checksum; /* of the records (then WinBy scores), once solved */
+    Database vals;     /* the tier's records, indexed by local index */
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
@@ -152,6 +176,15 @@ typedef struct TierSolve {
     bool stored_edges;                   /* loopy tiers: back edges even with generate_parents */
     uint64_t loopy_stats[4];             /* loopy tiers: frontier (win/lose, tie), draws, events */
     double write_seconds, bytes_written; /* database files: compress and write */
+    /* distribution (core/dist.h): word bounds of the ranks' ranges of the
+     * tier being walked (size + 1 entries, then scratch), per-tier MPI
+     * figures; N > 1 ranks with a work directory: this rank's directory in
+     * it, DIR/rank-R-of-N, and DIR itself (rank 0's manifest) */
+    uint64_t *bounds;
+    FILE *manifest;
+    double compute_seconds, compute_reported;
+    char rank_dir[4096];
+    const char *top_dir;
 } TierSolve;
 
 /* ------------------------------------------------------------- helpers */
@@ -359,7 +392,8 @@ static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e
     f->visit(f->s, f->tier, i, p, e);
 }
 
-/* Expands every reachable position of tier `tier` and hands it to `visit`.
+/* Expands every reachable position of tier `tier` in this rank's range of
+ * bitmap words [lo, hi) (the whole tier with one rank) and hands it to `visit`.
  * A tier with at least parallel_min reachable positions gets a team of
  * threads, which take chunks of chunk_words bitmap words (dynamic
  * schedule), each with its own GPS state; once a position has failed, the
@@ -373,24 +407,25 @@ static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e
  * this replaced within noise. */
 static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit) {
     TierInfo *ti = &s->t[tier];
-    uint64_t nwords = words_of(ti->size);
+    uint64_t lo = ti->lo, hi = ti->hi;
     uint64_t done = 0;
+    double t0 = clock_seconds();
 #pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
         Expansion e;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t w0 = 0; w0 < nwords; w0 += s->chunk_words) {
+        for (uint64_t w0 = lo; w0 < hi; w0 += s->chunk_words) {
             if (has_failed(s)) {
                 continue;
             }
-            uint64_t w1 = w0 + s->chunk_words < nwords ? w0 + s->chunk_words : nwords;
+            uint64_t w1 = w0 + s->chunk_words < hi ? w0 + s->chunk_words : hi;
             uint64_t count = 0;
             if (s->fast) { /* the game walks the chunk; the loop below is skipped */
                 FastVisit f = {s, tier, visit, 0};
-                uint64_t hi = w1 * 64 < ti->size ? w1 * 64 : ti->size;
-                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, hi, fast_visit, &f);
+                uint64_t end = w1 * 64 < ti->size ? w1 * 64 : ti->size;
+                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, end, fast_visit, &f);
                 count = f.count;
                 w1 = w0;
             }
@@ -411,6 +446,7 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
         }
         worker_end(s);
     }
+    s->compute_seconds += clock_seconds() - t0;
 }
 
 /* ----------------------------------------------------------- forward */
@@ -559,19 +595,15 @@ static void file_info(const TierSolve *s, DbStoreKind kind, int tier, DbStoreInf
     }
 }
 
-static void *tier_records(const TierInfo *ti) {
-    return ti->vals.r8 != NULL ? (void *)ti->vals.r8 : (void *)ti->vals.r16;
-}
-
 /* A loaded tier file is trusted only as far as it can be checked (issue 10,
  * items 2 and 3): a record exactly where the bitmaps say a position is
  * reached, every such record a final value the game can have (no
  * undecided record, no draw in a game without cycles, no remoteness longer
  * than the game), and no score for an unreached position. O(size). */
-static ErrCode check_tier(TierSolve *s, int tier, const char *name) {
+static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo, uint64_t hi) {
     const TierInfo *ti = &s->t[tier];
     const Database *v = &ti->vals;
-    for (uint64_t i = 0; i < ti->size; i++) {
+    for (uint64_t i = lo; i < hi; i++) {
         bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
         uint32_t raw = db_peek(v, i);
         const char *why = NULL;
@@ -681,6 +713,7 @@ static ErrCode plan(TierSolve *s) {
     for (int t = 0; t < s->ntiers; t++) {
         TierInfo *ti = &s->t[t];
         ti->size = to->size(g, t);
+        ti->hi = words_of(ti->size); /* the whole tier, until split_tier */
         ti->loopy = to->loopy != NULL ? to->loopy(g, t) : g->loopy;
         ti->nchildren = to->children(g, t, ti->children);
         if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
@@ -874,7 +907,7 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
             error_prefix(s->err, "tier solver: even keeping only the tiers in use: ");
             return rc;
         }
-        if (!window_only) {
+        if (!window_only && dist_rank() == 0) {
             fprintf(stderr,
                     "tier: the whole database (%s) does not fit the memory budget (%s); keeping "
                     "only the tiers in use (peak %s): the root value and the counts are "
@@ -888,6 +921,113 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
         return open_dir(s);
     }
     return ERR_OK;
+}
+
+/* ------------------------------------------------------- distribution */
+
+/* Splits tier `tier` among the ranks (core/dist.h): rank r gets the bitmap
+ * words [bounds[r], bounds[r+1]), cut where the running count of reachable
+ * positions first reaches r * reached / N, so the ranks get about equal
+ * numbers of positions to expand (not of slots). Every rank computes the
+ * same cuts from the same complete bitmap. Sets the tier's lo and hi.
+ * O(words of the tier). */
+static void split_tier(TierSolve *s, int tier) {
+    TierInfo *ti = &s->t[tier];
+    uint64_t nwords = words_of(ti->size);
+    int n = dist_size();
+    uint64_t seen = 0, w = 0;
+    s->bounds[0] = 0;
+    for (int r = 1; r < n; r++) {
+        uint64_t target = (uint64_t)((unsigned __int128)ti->reached * (unsigned)r / (unsigned)n);
+        while (w < nwords && seen < target) {
+            seen += (uint64_t)__builtin_popcountll(ti->reach[w++]);
+        }
+        s->bounds[r] = w;
+    }
+    s->bounds[n] = nwords;
+    ti->lo = s->bounds[dist_rank()];
+    ti->hi = s->bounds[dist_rank() + 1];
+}
+
+/* The first record of rank r's range of the tier last split (r = N: the
+ * tier's size). */
+static uint64_t range_record(const TierSolve *s, int tier, int r) {
+    uint64_t i = s->bounds[r] * 64;
+    return i < s->t[tier].size ? i : s->t[tier].size;
+}
+
+/* With N > 1 ranks, narrows a tier file's header to this rank's range of
+ * the tier last split, [*lo, *hi): the header's `first` is the range's
+ * first record and `records` its length, so a file of another range is
+ * refused. With one rank, the whole tier. */
+static void slice_info(const TierSolve *s, int tier, DbStoreInfo *info, uint64_t *lo,
+                       uint64_t *hi) {
+    *lo = 0;
+    *hi = s->t[tier].size;
+    if (dist_size() > 1) {
+        *lo = range_record(s, tier, dist_rank());
+        *hi = range_record(s, tier, dist_rank() + 1);
+        info->first = *lo;
+        info->records = *hi - *lo;
+    }
+}
+
+/* The records of a tier from record i on. */
+static void *tier_records_at(const TierInfo *ti, uint64_t i) {
+    return ti->vals.r8 != NULL ? (void *)(ti->vals.r8 + i) : (void *)(ti->vals.r16 + i);
+}
+
+/* Gives every rank the records (and WinBy scores) the other ranks solved
+ * in their ranges of the tier last split. */
+static void share_tier(TierSolve *s, int tier) {
+    int n = dist_size();
+    if (n == 1) {
+        return;
+    }
+    Database *v = &s->t[tier].vals;
+    uint64_t *b = s->bounds + n + 1;
+    for (int r = 0; r <= n; r++) {
+        b[r] = range_record(s, tier, r) * v->width;
+    }
+    dist_share_ranges(v->r8 != NULL ? (void *)v->r8 : (void *)v->r16, b, b[n]);
+    if (v->winby != NULL) {
+        for (int r = 0; r <= n; r++) {
+            b[r] = range_record(s, tier, r) * sizeof(int16_t);
+        }
+        dist_share_ranges(v->winby, b, b[n]);
+    }
+}
+
+/* core/dbfile.h's checksum of the records, then (chained) the WinBy scores, of records [a, b) of
+ * a solved tier. */
+static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
+    const Database *v = &ti->vals;
+    const unsigned char *rec = v->r8 != NULL ? (const void *)v->r8 : (const void *)v->r16;
+    uint64_t h = dbfile_checksum(0, rec + a * v->width, (b - a) * v->width);
+    if (v->winby != NULL) {
+        h = dbfile_checksum(h, v->winby + a, (b - a) * sizeof(int16_t));
+    }
+    return h;
+}
+
+/* With --progress, rank 0 reports a step: its range of the tier, its
+ * seconds computing (walking the range) and inside MPI (waiting for the
+ * slowest rank and moving data), the bytes it sent and received, and the
+ * bytes its process has allocated (jemalloc). */
+static void step_report(TierSolve *s, const char *phase, int tier) {
+    DistStats d = dist_stats_take();
+    double computing = s->compute_seconds - s->compute_reported;
+    s->compute_reported = s->compute_seconds;
+    if (s->progress && dist_size() > 1 && dist_rank() == 0) {
+        char mem[32];
+        fprintf(stderr,
+                "tier: %s tier %d on rank 0 of %d: slots [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
+                ", computing %.3f s, in MPI %.3f s, sent %" PRIu64 " B, received %" PRIu64
+                " B, allocated %s\n",
+                phase, tier, dist_size(), range_record(s, tier, 0), range_record(s, tier, 1),
+                s->t[tier].size, computing, d.mpi_seconds, d.sent, d.received,
+                mem_format(mem_allocated(), mem, sizeof mem));
+    }
 }
 
 /* ---------------------------------------------------------------- solve */
@@ -1017,27 +1157,39 @@ static ErrCode reachability(TierSolve *s) {
             return rc;
         }
     }
+    /* Every rank loads its copy of the bitmaps, or every rank recomputes. */
+    rc = dist_agree(rc, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    found = dist_sum_u64(found) == (uint64_t)dist_size();
     if (!found) {
         memset(block, 0, total_words * 8);
         s->t[s->root_tier].reach[s->root_index / 64] |= UINT64_C(1) << (s->root_index % 64);
-        for (int k = s->ntiers - 1; k >= 0 && !has_failed(s); k--) {
+        for (int k = s->ntiers - 1; k >= 0 && rc == ERR_OK; k--) {
             int t = s->order[k];
+            /* Every parent tier is walked: combine the ranks' marks. */
+            dist_or_words(s->t[t].reach, words_of(s->t[t].size));
             s->t[t].reached = popcount_bitmap(s->t[t].reach, words_of(s->t[t].size));
-            if (s->t[t].loopy) {
+            split_tier(s, t);
+            if (s->t[t].loopy) { /* solved whole by every rank: not split */
                 loopy_pass(s, t, false);
             } else {
                 walk_tier(s, t, "reach", mark_children);
             }
+            rc = dist_agree(has_failed(s) ? s->err->code : ERR_OK, s->err);
+            step_report(s, "reach", t);
             progress_line(s, "reach", t, s->t[t].reached, s->t[t].reached, true);
             s->done_before += s->t[t].reached;
         }
-        if (has_failed(s)) {
-            return s->err->code;
+        if (rc != ERR_OK) {
+            return rc;
         }
         if (s->work_dir != NULL) {
             rc = dbstore_write(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, NULL, NULL,
                                s->err);
         }
+        rc = dist_agree(rc, s->err);
     }
     s->total_reached = 0;
     for (int t = 0; t < s->ntiers; t++) {
@@ -1050,52 +1202,81 @@ static ErrCode reachability(TierSolve *s) {
     return rc;
 }
 
+/* With --work-dir and N > 1 ranks: the ranks' file header checksums of
+ * tier t go to every rank (a tiny allgather), and rank 0 lists the tier's
+ * slices in its manifest. */
+static void manifest_tier(TierSolve *s, int t) {
+    int n = dist_size();
+    uint64_t *b = s->bounds + n + 1, *sums = s->bounds + 2 * (n + 1);
+    for (int r = 0; r <= n; r++) {
+        b[r] = (uint64_t)r * sizeof *sums;
+    }
+    sums[dist_rank()] = s->t[t].file_sum;
+    dist_share_ranges(sums, b, (uint64_t)n * sizeof *sums);
+    for (int r = 0; r < n && s->manifest != NULL; r++) {
+        uint64_t a = range_record(s, t, r), e = range_record(s, t, r + 1);
+        fprintf(s->manifest,
+                "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
+                " file rank-%d-of-%d/tier-%04d.gmdb header %016" PRIx64 "\n",
+                t, r, a, e, range_checksum(&s->t[t], a, e), r, n, t, sums[r]);
+    }
+}
+
 static ErrCode backward(TierSolve *s, DbSummary *sum) {
     ErrCode rc = ERR_OK;
     for (int k = 0; k < s->ntiers && rc == ERR_OK; k++) {
         int t = s->order[k];
         TierInfo *ti = &s->t[t];
+        split_tier(s, t);
         rc = tier_alloc(s, t);
-        if (rc != ERR_OK) {
-            break;
-        }
         DbStoreInfo info;
         char name[DBSTORE_NAME_MAX];
         bool found = false;
-        if (s->work_dir != NULL) {
+        uint64_t lo = 0, hi = ti->size; /* this rank's records (its file) */
+        if (rc == ERR_OK && s->work_dir != NULL) {
             file_info(s, DBSTORE_RECORDS, t, &info);
+            slice_info(s, t, &info, &lo, &hi);
             store_tier_name(t, name, sizeof name);
-            rc = dbstore_read(&s->dir, name, &info, tier_records(ti), ti->vals.winby, s->threads,
+            rc = dbstore_read(&s->dir, name, &info, tier_records_at(ti, lo),
+                              ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
                               &found, &ti->file_sum, &ti->file_bytes, s->err);
             if (rc == ERR_OK && found) {
-                rc = check_tier(s, t, name);
-            }
-            if (rc != ERR_OK) {
-                break;
+                rc = check_tier(s, t, name, lo, hi);
             }
         }
-        if (found) {
+        if (rc == ERR_OK && found) {
             s->tiers_loaded++;
-        } else {
+        } else if (rc == ERR_OK) {
             if (ti->reached > 0) {
-                if (ti->loopy) {
+                if (ti->loopy) { /* solved whole by every rank: not split */
                     loopy_pass(s, t, true);
                 } else {
                     walk_tier(s, t, "solve", solve_position);
                 }
-                if (has_failed(s)) {
-                    rc = s->err->code;
-                    break;
+                rc = has_failed(s) ? s->err->code : ERR_OK;
+                if (rc == ERR_OK) {
+                    s->tiers_solved++;
                 }
-                s->tiers_solved++;
             }
-            if (s->work_dir != NULL) {
+            if (rc == ERR_OK && s->work_dir != NULL) {
                 double t0 = clock_seconds();
-                rc = dbstore_write(&s->dir, name, &info, tier_records(ti), ti->vals.winby,
-                                   s->threads, &ti->file_sum, &ti->file_bytes, s->err);
+                rc = dbstore_write(&s->dir, name, &info, tier_records_at(ti, lo),
+                                   ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
+                                   &ti->file_sum, &ti->file_bytes, s->err);
                 s->write_seconds += clock_seconds() - t0;
                 s->bytes_written += (double)ti->file_bytes;
             }
+        }
+        /* Every rank has its range (or the failure is known to all). */
+        rc = dist_agree(rc, s->err);
+        if (rc != ERR_OK) {
+            break;
+        }
+        share_tier(s, t);
+        step_report(s, "solve", t);
+        ti->checksum = range_checksum(ti, 0, ti->size);
+        if (s->work_dir != NULL && dist_size() > 1) {
+            manifest_tier(s, t);
         }
         progress_line(s, "solve", t, ti->reached, ti->reached, true);
         s->done_before += ti->reached;
@@ -1126,6 +1307,41 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         }
     }
     return rc;
+}
+
+/* With --work-dir and N > 1 ranks, rank 0 writes DIR/manifest-of-N.txt: the
+ * variant, then per tier and rank the records of the rank's range, the
+ * payload checksum of its file and the file's name (written as .tmp while
+ * solving, renamed when every tier is solved). */
+static ErrCode manifest_open(TierSolve *s, ErrCode rc) {
+    if (rc != ERR_OK || s->work_dir == NULL || dist_size() == 1 || dist_rank() != 0) {
+        return rc;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/manifest-of-%d.txt.tmp", s->top_dir, dist_size());
+    s->manifest = fopen(path, "w");
+    if (s->manifest == NULL) {
+        return error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
+    fprintf(s->manifest, "gamesman tier database in %d ranks\nvariant %s\ntiers %d\n", dist_size(),
+            s->spec, s->ntiers);
+    return ERR_OK;
+}
+
+static ErrCode manifest_close(TierSolve *s) {
+    ErrCode rc = ERR_OK;
+    if (s->manifest != NULL) {
+        char tmp[4096 + 8], path[4096];
+        snprintf(path, sizeof path, "%s/manifest-of-%d.txt", s->top_dir, dist_size());
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        bool bad = fflush(s->manifest) != 0 || ferror(s->manifest) != 0;
+        bad = fclose(s->manifest) != 0 || bad;
+        s->manifest = NULL;
+        if (bad || rename(tmp, path) != 0) {
+            rc = error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        }
+    }
+    return dist_agree(rc, s->err);
 }
 
 /* ------------------------------------------------------------- estimate */
@@ -1339,7 +1555,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .work_dir = cfg->work_dir,
         .need_db = cfg->need_db,
         .dir = {.fd = -1, .lock_fd = -1},
-        .progress = cfg->progress || isatty(STDERR_FILENO),
+        .progress = dist_rank() == 0 && (cfg->progress || isatty(STDERR_FILENO)),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
     };
@@ -1357,6 +1573,17 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
+    if (rc == ERR_OK && s.work_dir != NULL && dist_size() > 1) {
+        /* N ranks: each its own directory in DIR (its own lock), which may
+         * be on its own machine's disk; rank 0's manifest in DIR. */
+        if (mkdir(s.work_dir, 0755) != 0 && errno != EEXIST) {
+            rc = error_set(err, ERR_IO, "cannot create %s: %s", s.work_dir, strerror(errno));
+        }
+        s.top_dir = s.work_dir;
+        snprintf(s.rank_dir, sizeof s.rank_dir, "%.4000s/rank-%d-of-%d", s.work_dir, dist_rank(),
+                 dist_size());
+        s.work_dir = s.rank_dir;
+    }
     bool estimating = opt_bool(&cfg->options, "estimate");
     if (rc == ERR_OK && !estimating) {
         rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
@@ -1389,16 +1616,40 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         goto done;
     }
     if (rc == ERR_OK) {
+        s.bounds =
+            mem_calloc(3 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
+        rc = s.bounds != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    rc = manifest_open(&s, rc);
+    /* A rank refused (memory, files) ends every rank here, not in a wait. */
+    rc = dist_agree(rc, err);
+    if (rc == ERR_OK) {
         rc = reachability(&s);
     }
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
     }
-    if (rc == ERR_OK && s.work_dir != NULL) {
+    if (rc == ERR_OK && s.work_dir != NULL && dist_size() == 1) {
         rc = finish_dir(&s, &sum);
     }
     if (rc == ERR_OK) {
+        rc = manifest_close(&s);
+        /* N ranks: the slices and the manifest are the saved database */
+        if (dist_size() > 1) {
+            res->saved_db = rc == ERR_OK && s.work_dir != NULL;
+        }
+    }
+    if (s.manifest != NULL) {
+        fclose(s.manifest);
+    }
+    if (rc == ERR_OK) {
         res->has_winby = g->has_winby;
+        res->has_checksum = true;
+        res->checksum = 0;
+        for (int t = 0; t < s.ntiers; t++) {
+            res->checksum =
+                dbfile_checksum(res->checksum, &s.t[t].checksum, sizeof s.t[t].checksum);
+        }
         if (!s.whole) {
             res->summary = sum;
             res->has_summary = true;
@@ -1420,6 +1671,16 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
             solve_result_extra(res, "db_write_seconds", s.write_seconds);
             solve_result_extra(res, "db_tier_bytes", s.bytes_written);
         }
+        if (dist_compiled()) {
+            DistStats d = dist_stats_total();
+            solve_result_extra(res, "mpi_ranks", dist_size());
+            solve_result_extra(res, "mpi_bytes_sent_max", (double)dist_max_u64(d.sent));
+            solve_result_extra(res, "mpi_bytes_received_max", (double)dist_max_u64(d.received));
+            solve_result_extra(res, "mpi_bytes_total", (double)dist_sum_u64(d.sent));
+            solve_result_extra(res, "mpi_seconds_max", dist_max_double(d.mpi_seconds));
+            solve_result_extra(res, "compute_seconds_max", dist_max_double(s.compute_seconds));
+            solve_result_extra(res, "rank_peak_rss_max", (double)dist_max_u64(mem_rss_peak()));
+        }
     }
     for (int i = 1; i < s.threads && s.worker_peak != NULL; i++) {
         res->worker_peak_bytes += s.worker_peak[i];
@@ -1434,6 +1695,7 @@ done:
         tier_free(&s, t);
     }
     free(s.reach_block);
+    free(s.bounds);
     dbstore_dir_close(&s.dir);
     db_summary_free(&sum);
     free(s.states);

@@ -1,0 +1,287 @@
+/* cli/tier_plan.c: bin/tier-plan, the plan of a distributed tier solve,
+ * computed without solving (docs/scaling.md).
+ *
+ *   tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S]
+ *             [--bandwidth B] [--latency S] [--tiers]
+ *
+ * From the game's tier layout alone (sizes and child tiers: no position is
+ * expanded) it prints what bin/solve-mpi on N ranks of T threads would hold,
+ * write and exchange, and a predicted wall time:
+ *
+ *   memory per rank   every tier's reachability bitmap (one bit per slot)
+ *                     plus the peak of the tier records in use (a tier and
+ *                     its children, one record of `width` bytes per slot),
+ *                     as the solver's window mode replays it: every rank
+ *                     holds whole tiers (the records are shared by an
+ *                     allgather). The figure for a design that keeps only
+ *                     the rank's slices is printed beside it (not built).
+ *   disk per rank     with --work-dir: the rank's slices (1/N of every
+ *                     tier's records), its copy of the bitmaps, headers.
+ *   network           per rank and per tier, the ring volumes core/dist.c
+ *                     counts: the OR of a tier's bitmap (2 b (N-1)/N) and
+ *                     the allgather of its records (r (N-1)/N received).
+ *   wall time         per tier: positions * cost / (N T) (the compute,
+ *                     split evenly), plus bytes / bandwidth and one latency
+ *                     per collective (a few per tier).
+ *
+ * Positions (--positions, the reachable positions of the whole game) are
+ * spread over the tiers in proportion to their slots; without it the slots
+ * are used (an upper bound). --cost is seconds per reachable position per
+ * thread for both passes (default: measured on connect4:w=6,h=4, see
+ * docs/scaling.md); --bandwidth bytes per second per rank (default 1.25e9,
+ * 10 Gbit/s Ethernet); --latency seconds per collective (default 50e-6).
+ * --tiers adds the per-tier table with each rank's slice (by slots: the
+ * solver re-cuts by reachable positions once a tier's bitmap is known).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/db.h"
+#include "core/dbstore.h"
+#include "core/mem.h"
+#include "core/options.h"
+#include "games/game.h"
+
+/* The default cost per position per thread (both passes), measured by
+ * scripts/mpi-bench.sh on connect4:w=6,h=4 (docs/scaling.md). */
+#define PLAN_COST_DEFAULT 1.76e-6
+
+typedef struct Plan {
+    int ranks, threads;
+    double positions; /* 0: the slots */
+    double cost, bandwidth, latency;
+    double branching; /* child look-ups per position, for the sliced design */
+    bool tiers;
+} Plan;
+
+static int usage(const char *msg) {
+    fprintf(stderr, "tier-plan: %s\n", msg);
+    fprintf(stderr, "usage: tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S] "
+                    "[--bandwidth B] [--latency S] [--tiers]\n");
+    return ERR_USAGE;
+}
+
+static bool parse_double(const char *text, double *out) {
+    char *end = NULL;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v > 0) || !isfinite(v)) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Tiers in solve order (children first) by a depth-first postorder; the
+ * peak of resident record bytes with the solver's eviction rule. */
+static int plan_order(const Game *g, int n, int *order, int (*children)[GAME_MAX_CHILD_TIERS],
+                      const int *nchildren) {
+    uint8_t *state = calloc((size_t)n, 1);
+    int *stack = calloc((size_t)n, sizeof *stack);
+    int *next = calloc((size_t)n, sizeof *next);
+    int norder = 0;
+    if (state == NULL || stack == NULL || next == NULL) {
+        norder = -1;
+    }
+    for (int r = 0; r < n && norder >= 0; r++) {
+        if (state[r] != 0) {
+            continue;
+        }
+        int top = 0;
+        stack[top++] = r;
+        state[r] = 1;
+        while (top > 0) {
+            int t = stack[top - 1];
+            if (next[t] < nchildren[t]) {
+                int c = children[t][next[t]++];
+                if (state[c] == 0) {
+                    state[c] = 1;
+                    stack[top++] = c;
+                }
+            } else {
+                state[t] = 2;
+                order[norder++] = t;
+                top--;
+            }
+        }
+    }
+    (void)g;
+    free(state);
+    free(stack);
+    free(next);
+    return norder;
+}
+
+static const char *fmt(double bytes, char *buf, size_t n) {
+    return mem_format(bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes, buf, n);
+}
+
+static int plan_game(const Game *g, const Plan *p) {
+    const TierOps *to = g->tiers;
+    int n = to->count(g);
+    uint64_t *size = calloc((size_t)n, sizeof *size);
+    int *nchildren = calloc((size_t)n, sizeof *nchildren);
+    int *order = calloc((size_t)n, sizeof *order);
+    int *left = calloc((size_t)n, sizeof *left);
+    int(*children)[GAME_MAX_CHILD_TIERS] = calloc((size_t)n, sizeof *children);
+    if (!size || !nchildren || !order || !left || !children) {
+        fprintf(stderr, "tier-plan: out of memory for %d tiers\n", n);
+        return ERR_MEMORY;
+    }
+    double slots = 0;
+    for (int t = 0; t < n; t++) {
+        size[t] = to->size(g, t);
+        nchildren[t] = to->children(g, t, children[t]);
+        slots += (double)size[t];
+    }
+    for (int t = 0; t < n; t++) {
+        for (int k = 0; k < nchildren[t]; k++) {
+            left[children[t][k]]++;
+        }
+    }
+    if (plan_order(g, n, order, children, nchildren) != n) {
+        fprintf(stderr, "tier-plan: cannot order the tiers\n");
+        return ERR_INTERNAL;
+    }
+    unsigned width = db_width_for(g->max_depth);
+    double per_slot = width + (g->has_winby ? 2.0 : 0.0);
+    double N = p->ranks, T = p->threads;
+    double positions = p->positions > 0 ? p->positions : slots;
+    double share = (N - 1) / N;
+    double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
+    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32];
+    game_spec(g, spec, sizeof spec);
+    printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
+           p->threads);
+    printf("tiers       %d, %.0f slots, %u-byte records%s, %.4g reachable positions%s\n", n, slots,
+           width, g->has_winby ? " + 2-byte WinBy" : "", positions,
+           p->positions > 0 ? "" : " (the slots: give --positions)");
+    if (p->tiers) {
+        printf("\n%5s %14s %12s %12s %12s %10s  %s\n", "tier", "slots", "records", "bitmap",
+               "net/rank", "seconds", "slice of rank 0 (slots; re-cut by reachable)");
+    }
+    for (int k = 0; k < n; k++) {
+        int t = order[k];
+        double rec = (double)size[t] * per_slot;
+        double bits = ceil((double)size[t] / 64) * 8;
+        double bytes = 2 * bits * share + rec * share; /* received per rank */
+        double pos = positions * (double)size[t] / slots;
+        double secs = pos * p->cost / (N * T);
+        double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
+        bitmaps += bits;
+        records += rec;
+        net += bytes;
+        compute += secs;
+        comm += wire;
+        resident += rec;
+        window = resident > window ? resident : window;
+        for (int c2 = 0; c2 < nchildren[t]; c2++) {
+            if (--left[children[t][c2]] == 0) {
+                resident -= (double)size[children[t][c2]] * per_slot;
+            }
+        }
+        if (left[t] == 0) {
+            resident -= rec;
+        }
+        if (p->tiers) {
+            uint64_t words = (size[t] + 63) / 64;
+            uint64_t w1 = (uint64_t)((double)words / N);
+            printf("%5d %14" PRIu64 " %12s %12s %12s %10.3g  [0, %" PRIu64 ")\n", t, size[t],
+                   fmt(rec, a, sizeof a), fmt(bits, b, sizeof b), fmt(bytes, c, sizeof c),
+                   secs + wire, w1 * 64 < size[t] ? w1 * 64 : size[t]);
+        }
+    }
+    if (p->tiers) {
+        printf("\n");
+    }
+    double headers = (double)(n + 1) * DBSTORE_HEADER_BYTES;
+    printf("memory      per rank %s: bitmaps %s + tiers in use %s (every rank holds whole "
+           "tiers)\n",
+           fmt(bitmaps + window, a, sizeof a), fmt(bitmaps, b, sizeof b), fmt(window, c, sizeof c));
+    printf("            sliced design (not built): %s per rank\n",
+           fmt((bitmaps + window) / N, a, sizeof a));
+    printf("disk        per rank %s with --work-dir (its slices, its copy of the bitmaps); "
+           "%s in all\n",
+           fmt(records / N + bitmaps + headers, a, sizeof a),
+           fmt(records + N * (bitmaps + headers), b, sizeof b));
+    printf("network     per rank %s received (and about as much sent); %s in all (%.0f bytes)\n",
+           fmt(net, a, sizeof a), fmt(net * N, b, sizeof b), net * N);
+    /* Sliced design: a child owned by another rank costs a mark in the
+     * forward pass (an 8-byte index) and a look-up in the backward pass (an
+     * 8-byte index out, a record back), batched per tier; at most
+     * `branching` children per position, (N-1)/N of them elsewhere. */
+    double sliced = positions * p->branching * share * (8 + 8 + per_slot);
+    printf("            sliced design (not built): at most %s in all (%.3g children per "
+           "position, marks and look-ups by index)\n",
+           fmt(sliced, a, sizeof a), p->branching);
+    printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
+           "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
+           compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
+    free(size);
+    free(nchildren);
+    free(order);
+    free(left);
+    free(children);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    Plan p = {.threads = 1,
+              .cost = PLAN_COST_DEFAULT,
+              .bandwidth = 1.25e9,
+              .latency = 50e-6,
+              .branching = 0};
+    const char *game = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t v;
+        if (strcmp(arg, "--tiers") == 0) {
+            p.tiers = true;
+        } else if (strcmp(arg, "--ranks") == 0 || strcmp(arg, "--threads") == 0) {
+            if (val == NULL || !parse_int64(val, 1, 1 << 20, &v)) {
+                return usage("--ranks and --threads need a whole number from 1 to 1048576");
+            }
+            *(strcmp(arg, "--ranks") == 0 ? &p.ranks : &p.threads) = (int)v;
+            i++;
+        } else if (strcmp(arg, "--positions") == 0 || strcmp(arg, "--cost") == 0 ||
+                   strcmp(arg, "--bandwidth") == 0 || strcmp(arg, "--latency") == 0) {
+            double *dst = strcmp(arg, "--positions") == 0   ? &p.positions
+                          : strcmp(arg, "--cost") == 0      ? &p.cost
+                          : strcmp(arg, "--bandwidth") == 0 ? &p.bandwidth
+                                                            : &p.latency;
+            if (val == NULL || !parse_double(val, dst)) {
+                return usage("--positions, --cost, --bandwidth and --latency need a positive "
+                             "number");
+            }
+            i++;
+        } else if (arg[0] == '-') {
+            return usage("unknown option");
+        } else if (game == NULL) {
+            game = arg;
+        } else {
+            return usage("one game at a time");
+        }
+    }
+    if (game == NULL || p.ranks == 0) {
+        return usage("give a game and --ranks N");
+    }
+    Error err = {0};
+    Game *g = NULL;
+    if (game_create(game, &g, &err) != ERR_OK) {
+        fprintf(stderr, "tier-plan: %s\n", err.msg);
+        return (int)err.code;
+    }
+    p.branching = g->max_moves; /* an upper bound on the moves of a position */
+    int rc = 0;
+    if (g->tiers == NULL) {
+        fprintf(stderr, "tier-plan: game '%s' declares no tiers\n", g->module->name);
+        rc = ERR_UNSUPPORTED;
+    } else {
+        rc = plan_game(g, &p);
+    }
+    game_destroy(g);
+    return rc;
+}

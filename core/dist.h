@@ -1,0 +1,83 @@
+/* core/dist.h: the distributed (MPI) layer of the tier solver.
+ *
+ * Built with -DUSE_MPI (bin/solve-mpi, compiled by mpicc) every call goes to
+ * Open MPI; built without it (bin/solve, the tests) the program is one rank
+ * of one, and every function is a trivial no-op: the single-process solver
+ * is the same code with these calls doing nothing.
+ *
+ * Threads: MPI is initialized with MPI_THREAD_FUNNELED; only the thread that
+ * called dist_init (OpenMP's thread 0 outside parallel regions) may call the
+ * collectives below.
+ *
+ * Collectives: every rank must make the same sequence of calls. Errors are
+ * made collective with dist_agree at each step boundary: a rank that failed
+ * (a refused allocation, a file error) reaches the next dist_agree instead
+ * of the next exchange, and there every rank learns the failure, with the
+ * failing rank's message, so no rank waits for one that has given up. A
+ * rank that dies (a signal, exit without MPI_Finalize) is noticed by mpirun,
+ * which ends the job and names the rank. An MPI call that fails aborts the
+ * job (MPI_ERRORS_ARE_FATAL, the default handler).
+ *
+ * Accounting: dist keeps, for the step in progress and in total, the payload
+ * bytes each collective sends and receives on this rank (the logical volume
+ * of ring algorithms: an allreduce of n bytes on N ranks sends and receives
+ * 2n(N-1)/N, an allgather sends its own part to N-1 ranks and receives the
+ * rest) and the seconds spent inside MPI calls (waiting for slower ranks and
+ * moving data); everything else is computing.
+ */
+#ifndef CORE_DIST_H
+#define CORE_DIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+
+/* Starts MPI (a no-op without USE_MPI). Call first thing in main. */
+void dist_init(int *argc, char ***argv);
+
+/* Ends MPI; call once before exiting normally. */
+void dist_finalize(void);
+
+/* This process's rank (0..size-1) and the number of ranks (1 without MPI). */
+int dist_rank(void);
+int dist_size(void);
+
+/* True in an MPI build (bin/solve-mpi), whatever the number of ranks. */
+bool dist_compiled(void);
+
+/* Collective: combines the step's outcome of every rank. Returns ERR_OK when
+ * every rank passed rc == ERR_OK; otherwise every rank returns the code of
+ * the lowest failing rank, and err gets its message prefixed with
+ * "rank R of N: " (when N > 1). */
+ErrCode dist_agree(ErrCode rc, Error *err);
+
+/* True when err holds an error that dist_agree made collective and this is
+ * not rank 0: rank 0 prints it, the others keep quiet. */
+bool dist_error_is_shared(const Error *err);
+
+/* Collective: words[0..n) becomes the bitwise OR over the ranks. */
+void dist_or_words(uint64_t *words, uint64_t n);
+
+/* Collective: base holds `total` bytes of which rank r owns
+ * [bounds[r], bounds[r+1]) (bounds has size+1 entries, nondecreasing,
+ * bounds[0] = 0, bounds[size] = total); each rank has filled its own range,
+ * and on return every rank holds all of them. */
+void dist_share_ranges(void *base, const uint64_t *bounds, uint64_t total);
+
+/* Collective: the sum and the maximum of x over the ranks. */
+uint64_t dist_sum_u64(uint64_t x);
+uint64_t dist_max_u64(uint64_t x);
+double dist_max_double(double x);
+
+/* Payload bytes and seconds inside MPI since the last dist_stats_take
+ * (which resets them) and since dist_init. */
+typedef struct DistStats {
+    uint64_t sent;
+    uint64_t received;
+    double mpi_seconds;
+} DistStats;
+DistStats dist_stats_take(void);
+DistStats dist_stats_total(void);
+
+#endif /* CORE_DIST_H */

@@ -1,0 +1,215 @@
+#!/bin/sh
+# tests/mpi.sh SOLVE SOLVE_MPI: end-to-end tests of bin/solve-mpi (the tier
+# solver on Open MPI, core/dist.h) against bin/solve (one process).
+#
+# The reference for every comparison is the single-process tier solver,
+# which test_tier cross-checks position by position against dfs; the root
+# values and counts are also the published ones (tic-tac-toe: a tie, 5,478
+# positions, the usual count of legal tic-tac-toe positions; Connect Four
+# 5x4: a tie, 3,945,711 positions, issue 13 and John Tromp's tables).
+# "Same database" is the db_checksum of the JSON (every record of every
+# tier, chained in tier order), and with --work-dir the bytes of the files:
+# the ranks' slices of a tier, laid end to end, must be the single-process
+# tier file's payload.
+#
+# Ends with "mpi: N passed, N failed"; prints "mpi: skipped (...)" and
+# exits 0 when mpirun is not installed.
+set -u
+solve=$1
+solve_mpi=$2
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "mpi: skipped (no mpirun: scripts/deps.sh mpi installs Open MPI)"
+    exit 0
+fi
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+tmp=$(mktemp -d /tmp/mpi_test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+# Every run is bounded: a hang is a failure, not a stuck test suite.
+mpi() { # NRANKS ARGS...
+    n=$1
+    shift
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np "$n" "$@"
+}
+fields='[.value, .remoteness, .positions, .wins, .losses, .ties, .draws, .db_checksum]'
+
+# same NAME NRANKS THREADS GAME [SOLVER]: the MPI solve reports what one
+# process does.
+same() {
+    name=$1 n=$2 threads=$3 game=$4 solver=${5:-tier}
+    want=$("$solve" "$game" --solver tier --threads 1 --json | jq -c "$fields")
+    got=$(mpi "$n" "$solve_mpi" "$game" --solver "$solver" --threads "$threads" --json 2>"$tmp/err" |
+        jq -c "$fields")
+    if [ -n "$want" ] && [ "$got" = "$want" ] && ! echo "$want" | grep -q null; then
+        ok "$name: $n ranks x $threads threads = one process $want"
+    else
+        bad "$name: $n ranks x $threads threads: $got, one process: $want ($(head -c 300 "$tmp/err"))"
+    fi
+}
+
+# Published figures first (the reference must be right).
+j=$("$solve" tictactoe --solver tier --json)
+if echo "$j" | jq -e '.value == "tie" and .positions == 5478' >/dev/null; then
+    ok "tictactoe one process: tie, 5478 positions"
+else
+    bad "tictactoe one process: $j"
+fi
+j=$(mpi 3 "$solve_mpi" connect4:w=5,h=4 --solver tier --threads 1 --json)
+if echo "$j" | jq -e '.value == "tie" and .positions == 3945711 and
+        .solver_stats.mpi_ranks == 3 and .solver_stats.mpi_bytes_total > 0' >/dev/null; then
+    ok "connect4 5x4 on 3 ranks: tie, 3945711 positions, bytes exchanged"
+else
+    bad "connect4 5x4 on 3 ranks: $j"
+fi
+
+same tictactoe 1 1 tictactoe
+same tictactoe 2 1 tictactoe
+same tictactoe 3 2 tictactoe
+same "connect4 4x4" 2 1 connect4:w=4,h=4
+same "connect4 4x4" 3 1 connect4:w=4,h=4
+same "connect4 5x4" 2 2 connect4:w=5,h=4
+same "connect4 5x4" 3 1 connect4:w=5,h=4
+same "connect4 4x4, tier:window" 2 1 connect4:w=4,h=4 tier:window
+# Loopy tiers (solved whole by every rank; reference: bin/solve, which
+# tests/test_solvers checks against retro).
+same "dodgem (loopy tiers)" 2 1 dodgem
+same "achi (loopy tiers)" 3 1 achi
+
+# The exchange in pieces (the path of transfers past the MPI int limit).
+want=$("$solve" connect4:w=4,h=4 --solver tier --json | jq -c "$fields")
+got=$(GAMESMAN_DIST_MAX_MSG=64 mpi 3 -x GAMESMAN_DIST_MAX_MSG "$solve_mpi" connect4:w=4,h=4 \
+    --solver tier --threads 1 --json | jq -c "$fields")
+if [ "$got" = "$want" ]; then
+    ok "connect4 4x4, 3 ranks, 64-byte pieces = one process"
+else
+    bad "connect4 4x4 in 64-byte pieces: $got, one process: $want"
+fi
+
+# Files: each rank writes its slices of every tier in DIR/rank-R-of-N (its
+# own directory and lock: on its own disk in production), in the on-disk
+# format of core/dbstore.h with the range in the header; rank 0 writes the
+# manifest. A rerun loads every tier from the slices and must give the
+# single-process database again (the checksum of every record), so the
+# slices hold exactly the records.
+g=connect4:w=4,h=4
+want=$("$solve" "$g" --solver tier --json | jq -c "$fields")
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" --json >"$tmp/first.json"
+listed=yes
+for r in 0 1 2; do
+    for t in $(seq 0 16); do
+        f=$(printf 'rank-%d-of-3/tier-%04d.gmdb' "$r" "$t")
+        # the manifest's header checksum is the file's (bytes 504..511)
+        sum=$(od -A n -t x8 -j 504 -N 8 "$tmp/three/$f" 2>/dev/null | tr -d ' ')
+        grep -q "^tier $t rank $r records .* file $f header $sum$" "$tmp/three/manifest-of-3.txt" ||
+            listed="no ($f)"
+    done
+done
+if [ "$listed" = yes ] && [ "$(jq -c "$fields" "$tmp/first.json")" = "$want" ]; then
+    ok "3 ranks with --work-dir: 51 slice files, each in the manifest with its header checksum"
+else
+    bad "3 ranks with --work-dir: slices listed: $listed; $(jq -c "$fields" "$tmp/first.json")"
+fi
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" --json >"$tmp/again.json"
+if [ "$(jq -c "$fields" "$tmp/again.json")" = "$want" ] &&
+    jq -e '.solver_stats.tiers_loaded == 17 and .solver_stats.tiers_solved == 0' \
+        "$tmp/again.json" >/dev/null; then
+    ok "rerun on 3 ranks loads all 17 tiers from the slices: the single-process database"
+else
+    bad "rerun on 3 ranks: $(cat "$tmp/again.json")"
+fi
+# A damaged slice is refused by every rank, with the rank and the file named.
+printf 'garbage' | dd of="$tmp/three/rank-2-of-3/tier-0010.gmdb" bs=1 seek=514 conv=notrunc \
+    2>/dev/null
+mpi 3 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 5 ] && grep -q "^solve: rank 2 of 3: .*rank-2-of-3/tier-0010.gmdb is corrupt" "$tmp/err"; then
+    ok "corrupt slice: exit 5, rank 2 and the file named"
+else
+    bad "corrupt slice: exit $rc, $(head -c 400 "$tmp/err")"
+fi
+
+# Failures end the job with the rank named, never a hang (timeout: 124).
+# A rank refused for memory (its own --max-memory, mpirun's MPMD syntax):
+G="connect4:w=4,h=4 --solver tier --threads 1"
+# shellcheck disable=SC2086
+timeout 120 mpirun --allow-run-as-root --oversubscribe -np 1 "$solve_mpi" $G --max-memory 1G : \
+    -np 1 "$solve_mpi" $G --max-memory 10K >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 4 ] && grep -q "^solve: rank 1 of 2: .*memory budget" "$tmp/err" &&
+    [ "$(grep -c '^solve:' "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+    ok "rank 1 refused for memory: exit 4, one message naming rank 1"
+else
+    bad "rank 1 refused for memory: exit $rc, $(head -c 400 "$tmp/err")"
+fi
+# A rank killed mid-solve: mpirun ends the job and names it.
+mpirun --allow-run-as-root --oversubscribe -np 2 "$solve_mpi" connect4:w=5,h=4 --solver tier \
+    --threads 1 --progress >/dev/null 2>"$tmp/err" &
+launcher=$!
+victim=""
+for _ in $(seq 100); do
+    victim=$(ps -o pid= --ppid "$launcher" 2>/dev/null | tail -n 1 | tr -d ' ')
+    [ -n "$victim" ] && break
+    sleep 0.05
+done
+# Into the solve: rank 0's first progress line comes after a collective, so
+# every rank is past MPI's start-up (a rank killed inside MPI_Init can leave
+# Open MPI 4.1's mpirun waiting; docs/scaling.md).
+for _ in $(seq 300); do
+    grep -q '^tier: ' "$tmp/err" && break
+    sleep 0.1
+done
+[ -n "$victim" ] && kill -9 "$victim" 2>/dev/null
+waited=0
+while kill -0 "$launcher" 2>/dev/null && [ "$waited" -lt 600 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+done
+if kill -0 "$launcher" 2>/dev/null; then
+    kill "$launcher"
+    bad "killed rank: mpirun still running after 60 s"
+else
+    wait "$launcher"
+    rc=$?
+    # Open MPI names the rank either way: "process rank 1 ... signal 9", or
+    # (when it counts the death as an exit) "Process name: [[job,1],1]".
+    if [ -n "$victim" ] && [ "$rc" -ne 0 ] && { grep -q "rank [01] .*signal 9" "$tmp/err" ||
+        grep -q "Process name: \[\[[0-9]*,[0-9]*\],[01]\]" "$tmp/err"; }; then
+        ok "killed rank: job ended (exit $rc), the rank named"
+    else
+        bad "killed rank (pid ${victim:-none}): exit $rc, $(head -c 400 "$tmp/err")"
+    fi
+fi
+# bin/tier-plan's network volume (from the tier sizes alone) is what the
+# 2-rank solve counted in its collectives (core/dist.c).
+plan=$(dirname "$solve")/tier-plan
+want=$("$plan" connect4:w=4,h=4 --ranks 2 | sed -n 's/^network .*in all (\([0-9]*\) bytes)$/\1/p')
+got=$(mpi 2 "$solve_mpi" connect4:w=4,h=4 --solver tier --threads 1 --json |
+    jq '.solver_stats.mpi_bytes_total')
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+    ok "tier-plan's network volume = the 2-rank solve's ($got bytes)"
+else
+    bad "tier-plan's network volume: plan '$want', solve '$got'"
+fi
+"$plan" connect4 --ranks 0 >/dev/null 2>"$tmp/err"
+rc1=$?
+"$plan" quarto --ranks 2 >/dev/null 2>>"$tmp/err"
+rc2=$?
+if [ "$rc1" -eq 2 ] && [ "$rc2" -eq 3 ] && grep -q "^tier-plan: --ranks" "$tmp/err" &&
+    grep -q "^tier-plan: game 'quarto' declares no tiers" "$tmp/err"; then
+    ok "tier-plan refuses --ranks 0 (exit 2) and a game without tiers (exit 3)"
+else
+    bad "tier-plan refusals: exit $rc1 and $rc2, $(cat "$tmp/err")"
+fi
+# Only the tier solver is distributed.
+out=$(mpi 2 "$solve_mpi" tictactoe --solver dfs 2>&1)
+rc=$?
+if [ "$rc" -eq 3 ] && echo "$out" | grep -q "give --solver tier"; then
+    ok "dfs on 2 ranks refused (exit 3)"
+else
+    bad "dfs on 2 ranks: exit $rc, $out"
+fi
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
