@@ -4,9 +4,10 @@
 # against both builds of bin/solve and the benchmark driver's tests
 # (tests/bench.sh, timing build with its counted twin), then the MPI tests
 # (tests/mpi.sh: bin/solve-mpi on 1, 2 and 3 ranks against bin/solve), and
-# prints one closing line:
-#   tests: N passed, N failed, N skipped; MPI: N of them (1, 2 and 3 ranks)
-# (or "MPI: not run (...)" when mpirun or the MPI build is missing).
+# prints two closing lines:
+#   MPI tests: N of them (1, 2 and 3 ranks)   (or "not run (...)")
+#   tests: N passed, N failed, N skipped
+# (the last line alone, in the form CI runners read).
 # Logs are kept in BUILD/<variant>/tests/*.log.
 set -u
 jobs=${1:-2}
@@ -91,22 +92,23 @@ passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
 
-mpi_note="MPI: not run (no $build/mpi/bin/solve)"
+mpi_note="MPI tests: not run (no $build/mpi/bin/solve)"
 if [ -x "$build/mpi/bin/solve" ]; then
     out=$("$here/../tests/mpi.sh" "$build/release/bin/solve" "$build/mpi/bin/solve" 2>&1)
     rc=$?
     echo "$out" | grep -v '^ok ' | sed "s/^/mpi /"
     if echo "$out" | grep -q '^mpi: skipped'; then
-        mpi_note="MPI: not run (no mpirun)"
+        mpi_note="MPI tests: not run (no mpirun)"
     else
         p=$(echo "$out" | sed -n 's/^mpi: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
         f=$(echo "$out" | sed -n 's/^mpi: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
         passed=$((passed + ${p:-0}))
         failed=$((failed + ${f:-1}))
         [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
-        mpi_note="MPI: ${p:-0} of them (1, 2 and 3 ranks)"
+        mpi_note="MPI tests: ${p:-0} of them (1, 2 and 3 ranks)"
     fi
 fi
 
-echo "tests: $passed passed, $failed failed, $skipped skipped; $mpi_note"
+echo "$mpi_note"
+echo "tests: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
