@@ -75,3 +75,15 @@ void error_clear(Error *err) {
         err->msg[0] = '\0';
     }
 }
+
+void error_once_vset(Error *err, volatile int *failed, ErrCode code, const char *fmt, va_list ap) {
+#pragma omp critical(error_once)
+    {
+        if (!*failed) {
+            char msg[sizeof err->msg];
+            vsnprintf(msg, sizeof msg, fmt, ap);
+            error_set(err, code, "%s", msg);
+            __atomic_store_n(failed, 1, __ATOMIC_RELEASE);
+        }
+    }
+}

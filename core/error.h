@@ -10,6 +10,7 @@
 #ifndef CORE_ERROR_H
 #define CORE_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 typedef enum ErrCode {
@@ -43,5 +44,15 @@ const char *text_escape(const char *text, char *buf, size_t n);
 
 /* Clears err to ERR_OK with an empty message. */
 void error_clear(Error *err);
+
+/* The first error of a parallel region (OpenMP workers of the tier
+ * solvers): records code and the message in err and raises *failed, unless
+ * *failed is already up (the first one wins; a named critical section
+ * orders them). Workers poll error_once_failed to stop early. */
+void error_once_vset(Error *err, volatile int *failed, ErrCode code, const char *fmt, va_list ap);
+
+static inline int error_once_failed(const volatile int *failed) {
+    return __atomic_load_n(failed, __ATOMIC_ACQUIRE);
+}
 
 #endif /* CORE_ERROR_H */

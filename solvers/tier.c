@@ -222,21 +222,13 @@ static void fail_parallel(TierSolve *s, ErrCode code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void fail_parallel(TierSolve *s, ErrCode code, const char *fmt, ...) {
-#pragma omp critical(tier_error)
-    {
-        if (!s->failed) {
-            va_list ap;
-            va_start(ap, fmt);
-            char msg[sizeof s->err->msg];
-            vsnprintf(msg, sizeof msg, fmt, ap);
-            va_end(ap);
-            error_set(s->err, code, "%s", msg);
-            __atomic_store_n(&s->failed, 1, __ATOMIC_RELEASE);
-        }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    error_once_vset(s->err, &s->failed, code, fmt, ap);
+    va_end(ap);
 }
 
-static bool has_failed(const TierSolve *s) { return __atomic_load_n(&s->failed, __ATOMIC_ACQUIRE); }
+static bool has_failed(const TierSolve *s) { return error_once_failed(&s->failed); }
 
 /* Finds the child tier and local index of child position c of a position
  * in tier `tier`. Tier-major: a range test over the child tiers (no game

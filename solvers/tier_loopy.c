@@ -106,21 +106,13 @@ static void fail(Loopy *L, ErrCode code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void fail(Loopy *L, ErrCode code, const char *fmt, ...) {
-#pragma omp critical(tier_loopy_error)
-    {
-        if (!L->failed) {
-            va_list ap;
-            va_start(ap, fmt);
-            char msg[sizeof L->err->msg];
-            vsnprintf(msg, sizeof msg, fmt, ap);
-            va_end(ap);
-            error_set(L->err, code, "%s", msg);
-            __atomic_store_n(&L->failed, 1, __ATOMIC_RELEASE);
-        }
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    error_once_vset(L->err, &L->failed, code, fmt, ap);
+    va_end(ap);
 }
 
-static bool failed(const Loopy *L) { return __atomic_load_n(&L->failed, __ATOMIC_ACQUIRE); }
+static bool failed(const Loopy *L) { return error_once_failed(&L->failed); }
 
 /* With --progress: one line per reach round and per solve phase. */
 static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
