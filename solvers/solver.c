@@ -2,6 +2,7 @@
 #include "solvers/solver.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,4 +222,24 @@ ErrCode solver_run_deep(const Game *g, size_t frame_bytes, void (*fn)(void *arg)
     counters_add(&res->counters, &call.counters);
     res->worker_peak_bytes += call.peak;
     return ERR_OK;
+}
+
+void solver_worker_begin(void) {
+    if (omp_get_thread_num() != 0) {
+        stats_thread_reset();
+        mem_thread_peak_reset();
+    }
+}
+
+void solver_worker_end(SolveResult *res, uint64_t *worker_peak) {
+    int id = omp_get_thread_num();
+    if (id == 0) {
+        return;
+    }
+    uint64_t peak = mem_thread_peak();
+    if (peak > worker_peak[id]) {
+        worker_peak[id] = peak;
+    }
+#pragma omp critical(solver_worker_counters)
+    stats_thread_collect(&res->counters);
 }

@@ -135,6 +135,15 @@ ErrCode solver_run(const SolverModule *s, const Game *g, const SolveConfig *cfg,
                    Error *err);
 void solve_result_free(SolveResult *res);
 
+/* The worker bookkeeping of the contract at the top of this file, for one
+ * OpenMP parallel region: solver_worker_begin at its start resets the
+ * counters and jemalloc peak of every thread but the caller (thread 0);
+ * solver_worker_end at its end adds them into res->counters and raises
+ * worker_peak[thread] to the thread's peak (the solver sums worker_peak
+ * into res->worker_peak_bytes once, after all its regions). */
+void solver_worker_begin(void);
+void solver_worker_end(SolveResult *res, uint64_t *worker_peak);
+
 /* Records a solver-specific figure for reports (ignored past SOLVE_EXTRA_MAX). */
 void solve_result_extra(SolveResult *res, const char *name, double value);
 

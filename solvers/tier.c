@@ -339,27 +339,9 @@ static void progress_line(TierSolve *s, const char *phase, int tier, uint64_t do
 
 /* ------------------------------------------------------ parallel regions */
 
-/* Worker bookkeeping at the start and end of a parallel region. The main
- * thread (0) is measured by the harness, so only the others reset. */
-static void worker_begin(void) {
-    if (omp_get_thread_num() != 0) {
-        stats_thread_reset();
-        mem_thread_peak_reset();
-    }
-}
-
-static void worker_end(TierSolve *s) {
-    int id = omp_get_thread_num();
-    if (id == 0) {
-        return;
-    }
-    uint64_t peak = mem_thread_peak();
-    if (peak > s->worker_peak[id]) {
-        s->worker_peak[id] = peak;
-    }
-#pragma omp critical(tier_counters)
-    stats_thread_collect(&s->res->counters);
-}
+/* Worker bookkeeping (solvers/solver.h) at the start and end of a region. */
+static void worker_begin(void) { solver_worker_begin(); }
+static void worker_end(TierSolve *s) { solver_worker_end(s->res, s->worker_peak); }
 
 /* --------------------------------------------------------- tier walk */
 

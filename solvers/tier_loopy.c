@@ -124,25 +124,8 @@ static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
 
 /* Worker bookkeeping as in tier.c: threads other than 0 report their
  * counters and jemalloc peaks into the result. */
-static void worker_begin(void) {
-    if (omp_get_thread_num() != 0) {
-        stats_thread_reset();
-        mem_thread_peak_reset();
-    }
-}
-
-static void worker_end(TierLoopyJob *j) {
-    int id = omp_get_thread_num();
-    if (id == 0) {
-        return;
-    }
-    uint64_t peak = mem_thread_peak();
-    if (peak > j->worker_peak[id]) {
-        j->worker_peak[id] = peak;
-    }
-#pragma omp critical(tier_counters)
-    stats_thread_collect(&j->res->counters);
-}
+static void worker_begin(void) { solver_worker_begin(); }
+static void worker_end(TierLoopyJob *j) { solver_worker_end(j->res, j->worker_peak); }
 
 /* Where position c lies: -1 in this tier (index *ci), k >= 0 in child tier
  * child[k] (index *ci), -2 elsewhere. */
