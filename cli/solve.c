@@ -70,6 +70,7 @@ typedef struct Args {
     bool analyze;
     bool list;
     bool help;
+    bool check_args; /* --check-args: parse and resolve everything, then exit 0 */
     SolveConfig cfg;
 } Args;
 
@@ -98,6 +99,8 @@ static const char usage_text[] =
     "                               the initial position, no solve); --seed S varies them\n"
     "  --verify                     check DIR's database: checksums, then every record\n"
     "                               against its children's\n"
+    "  --check-args                 check the command (game, position, solver, options)\n"
+    "                               and exit 0 without solving\n"
     "  --list                       list games, their options, and solvers\n"
     "  --help                       this text\n"
     "\n"
@@ -154,6 +157,8 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
             a->verify = true;
         } else if (strcmp(arg, "--progress") == 0) {
             a->cfg.progress = true;
+        } else if (strcmp(arg, "--check-args") == 0) {
+            a->check_args = true;
         } else if (value_option(arg) >= 0) {
             if (!has_next) {
                 return error_set(err, ERR_USAGE, "%s needs a value (solve --help)", arg);
@@ -817,6 +822,12 @@ static int run(int argc, char **argv) {
         game_destroy(g);
         return fail(&err);
     }
+    /* --check-args: sampling and answers from disk need no solver; stop here. */
+    if (a.check_args && (a.sample > 0 || (a.db != NULL && a.solver == NULL &&
+                                          (a.query != NULL || a.analyze || a.verify)))) {
+        game_destroy(g);
+        return 0;
+    }
     if (a.sample > 0) {
         print_samples(g, a.sample, a.seed);
         game_destroy(g);
@@ -874,6 +885,14 @@ static int run(int argc, char **argv) {
             game_destroy(g);
             return fail(&err);
         }
+    }
+    if (a.check_args) { /* everything parsed and resolved; no solve */
+        char why[512];
+        if (!solver_supports(s, g, why, sizeof why)) {
+            error_set(&err, ERR_UNSUPPORTED, "%s", why);
+        }
+        game_destroy(g);
+        return err.code == ERR_OK ? 0 : fail(&err);
     }
     a.cfg.need_db = a.query != NULL && a.db == NULL;
     SolveResult res;
