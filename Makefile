@@ -8,11 +8,14 @@
 #                     -DUSE_MPI (core/dist.h); build/mpitiming/bin/solve is
 #                     its STATS=0 twin for timings
 #   make bench        the benchmark matrix: results/<UTC time>/, plots/, a summary
-#                     (README.md, "Benchmarks"); SOLVERS=... GAMES=... narrow it
+#                     (docs/benchmarks.md); SOLVERS=... GAMES=... narrow it
 #   make bench-full   the same with the large sizes (lines marked `full`)
 #   make plots        re-render plots/ from results/latest
 #   make bench-reference  the committed reference run: results/reference/ and
-#                     plots/reference/ (run it on a quiet machine)
+#                     plots/reference/ (run it on a quiet machine), then the
+#                     README's results table (make readme-table)
+#   make readme-table rewrite the README's "results at a glance" tables from
+#                     results/reference/ and results/big/ (scripts/readme-table.sh)
 #   make bench-compare A=results/X B=results/Y  Google Benchmark's compare.py
 #   make format       clang-format every source in place
 #   make format-check fail if any source is not clang-formatted
@@ -70,7 +73,7 @@ $(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \
-	deps-build deps-test deps-format deps-bench deps-mpi solve-mpi
+	deps-build deps-test deps-format deps-bench deps-mpi solve-mpi readme-table
 .DEFAULT_GOAL := all
 
 all: bin/solve
@@ -173,6 +176,10 @@ bench-full: deps-bench $(BENCH_BINS)
 bench-reference: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' RESULTS_DIR=results/reference \
 		PLOTS_DIR=plots/reference scripts/bench-run.sh --full $(BENCH_ARGS)
+	@scripts/readme-table.sh README.md results/reference results/big
+readme-table:
+	@scripts/deps.sh docs
+	@scripts/readme-table.sh README.md results/reference results/big
 plots:
 	@scripts/deps.sh bench
 	@plots/render.sh results/latest plots

@@ -5,7 +5,8 @@
 #
 # Groups: build (bin/solve), test (make test), bench (make bench),
 #         format (make format), mpi (distributed solves),
-#         compare (make bench-compare: Google Benchmark's compare.py).
+#         compare (make bench-compare: Google Benchmark's compare.py),
+#         docs (make readme-table: the README's results tables).
 set -eu
 
 pkgs_for() {
@@ -15,6 +16,7 @@ pkgs_for() {
     bench) echo "g++ libbenchmark-dev gnuplot-nox jq git" ;;
     compare) echo "libbenchmark-tools python3 python3-scipy python3-numpy" ;;
     format) echo "clang-format" ;;
+    docs) echo "jq" ;;
     mpi) echo "libopenmpi-dev openmpi-bin" ;;
     *) echo "deps.sh: unknown group '$1'" >&2; exit 2 ;;
     esac

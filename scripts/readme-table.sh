@@ -1,0 +1,207 @@
+#!/bin/sh
+# scripts/readme-table.sh [README [REFERENCE_DIR [BIG_DIR]]]: regenerates the
+# "results at a glance" tables of README.md from the committed results, so
+# that they cannot drift from the data. Defaults: README.md,
+# results/reference, results/big.
+#
+# Contract:
+# - Rewrites only the lines between `<!-- results:begin -->` and
+#   `<!-- results:end -->` of README (both markers must be there, once each,
+#   in that order; otherwise exit 2 and README is untouched).
+# - Reads REFERENCE_DIR/bench.json (the reference run of `make
+#   bench-reference`, Google Benchmark's JSON, turned into rows by
+#   scripts/bench-rows.jq) and every BIG_DIR/*.json (zero or more: verbatim
+#   `bin/solve --json` or `bin/solve-mpi --json` outputs of big solves), each
+#   with a BIG_DIR/NAME.txt of `command=...`, `date=...`, `load=...` lines
+#   (BIG_DIR/README.md describes the format). A .json without its .txt, or
+#   a file jq cannot read, stops the script with exit 2.
+# - Deterministic: the same inputs give the same bytes, so a second run
+#   changes nothing (README is rewritten only when its text changes).
+# Tables: the largest strong solves (BIG_DIR, by positions, largest first);
+# each solver's time over dfs's on the GAMES below; dfs's unhash counts
+# against the GPS solvers' on the same games. A game or solver missing from
+# the reference run shows as "-".
+# Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
+set -eu
+
+readme=${1:-README.md}
+ref=${2:-results/reference}
+big=${3:-results/big}
+here=$(dirname "$0")
+
+# The games of the time and unhash tables, as bench names spell them
+# (game[:variant]): small to large, one per family that has dfs.
+GAMES="tictactoe othello:w=4,h=4 hexapawn:w=4,h=4 quarto:n=3,attrs=3 connect4:w=5,h=4,k=4
+connect4:w=5,h=5,k=4 connect4:w=6,h=4,k=4"
+# The solvers of the time table (solver, or solver/threads:N for tier).
+SOLVERS="gps-cached gps tier/threads:1 tier/threads:2 retro sweep dfs-depth"
+
+die() {
+    echo "readme-table.sh: $*" >&2
+    exit 2
+}
+
+[ -f "$readme" ] || die "no file '$readme'"
+[ -f "$ref/bench.json" ] || die "no '$ref/bench.json' (make bench-reference writes it)"
+begin='<!-- results:begin -->'
+end='<!-- results:end -->'
+nb=$(grep -cxF "$begin" "$readme" || true)
+ne=$(grep -cxF "$end" "$readme" || true)
+[ "$nb" = 1 ] && [ "$ne" = 1 ] || die "'$readme' needs one line '$begin' and one '$end'"
+lb=$(grep -nxF "$begin" "$readme" | cut -d: -f1)
+le=$(grep -nxF "$end" "$readme" | cut -d: -f1)
+[ "$lb" -lt "$le" ] || die "'$readme': '$begin' must come before '$end'"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Rows of the reference run: tab-separated, with a header line.
+jq -r --arg fmt tsv -f "$here/bench-rows.jq" "$ref/bench.json" >"$tmp/rows.tsv" ||
+    die "cannot read '$ref/bench.json'"
+jq -r '.context | [.run // "?", .commit // "?", .machine // "?", .date // "?",
+       ((.load_avg // [])[0] // "?")] | @tsv' "$ref/bench.json" >"$tmp/context.tsv" ||
+    die "cannot read the context of '$ref/bench.json'"
+
+# Big solves: one tab-separated line each (file name first), sorted below.
+: >"$tmp/big.tsv"
+for j in "$big"/*.json; do
+    [ -e "$j" ] || continue
+    name=$(basename "$j" .json)
+    txt="$big/$name.txt"
+    [ -f "$txt" ] || die "'$j' has no '$txt' (command=, date=, load= lines)"
+    cmd=$(sed -n 's/^command=//p' "$txt" | head -n 1)
+    date=$(sed -n 's/^date=//p' "$txt" | head -n 1)
+    load=$(sed -n 's/^load=//p' "$txt" | head -n 1)
+    [ -n "$cmd" ] && [ -n "$date" ] || die "'$txt' needs command= and date= lines"
+    # The solver as the command names it (with its options), else the JSON's.
+    solver=$(printf '%s\n' "$cmd" | sed -n 's/.*--solver[ =]\([^ ]*\).*/\1/p')
+    jq -r --arg name "$name" --arg solver "$solver" --arg date "$date" --arg load "$load" '
+        [$name,
+         .game + (if (.variant // "") != "" then ":" + .variant else "" end),
+         (if $solver != "" then $solver else .solver end),
+         ((.solver_stats.mpi_ranks // 0) | tostring), ((.threads // 0) | tostring),
+         .value, ((.remoteness // "") | tostring), ((.positions // "") | tostring),
+         ((.wall_seconds // "") | tostring), ((.peak_bytes // "") | tostring),
+         ((.peak_rss_bytes // "") | tostring), $date, $load] | @tsv' "$j" \
+        >>"$tmp/big.tsv" || die "cannot read '$j'"
+done
+
+{
+    awk -F'\t' -v games="$GAMES" -v solvers="$SOLVERS" -v big="$big" \
+        -v ctxfile="$tmp/context.tsv" -v bigfile="$tmp/big.tsv" '
+    function comma(n,   s, neg) {
+        if (n == "") return "-"
+        s = sprintf("%.0f", n); neg = ""
+        if (substr(s, 1, 1) == "-") { neg = "-"; s = substr(s, 2) }
+        while (length(s) > 3 && match(s, /[0-9][0-9][0-9][0-9]($|,)/))
+            s = substr(s, 1, RSTART) "," substr(s, RSTART + 1)
+        return neg s
+    }
+    function secs(t) {
+        if (t == "") return "-"
+        if (t >= 100) return sprintf("%.0f s", t)
+        if (t >= 1) return sprintf("%.1f s", t)
+        if (t >= 1e-4) return sprintf("%.3g ms", t * 1000)
+        return sprintf("%.3g us", t * 1e6)
+    }
+    function bytes(b) {
+        if (b == "" || b == 0) return "-"
+        if (b >= 2^30) return sprintf("%.2f GiB", b / 2^30)
+        if (b >= 2^20) return sprintf("%.1f MiB", b / 2^20)
+        return sprintf("%.0f KiB", b / 2^10)
+    }
+    function ratio(t, d) {
+        if (t == "" || d == "" || d == 0) return "-"
+        return sprintf("%.2f", t / d)
+    }
+    NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+    {
+        spec = $col["game"] ($col["variant"] != "" ? ":" $col["variant"] : "")
+        key = $col["solver"] ($col["threads"] != "" ? "/threads:" $col["threads"] : "")
+        if ($col["error"] != "") next
+        t[spec, key] = $col["time_s"]; u[spec, key] = $col["unhash"]
+        h[spec, key] = $col["hash"]
+        if (key == "dfs") p[spec] = $col["positions"] # dfs stores every reached position
+        # tier without threads in its name ran on one thread
+        if (key == "tier") t[spec, "tier/threads:1"] = $col["time_s"]
+    }
+    END {
+        getline ctx < ctxfile; split(ctx, c, "\t")
+        print "Generated by `scripts/readme-table.sh` (`make readme-table`) from"
+        print "`results/reference/bench.json` (run " c[1] ", commit `" c[2] "`,"
+        printf "%s, load average %s at the start)\n", c[3], (c[5] == "?" ? "?" : sprintf("%.2f", c[5]))
+        print "and `results/big/`; edit those, not this."
+        print ""
+        print "**The largest strong solves** (`results/big/`, one `bin/solve --json` each;"
+        print "the link gives the command, date and load):"
+        print ""
+        n = 0
+        while ((getline line < bigfile) > 0) { n++; bl[n] = line }
+        if (n == 0) {
+            print "No big solve recorded yet (`results/big/` has no `.json`)."
+        } else {
+            # largest positions first, then by name (a stable, total order)
+            for (i = 2; i <= n; i++) for (j = i; j > 1; j--) {
+                split(bl[j], a, "\t"); split(bl[j - 1], b, "\t")
+                if (a[8] + 0 > b[8] + 0 || (a[8] + 0 == b[8] + 0 && a[1] < b[1])) {
+                    tmpl = bl[j]; bl[j] = bl[j - 1]; bl[j - 1] = tmpl
+                } else break
+            }
+            print "| game | solver | threads | value | positions | wall | peak (jemalloc / RSS) | run |"
+            print "|---|---|---|---|---|---|---|---|"
+            for (i = 1; i <= n; i++) {
+                split(bl[i], a, "\t")
+                thr = a[5] + 0 > 0 ? a[5] : "-"
+                if (a[4] + 0 > 1) thr = a[4] " ranks x " a[5]
+                val = a[6] (a[7] != "" ? " in " a[7] : "")
+                printf "| `%s` | `%s` | %s | %s | %s | %s | %s / %s | [%s](%s/%s.txt) (%s) |\n",
+                    a[2], a[3], thr, val, comma(a[8]), secs(a[9]), bytes(a[10]), bytes(a[11]),
+                    a[12], big, a[1], (a[13] != "" ? "load " a[13] : "load -")
+            }
+        }
+        ng = split(games, g, /[ \n]+/); ns = split(solvers, s, " ")
+        print ""
+        print "**Each solver against `dfs`** (the reference run: time of one solve"
+        print "over `dfs`'"'"'s; below 1 is faster; `-`: the solver does not run that game):"
+        print ""
+        hdr = "| game | positions | `dfs` |"; sep = "|---|---|---|"
+        for (k = 1; k <= ns; k++) {
+            name = "`" s[k] "`"
+            if (split(s[k], st, "/threads:") == 2) name = "`" st[1] "` " st[2] " thr"
+            hdr = hdr " " name " |"; sep = sep "---|"
+        }
+        print hdr; print sep
+        for (i = 1; i <= ng; i++) {
+            if (g[i] == "" || !((g[i], "dfs") in t)) continue
+            d = t[g[i], "dfs"]
+            line = "| `" g[i] "` | " comma(p[g[i]]) " | " secs(d) " |"
+            for (k = 1; k <= ns; k++) line = line " " ratio(t[g[i], s[k]], d) " |"
+            print line
+        }
+        print ""
+        print "**Unhash calls, `dfs` against GPS** (the GPS document'"'"'s question, from the"
+        print "counting build; hash: `dfs`'"'"'s hash calls, one per move examined):"
+        print ""
+        print "| game | positions | hash | `dfs` unhash | `gps` unhash | `gps-cached` unhash |"
+        print "|---|---|---|---|---|---|"
+        for (i = 1; i <= ng; i++) {
+            if (g[i] == "" || !((g[i], "dfs") in t)) continue
+            printf "| `%s` | %s | %s | %s | %s | %s |\n", g[i], comma(p[g[i]]),
+                comma(h[g[i], "dfs"]), comma(u[g[i], "dfs"]),
+                ((g[i], "gps") in u) ? comma(u[g[i], "gps"]) : "-",
+                ((g[i], "gps-cached") in u) ? comma(u[g[i], "gps-cached"]) : "-"
+        }
+    }' "$tmp/rows.tsv"
+} >"$tmp/table.md" || die "cannot build the tables"
+
+{
+    sed -n "1,${lb}p" "$readme"
+    cat "$tmp/table.md"
+    sed -n "${le},\$p" "$readme"
+} >"$tmp/readme.new"
+if cmp -s "$tmp/readme.new" "$readme"; then
+    echo "readme-table.sh: $readme is up to date"
+else
+    cat "$tmp/readme.new" >"$readme"
+    echo "readme-table.sh: $readme rewritten"
+fi
