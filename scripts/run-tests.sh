@@ -2,7 +2,8 @@
 # scripts/run-tests.sh JOBS BUILD: runs the cmocka test programs of the
 # release and the ASan+UBSan builds (JOBS at a time), then the CLI tests
 # against both builds of bin/solve and the benchmark driver's tests
-# (tests/bench.sh, timing build with its counted twin), then the MPI tests
+# (tests/bench.sh, timing build with its counted twin), the documentation
+# check (tests/docs.sh: links, commands, the README's tables), then the MPI tests
 # (tests/mpi.sh: bin/solve-mpi on 1, 2 and 3 ranks against bin/solve), and
 # prints two closing lines:
 #   MPI tests: N of them (1, 2 and 3 ranks)   (or "not run (...)")
@@ -88,6 +89,17 @@ rc=$?
 echo "$out" | grep -v '^ok ' | sed "s/^/timing /"
 p=$(echo "$out" | sed -n 's/^bench: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 f=$(echo "$out" | sed -n 's/^bench: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
+
+# The documentation check (tests/docs.sh: links, bin/solve commands, the
+# README's generated tables), from the repository root.
+out=$(cd "$here/.." && tests/docs.sh "$build/release/bin/solve" 2>&1)
+rc=$?
+echo "$out" | grep -v '^ok ' | sed "s/^/docs /"
+p=$(echo "$out" | sed -n 's/^docs: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$out" | sed -n 's/^docs: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))

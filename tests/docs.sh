@@ -1,0 +1,194 @@
+#!/bin/sh
+# tests/docs.sh SOLVE: the documentation check (docs/testing.md, "The
+# documentation check"), run from the repository root by make test with the
+# release bin/solve. Over README.md and docs/*.md:
+#   1. every relative link points at an existing file, and its #anchor at a
+#      heading of that file (GitHub's slugs);
+#   2. every `bin/solve ...` command shown parses: run with --check-args,
+#      which resolves game, position, solver and options and exits 0 without
+#      solving. Commands with placeholders are skipped (the rule is in
+#      docs/testing.md); bin/solve-mpi, mpirun and bin/tier-plan lines are
+#      not run; every scripts/NAME named must exist;
+#   3. scripts/readme-table.sh on copies: idempotent, sensitive to the
+#      reference results and to results/big/, and the committed README's
+#      tables are those the committed results give.
+# Ends with "docs: N passed, N failed". Takes a few seconds.
+set -u
+solve=$1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+files="README.md $(ls docs/*.md)"
+
+# slugs FILE: the GitHub anchors of FILE's headings, one per line (outside
+# fenced and indented code; duplicates get -1, -2, ...).
+slugs() {
+    LC_ALL=C awk '
+        /^```/ { fence = !fence; next }
+        fence || /^    / { next }
+        /^#+ / {
+            s = $0; sub(/^#+ +/, "", s); s = tolower(s)
+            gsub(/[^a-z0-9 _\200-\377-]/, "", s); gsub(/ /, "-", s)
+            if (s in seen) { seen[s]++; print s "-" seen[s] } else { seen[s] = 0; print s }
+        }' "$1"
+}
+
+# links FILE: "target" of every [text](target) outside code, one per line.
+links() {
+    awk '
+        /^```/ { fence = !fence; next }
+        fence || /^    / { next }
+        {
+            s = $0; gsub(/`[^`]*`/, "", s)
+            while (match(s, /\]\([^) ]+\)/)) {
+                print substr(s, RSTART + 2, RLENGTH - 3); s = substr(s, RSTART + RLENGTH)
+            }
+        }' "$1"
+}
+
+# 1. links and anchors
+nlinks=0
+for f in $files; do
+    dir=$(dirname "$f")
+    for l in $(links "$f"); do
+        case "$l" in *:*) continue ;; esac # https:, mailto:
+        nlinks=$((nlinks + 1))
+        path=${l%%#*}
+        anchor=""
+        case "$l" in *'#'*) anchor=${l#*#} ;; esac
+        target=$f
+        [ -n "$path" ] && target="$dir/$path"
+        if [ ! -e "$target" ]; then
+            bad "link $f -> $l: no file $target"
+        elif [ -n "$anchor" ] && ! slugs "$target" | grep -qxF "$anchor"; then
+            bad "link $f -> $l: no heading with anchor #$anchor in $target"
+        fi
+    done
+done
+[ "$nlinks" -gt 20 ] && ok "links: $nlinks relative links checked" ||
+    bad "links: only $nlinks links found (the extraction is broken)"
+
+# commands FILE: the bin/solve commands of FILE, one per line: code lines
+# (indented or fenced; "\" continuations joined) and `...` spans of the text.
+commands() {
+    awk '
+        function emit(s) {
+            if (!match(s, /(^|[ (])(build\/[a-z]+\/)?bin\/solve( |$)/)) return
+            s = substr(s, RSTART); sub(/^[ (]/, "", s)
+            sub(/ +#.*/, "", s); sub(/ *[|;&>].*/, "", s); sub(/\)$/, "", s)
+            print s
+        }
+        /^```/ { fence = !fence; next }
+        fence || /^    / {
+            line = line $0
+            if (line ~ /\\$/) { sub(/\\$/, "", line); next }
+            sub(/^ *\$ /, "", line); emit(line); line = ""; next
+        }
+        {
+            s = $0
+            while (match(s, /`[^`]+`/)) {
+                span = substr(s, RSTART + 1, RLENGTH - 2); s = substr(s, RSTART + RLENGTH)
+                emit(span) # after: emit() moves RSTART
+            }
+        }' "$1"
+}
+
+# 2. commands
+nrun=0
+nskip=0
+for f in $files; do
+    commands "$f" >"$tmp/cmds"
+    while IFS= read -r c; do
+        # Placeholders: a word of capitals (GAME, S, DIR, WxH), ..., <...>, $,
+        # mygame and mysolver (the examples of docs/adding-a-*.md).
+        if printf '%s\n' "$c" | grep -Eq '(^|[ :,=/])([A-Z]+|[A-Z]x[A-Z])([ :,=/]|$)|\.\.\.|[<>$]|mygame|mysolver'; then
+            nskip=$((nskip + 1))
+            continue
+        fi
+        args=${c#* } # drop the binary
+        [ "$args" = "$c" ] && args=""
+        # A mention without a game (`bin/solve`, `bin/solve --json`) names the
+        # program or an option; it is not a command.
+        case "$args" in "" | --list* | --help*) ;; -*) continue ;; esac
+        [ -n "$args" ] || continue
+        set -f
+        # shellcheck disable=SC2086
+        eval "set -- $args"
+        set +f
+        if "$solve" "$@" --check-args >/dev/null 2>"$tmp/err"; then
+            nrun=$((nrun + 1))
+        else
+            bad "$f: '$c' does not parse: $(cat "$tmp/err")"
+        fi
+    done <"$tmp/cmds"
+done
+[ "$nrun" -gt 20 ] && ok "commands: $nrun bin/solve commands parse ($nskip with placeholders skipped)" ||
+    bad "commands: only $nrun commands found (the extraction is broken)"
+
+# --check-args itself: refuses what a solve would refuse for bad input, and
+# solves nothing (7x6 Connect Four would need terabytes).
+"$solve" connect4:w=7,h=6 --solver gps-cached --check-args >"$tmp/out" 2>&1 && [ ! -s "$tmp/out" ] &&
+    ok "--check-args: exit 0 and no output without solving" || bad "--check-args on a valid command"
+for bad_cmd in "nosuchgame" "tictactoe --solver nosuch" "tictactoe --query zz" \
+    "tictactoe --threads 0" "tictactoe --solver tier:window --query x--------"; do
+    # shellcheck disable=SC2086
+    "$solve" $bad_cmd --check-args >/dev/null 2>&1
+    rc=$?
+    [ "$rc" = 2 ] && ok "--check-args refuses '$bad_cmd' (exit 2)" ||
+        bad "--check-args on '$bad_cmd': exit $rc, expected 2"
+done
+"$solve" dodgem --solver dfs --check-args >/dev/null 2>&1
+rc=$?
+[ "$rc" = 3 ] && ok "--check-args: dfs on a loopy game exits 3" || bad "--check-args dfs dodgem: exit $rc"
+
+# every scripts/NAME the docs name exists
+for s in $(cat $files | grep -o 'scripts/[A-Za-z0-9_.-]*\.\(sh\|jq\)' | sort -u); do
+    [ -f "$s" ] || bad "docs name $s, which does not exist"
+done
+ok "scripts named in the docs exist"
+
+# 3. the README table generator, on copies
+gen=scripts/readme-table.sh
+mkdir -p "$tmp/ref" "$tmp/big"
+cp results/reference/bench.json "$tmp/ref/"
+cp README.md "$tmp/README.md"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/once.md" &&
+    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 && cmp -s "$tmp/README.md" "$tmp/once.md" &&
+    ok "readme-table: a second run changes nothing" || bad "readme-table: not idempotent"
+# dfs on tic-tac-toe twice as slow: its row's time and ratios change.
+jq '(.benchmarks[] | select(.run_name == "dfs/tictactoe/manual_time") | .real_time) |= . * 2' \
+    results/reference/bench.json >"$tmp/ref/bench.json"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+if ! cmp -s "$tmp/README.md" "$tmp/once.md" &&
+    [ "$(diff "$tmp/README.md" "$tmp/once.md" | grep -c '^[<>] | `tictactoe`')" = 2 ]; then
+    ok "readme-table: a changed reference run changes the tic-tac-toe time row"
+else
+    bad "readme-table: a changed bench.json did not change exactly the tictactoe time row"
+fi
+# a big solve appears; one without its .txt is refused
+"$solve" tictactoe --json >"$tmp/big/t.json"
+printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 0\n' >"$tmp/big/t.txt"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 &&
+    grep -q '^| `tictactoe` | `gps-cached` | 1 | tie in 9 | 5,478 |' "$tmp/README.md" &&
+    ok "readme-table: a results/big solve appears" || bad "readme-table: big solve row missing"
+cp "$tmp/big/t.json" "$tmp/big/u.json"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && ok "readme-table: a .json without its .txt is refused" || bad "readme-table: exit $rc"
+# no markers: refused, file untouched
+printf '# no markers\n' >"$tmp/plain.md"
+"$gen" "$tmp/plain.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] &&
+    ok "readme-table: a file without markers is refused" || bad "readme-table: no markers: exit $rc"
+# the committed README matches the committed results
+cp README.md "$tmp/now.md"
+"$gen" "$tmp/now.md" results/reference results/big >/dev/null 2>&1 && cmp -s "$tmp/now.md" README.md &&
+    ok "README.md's tables match results/" ||
+    bad "README.md's tables are out of date with results/reference or results/big: run make readme-table"
+
+echo "docs: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
