@@ -1,6 +1,7 @@
 #!/bin/sh
 # scripts/c4-big.sh [BOARD...]: strong solves of the larger Connect Four
-# boards with the tier solver (README.md, "Connect Four"), one at a time.
+# boards with the tier solver (docs/connect-four.md, "The larger boards"),
+# one at a time.
 # BOARD is WxH (w columns, h rows): 4x7 5x6 4x8 7x4 6x5 (the default list).
 # Each runs
 #   $SOLVE connect4:w=W,h=H --solver tier:window --threads 2 \

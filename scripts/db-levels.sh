@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/db-levels.sh [GAME] [DIR]: the zstd level and block size of the
-# database on disk, measured (README "Databases on disk"). For each
+# database on disk, measured (docs/database.md). For each
 # (level, block bytes) pair, builds a timing bin/solve with
 # -DDBSTORE_LEVEL and -DDBSTORE_BLOCK_BYTES (in build/dblevel-L-B/),
 # solves GAME (default connect4:w=6,h=4) with `tier --db`, and prints one

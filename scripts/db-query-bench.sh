@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/db-query-bench.sh GAME DIR [N] [SOLVE]: query figures of a
-# database on disk (README "Databases on disk").
+# database on disk (docs/database.md).
 #   cold   one query in a fresh process after dropping the page cache
 #          (needs root: `sync; echo 3 > /proc/sys/vm/drop_caches`; skipped
 #          otherwise), wall time of the whole process;

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/sweep-table.sh [SOLVE]: the sweep solver's cost against a
 # depth-first or retrograde reference on one variant of every game it
-# solves, as the Markdown table of README.md's "Sweep and tier solvers"
+# solves, as the Markdown table of docs/solvers.md, "Sweep and tier solvers"
 # section: sweeps (marking + value + tie), primitive checks, unhashes,
 # generate_moves calls and database reads. The reference is dfs, or retro
 # for loopy games (dfs cannot solve them). Counts, not times: deterministic.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/tier-bench.sh [SOLVE]: the tier solver's Connect Four benchmarks
-# (README.md, "Sweep and tier solvers"). For 6x4 and 5x5, runs the tier
+# (docs/connect-four.md, "The tier solver on Connect Four"). For 6x4 and 5x5, runs the tier
 # solver on 1 and 2 threads and gps-cached (one thread, the depth-first
 # reference) with a timing build (STATS=0), checks the value and position
 # count against the published figures (Tromp; Boeck 2025: 6x4 lose with
@@ -9,7 +9,7 @@
 # time to other processes on a shared machine), jemalloc peak, peak RSS,
 # the speed-up of 2 threads over 1 and the ratio of tier on one thread to
 # gps-cached (wall times). SOLVE may be an older build, for a before/after
-# comparison (README.md, "Tier solver speed"). Not a test: the machine is
+# comparison (docs/connect-four.md, "Tier solver speed"). Not a test: the machine is
 # shared and timings are noisy.
 set -eu
 solve=${1:-build/timing/bin/solve}
