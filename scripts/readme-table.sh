@@ -133,7 +133,7 @@ done
         print "and `results/big/`; edit those, not this."
         print ""
         print "**The largest strong solves** (`results/big/`, one `bin/solve --json` each;"
-        print "the link gives the command, date and load):"
+        print "the link gives the command, its date and the 1-minute load before / after):"
         print ""
         n = 0
         while ((getline line < bigfile) > 0) { n++; bl[n] = line }
@@ -154,9 +154,15 @@ done
                 thr = a[5] + 0 > 0 ? a[5] : "-"
                 if (a[4] + 0 > 1) thr = a[4] " ranks x " a[5]
                 val = a[6] (a[7] != "" ? " in " a[7] : "")
+                # load: the 1-minute averages before / after
+                ld = "-"
+                if (a[13] != "") {
+                    nl = split(a[13], lp, " / "); split(lp[1], l0, " "); ld = l0[1]
+                    if (nl > 1) { split(lp[2], l1, " "); ld = ld " / " l1[1] }
+                }
                 printf "| `%s` | `%s` | %s | %s | %s | %s | %s / %s | [%s](%s/%s.txt) (%s) |\n",
                     a[2], a[3], thr, val, comma(a[8]), secs(a[9]), bytes(a[10]), bytes(a[11]),
-                    a[12], big, a[1], (a[13] != "" ? "load " a[13] : "load -")
+                    a[12], big, a[1], "load " ld
             }
         }
         ng = split(games, g, /[ \n]+/); ns = split(solvers, s, " ")
