@@ -71,6 +71,12 @@ done
 [ "$nlinks" -gt 20 ] && ok "links: $nlinks relative links checked" ||
     bad "links: only $nlinks links found (the extraction is broken)"
 
+# every docs/*.md is reachable from the front page
+for f in docs/*.md; do
+    links README.md | grep -qxF "$f" || bad "README.md does not link $f"
+done
+ok "README.md links every docs/*.md"
+
 # commands FILE: the bin/solve commands of FILE, one per line: code lines
 # (indented or fenced; "\" continuations joined) and `...` spans of the text.
 commands() {
