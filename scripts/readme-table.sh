@@ -132,8 +132,9 @@ done
         printf "%s, load average %s at the start)\n", c[3], (c[5] == "?" ? "?" : sprintf("%.2f", c[5]))
         print "and `results/big/`; edit those, not this."
         print ""
-        print "**The largest strong solves** (`results/big/`, one `bin/solve --json` each;"
-        print "the link gives the command, its date and the 1-minute load before / after):"
+        print "**The largest strong solves** (`results/big/`: one `bin/solve --json` or"
+        print "`bin/solve-mpi --json` output each; the link gives the command, its date and"
+        print "the 1-minute load before / after):"
         print ""
         n = 0
         while ((getline line < bigfile) > 0) { n++; bl[n] = line }
