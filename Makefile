@@ -2,8 +2,9 @@
 #
 #   make              bin/solve (release build: -O2, counters on, jemalloc)
 #   make test         unit, property and cross-check tests, in the release
-#                     build and in an ASan+UBSan build, then the CLI tests
-#                     and the MPI tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#                     build and in an ASan+UBSan build, then the CLI tests,
+#                     the documentation check (tests/docs.sh) and the MPI
+#                     tests (bin/solve-mpi on 1, 2 and 3 ranks)
 #   make solve-mpi    bin/solve-mpi: the same sources built by mpicc with
 #                     -DUSE_MPI (core/dist.h); build/mpitiming/bin/solve is
 #                     its STATS=0 twin for timings
