@@ -1038,6 +1038,21 @@ static Position c4_enc_position(const Game *g, const uint8_t *values) {
     return colhash_hash(&t->hash, heights, n, colours_of(t, heights, x, false));
 }
 
+/* The inverse of c4_enc_position (GameEncoding.values): the ply is the
+ * piece count. O(cells). */
+static int c4_enc_values(const Game *g, Position pos, uint8_t *values) {
+    const C4 *t = c4(g);
+    Board b;
+    unhash_board(t, pos, &b);
+    values[0] = (uint8_t)(b.cur.n & 1);
+    for (int bit = 0; bit < t->cells; bit++) {
+        uint64_t m = UINT64_C(1) << bit;
+        values[occ_var(bit)] = (uint8_t)((b.cur.occupied & m) != 0);
+        values[own_var(bit)] = (uint8_t)((b.mine[O_PLAYER] & m) != 0);
+    }
+    return b.cur.n;
+}
+
 static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
     int cells = t->cells, lines = 0;
     for (int i = 0; i < t->ndirs; i++) {
@@ -1088,6 +1103,7 @@ static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
     }
     enc_primitive_term(b, enc_term(b));
     b->enc.position = c4_enc_position;
+    b->enc.values = c4_enc_values;
     ErrCode rc = enc_finish(b, "connect4", err);
     if (rc != ERR_OK) {
         enc_destroy(b);
