@@ -8,7 +8,8 @@
  *     all; OEIS A008907, "number of positions in tic-tac-toe after n
  *     moves"), Connect Four 4x4 161,029 and 5x4 3,945,711 in all (John
  *     Tromp's table of Connect Four positions by board size, cited in the
- *     README), and per ply equal the tier solver's reachable positions of
+ *     README; in both encodings, the cells' and `tromp`), and per ply equal
+ *     the tier solver's reachable positions of
  *     each tier (its positions by remoteness summed per tier are not
  *     exposed, so per ply it is the dfs reach set, counted by pieces).
  *   - Connect Four 5x4 (heavy): every position's value and remoteness equal
@@ -108,6 +109,12 @@ static void connect4_4x4_plies(void **state) {
 static void connect4_5x4_plies(void **state) {
     (void)state;
     plies_of("connect4:w=5,h=4", NULL, 0, 3945711); /* Tromp */
+}
+
+/* The same board in the compact encoding (option tromp). */
+static void connect4_5x4_tromp_plies(void **state) {
+    (void)state;
+    plies_of("connect4:w=5,h=4,tromp", NULL, 0, 3945711); /* Tromp */
 }
 
 /* Every position of connect4 5x4: symbolic (with remoteness) equals tier. */
@@ -355,7 +362,7 @@ static void refusals(void **state) {
 
 int main(void) {
     static const char *const small[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
-                                        "connect4:w=4,h=3,misere"};
+                                        "connect4:w=4,h=3,misere", "connect4:w=4,h=4,tromp"};
     struct CMUnitTest tests[32];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of tictactoe (A008907)"),
@@ -364,6 +371,8 @@ int main(void) {
                                      .test_func = connect4_4x4_plies};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 5x4 (Tromp)"),
                                      .test_func = connect4_5x4_plies};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 5x4, tromp (Tromp)"),
+                                     .test_func = connect4_5x4_tromp_plies};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("connect4 5x4 equals tier"),
                                      .test_func = connect4_5x4_equals_tier};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
@@ -383,7 +392,8 @@ int main(void) {
             .initial_state = (void *)small[i],
         };
     }
-    static const char *const disk[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4"};
+    static const char *const disk[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
+                                       "connect4:w=4,h=4,tromp"};
     for (size_t i = 0; i < sizeof disk / sizeof *disk; i++) {
         tests[n++] = (struct CMUnitTest){
             .name = test_strdupf("every position from the saved BDDs equals dfs on %s", disk[i]),
