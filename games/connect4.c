@@ -1055,8 +1055,10 @@ static int c4_enc_values(const Game *g, Position pos, uint8_t *values) {
 }
 
 /* The compact encoding (option `tromp`, J. Tromp's bitboard layout): h + 1
- * variables per column, column by column and bottom to top after the side
- * to move (variable 0): below the column's height n its pieces (1: o),
+ * variables per column, column by column after the side to move
+ * (variable 0), numbered top to bottom within a column by tv() (11% fewer
+ * instructions than bottom to top on 5x4, docs/symbolic.md): below the
+ * column's height n its pieces (1: o),
  * variable n a marker 1, above it 0s; 1 + w(h + 1) variables instead of
  * 1 + 2wh. A drop into column c at row r: pre: the mover to move, variable
  * r 1 and every variable above it 0; set: variable r the mover's piece,
@@ -1064,7 +1066,7 @@ static int c4_enc_values(const Game *g, Position pos, uint8_t *values) {
  * the disjunction "some variable of column c above r is 1", so a line
  * becomes one term per choice of such a variable in each of its columns
  * (a product of at most h choices per column). */
-static int tv(const C4 *t, int c, int i) { return 1 + c * (t->h + 1) + i; }
+static int tv(const C4 *t, int c, int i) { return 1 + c * (t->h + 1) + (t->h - i); }
 
 static Position c4_tromp_position(const Game *g, const uint8_t *values) {
     const C4 *t = c4(g);
