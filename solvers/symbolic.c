@@ -1218,8 +1218,15 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
     if (rc == ERR_OK) {
         rc = build_encoding(&s);
     }
-    if (rc == ERR_OK && cfg->work_dir != NULL) {
+    /* With `sym` the BDDs hold every position while the suite's databases
+     * (and their counts) hold one per symmetry class: the exported
+     * database is saved the ordinary way (store_save) instead. */
+    if (rc == ERR_OK && cfg->work_dir != NULL && !g->symmetric) {
         rc = save_begin(&s, cfg->work_dir);
+    } else if (rc == ERR_OK && cfg->work_dir != NULL) {
+        fprintf(stderr, "symbolic: with sym the BDDs are not saved (they hold every position, "
+                        "the database one per symmetry class): the exported database is saved "
+                        "instead (layout slots)\n");
     }
     if (rc == ERR_OK) {
         rc = forward(&s);
