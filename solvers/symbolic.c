@@ -1061,8 +1061,11 @@ static ErrCode choose_export(Sym *s, const SolveConfig *cfg, double positions) {
         return ERR_OK;
     }
     if (!s->remoteness) {
-        fprintf(stderr, "symbolic: remoteness=0: win/lose/tie only, so no database (--query is "
-                        "not available) and the remoteness printed is not computed\n");
+        fprintf(stderr,
+                "symbolic: remoteness=0: win/lose/tie only, so no database in memory%s "
+                "and the remoteness printed is not computed\n",
+                s->saving ? " (--query reads the values from --db DIR's BDDs)"
+                          : " (--query is not available)");
         return ERR_OK;
     }
     char a[32], b[32], c[32];
