@@ -1106,6 +1106,12 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
          * counted, the peak RSS reached 7.3 GiB at a 134-million-node table. */
         double per_node = 1.5 * NODE_BYTES + (double)CACHE_BYTES_PER_ENTRY / (double)ratio;
         double room = (double)mem_budget() - (double)mem_allocated() - 64.0 * 1024 * 1024;
+        /* --db: a ply's dump, its file's buffers and BuDDy's freed
+         * tables must fit beside the table too (6x5 with --max-memory 7G
+         * peaked at 7.29 GiB RSS without this reserve). */
+        if (cfg->work_dir != NULL) {
+            room *= 0.85;
+        }
         max_nodes = room > 0 ? (int64_t)(room / per_node) : 0;
         if (max_nodes > INT32_MAX - 1) {
             max_nodes = INT32_MAX - 1;
