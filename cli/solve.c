@@ -768,7 +768,9 @@ static int from_disk(const Game *g, Args *a) {
         } else {
             print_text(g, st.m.solver, &res, &sum, pq);
             printf("source      %s (no solve)%s\n", a->db,
-                   a->verify ? "; verified: every record agrees with its children" : "");
+                   !a->verify       ? ""
+                   : st.bdd != NULL ? "; verified: every checksum, the BDD dumps and the counts"
+                                    : "; verified: every record agrees with its children");
         }
     }
     db_summary_free(&sum);

@@ -82,6 +82,7 @@
 typedef enum DbStoreKind {
     DBSTORE_RECORDS = 1, /* database records (and WinBy scores) */
     DBSTORE_REACH = 2,   /* the tier solver's bitmaps: 8-byte words */
+    DBSTORE_BDD = 3,     /* a ply's BDDs (solvers/symbolic_db.h): bytes */
 } DbStoreKind;
 
 /* What a record file holds (its header). */

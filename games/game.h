@@ -234,6 +234,11 @@ typedef struct GameEncoding {
     const GameEncPrimitive *primitive; /* the first match decides */
     /* REQUIRED. The hash of a reachable position given its nvars values. */
     Position (*position)(const Game *g, const uint8_t *values);
+    /* OPTIONAL (needed to answer queries from saved BDDs): the inverse of
+     * position(): fills values[0..nvars) for the hash pos and returns the
+     * number of moves that reach it (its ply), or -1 when pos cannot be a
+     * reachable position. */
+    int (*values)(const Game *g, Position pos, uint8_t *values);
 } GameEncoding;
 
 /* One game variant, filled by the module's create(). */

@@ -624,6 +624,22 @@ static Position ttt_enc_position(const Game *g, const uint8_t *values) {
     return basek_hash(&ttt(g)->hash, cells);
 }
 
+/* The inverse of ttt_enc_position (GameEncoding.values): the ply is the
+ * number of marks; -1 unless x has as many marks as o or one more. */
+static int ttt_enc_values(const Game *g, Position pos, uint8_t *values) {
+    uint8_t cells[CELLS];
+    basek_unhash(&ttt(g)->hash, pos, cells);
+    int nx = 0, no = 0;
+    for (int i = 0; i < CELLS; i++) {
+        nx += cells[i] == X_PIECE;
+        no += cells[i] == O_PIECE;
+        values[1 + 2 * i] = cells[i] != BLANK;
+        values[2 + 2 * i] = cells[i] == O_PIECE;
+    }
+    values[0] = (uint8_t)(nx > no);
+    return nx == no || nx == no + 1 ? nx + no : -1;
+}
+
 static ErrCode init_encoding(Game *g, Ttt *t, Error *err) {
     enum { X_TURN = 0, O_TURN = 1 };
     EncBuilder *b = enc_create(2 * CELLS + 1, 2 * CELLS, 2 * LINES + 1,
@@ -659,6 +675,7 @@ static ErrCode init_encoding(Game *g, Ttt *t, Error *err) {
     }
     enc_primitive_term(b, enc_term(b));
     b->enc.position = ttt_enc_position;
+    b->enc.values = ttt_enc_values;
     ErrCode rc = enc_finish(b, "tictactoe", err);
     if (rc != ERR_OK) {
         enc_destroy(b);

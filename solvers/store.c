@@ -10,6 +10,7 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
+#include "solvers/symbolic_db.h"
 
 #define REMEDY "remove the directory and solve again, or use another --db"
 
@@ -155,12 +156,18 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
                        "%s holds the database of %s, not %s; give that variant or another --db",
                        dir, m->spec, spec);
     }
+    /* The symbolic solver's BDDs (solvers/symbolic_db.h): their own reader. */
+    bool bdd = rc == ERR_OK && strcmp(m->layout, SYMDB_LAYOUT) == 0;
+    if (bdd) {
+        rc = symdb_open(g, &st->dir, m, &st->bdd, err);
+    }
     if (rc == ERR_OK) {
         st->tiers = strcmp(m->layout, "tiers") == 0;
-        bool layout_ok = st->tiers ? g->tiers != NULL && m->nfiles == g->tiers->count(g)
-                                   : strcmp(m->layout, "slots") == 0 &&
-                                         (uint64_t)m->nfiles == slot_files(g->num_positions);
-        for (int k = 0; k < m->nfiles && layout_ok; k++) {
+        bool layout_ok =
+            bdd || (st->tiers ? g->tiers != NULL && m->nfiles == g->tiers->count(g)
+                              : strcmp(m->layout, "slots") == 0 &&
+                                    (uint64_t)m->nfiles == slot_files(g->num_positions));
+        for (int k = 0; !bdd && k < m->nfiles && layout_ok; k++) {
             const DbManifestFile *f = &m->files[k];
             uint64_t want =
                 st->tiers
@@ -204,6 +211,7 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
 }
 
 void store_close(Store *st) {
+    symdb_close(st->bdd);
     for (int k = 0; k < st->nfiles && st->opened != NULL; k++) {
         if (st->opened[k]) {
             dbstore_file_close(&st->files[k]);
@@ -293,6 +301,11 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
 }
 
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err) {
+    if (st->bdd != NULL) {
+        *winby = 0;
+        st->reads++;
+        return symdb_get(st->bdd, &st->fmt, pos, raw, err);
+    }
     int k = 0;
     uint64_t i = 0;
     bool in = true;
@@ -429,6 +442,9 @@ static ErrCode check_counts(const Store *st, const DbSummary *sum, Error *err) {
 }
 
 ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
+    if (st->bdd != NULL) {
+        return symdb_analyze(st->bdd, sum, NULL, err);
+    }
     ErrCode rc = summary_alloc(st, sum, err);
     unsigned char *buf = NULL;
     for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
@@ -711,6 +727,10 @@ static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, E
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err) {
     const Game *g = st->g;
     *checked = 0;
+    if (st->bdd != NULL) {
+        /* BDDs: every file's checksums and structure, and the counts. */
+        return symdb_analyze(st->bdd, NULL, checked, err);
+    }
     if (threads < 1) {
         threads = omp_get_num_procs();
     }

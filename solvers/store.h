@@ -7,7 +7,10 @@
  *          the tier solver writes as it goes (solvers/tier.c), so an
  *          interrupted solve resumes from the tiers on disk;
  *   slots  files of STORE_SLOTS_PER_FILE hash slots each (slots-NNNN.gmdb),
- *          records by position: what store_save writes for the others.
+ *          records by position: what store_save writes for the others;
+ *   bdd    one file of BDDs per ply (ply-NNNN.gmdb), written by the symbolic
+ *          solver and read through solvers/symbolic_db.h (store_verify then
+ *          checks the checksums, the dumps' structure and the counts).
  *
  * Reading a record (store_get) touches the manifest, the header and block
  * index of its file (read once, on first use) and one block, decompressed
@@ -73,6 +76,8 @@ typedef struct Store {
     void *dctx;
     StoreCacheEntry *cache;
     uint64_t reads, misses;
+    struct SymDb *bdd; /* layout "bdd": the symbolic solver's plies
+                          (solvers/symbolic_db.h), else NULL */
 } Store;
 
 /* Opens DIR's complete database of g's variant: refuses (ERR_IO) a

@@ -60,7 +60,10 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
+#include "solvers/store.h"
 #include "solvers/symbolic.h"
+#include "solvers/symbolic_db.h"
+#include "solvers/symbolic_io.h"
 
 /* BuDDy's node (refcount/level, low, high, hash, next: five ints) and its
  * operator caches (six caches of 24-byte entries: apply, ite, quant,
@@ -116,6 +119,15 @@ typedef struct Sym {
     /* export */
     bool export_db;
     double exported;
+    /* --db DIR (solvers/symbolic_db.h): every classified ply is saved, and
+     * the plies a previous run saved (resume_from..last) are loaded instead
+     * of classified */
+    bool saving;
+    DbDir dir;
+    DbManifestFile *entry; /* per ply: its file (entry[p].name[0] == 0: none) */
+    int resume_from;       /* lowest ply loaded from DIR; last + 1: none */
+    uint64_t saved_bytes;
+    double t_save;
     /* figures */
     uint64_t images, preimages;
     double t0, t_forward, t_backward, t_export;
@@ -127,6 +139,7 @@ typedef struct Sym {
      * middle plies). Rough: printed as "about". */
     double weight_total, weight_done;
     double reach_nodes_sum;
+    uint32_t max_remoteness; /* the largest remoteness of a non-empty layer */
 } Sym;
 
 /* BuDDy reports through hooks without a context pointer: the solve's
@@ -765,19 +778,208 @@ static ErrCode export_ply(Sym *s, const Ply *pl) {
     return ex.rc;
 }
 
+/* ------------------------------------------------------------- saving */
+
+/* Opens DIR (--db) as its only writer, refuses another variant's database,
+ * and notes the plies a previous symbolic solve of this variant saved
+ * there. A database of another layout is removed (manifest first): this
+ * solve replaces it. */
+static ErrCode save_begin(Sym *s, const char *path) {
+    const Game *g = s->g;
+    s->entry = calloc((size_t)s->depth + 2, sizeof *s->entry);
+    if (s->entry == NULL) {
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
+    }
+    ErrCode rc = dbstore_dir_open(path, true, &s->dir, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    s->saving = true;
+    rc = dbstore_lock(&s->dir, s->err);
+    DbManifest m;
+    bool found = false;
+    if (rc == ERR_OK) {
+        rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
+    }
+    if (rc != ERR_OK || !found) {
+        return rc;
+    }
+    char spec[DBSTORE_SPEC_MAX];
+    game_spec(g, spec, sizeof spec);
+    if (strcmp(m.spec, spec) != 0) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s holds the database of another game variant (%s, not %s); use another "
+                       "--db",
+                       path, m.spec, spec);
+    } else if (strcmp(m.layout, SYMDB_LAYOUT) == 0) {
+        for (int k = 0; k < m.nfiles; k++) {
+            char name[DBSTORE_NAME_MAX];
+            int p = m.files[k].index;
+            symdb_ply_name(p, name, sizeof name);
+            if (p >= 0 && p <= s->depth && strcmp(name, m.files[k].name) == 0) {
+                s->entry[p] = m.files[k];
+            }
+        }
+    } else {
+        dbstore_remove(&s->dir, "manifest");
+        for (int k = 0; k < m.nfiles; k++) {
+            dbstore_remove(&s->dir, m.files[k].name);
+        }
+    }
+    dbstore_manifest_free(&m);
+    return rc;
+}
+
+/* After the forward pass: the plies to load are the longest run of saved
+ * plies ending at the last one (each file is checked when it is loaded). */
+static void save_plan(Sym *s) {
+    s->resume_from = s->last + 1;
+    if (!s->saving) {
+        return;
+    }
+    for (int p = s->last + 1; p <= s->depth; p++) {
+        s->entry[p].name[0] = '\0';
+    }
+    while (s->resume_from > 0 && s->entry[s->resume_from - 1].name[0] != '\0' &&
+           dbstore_exists(&s->dir, s->entry[s->resume_from - 1].name)) {
+        s->resume_from--;
+    }
+    for (int p = 0; p < s->resume_from; p++) {
+        s->entry[p].name[0] = '\0';
+    }
+    if (s->resume_from <= s->last) {
+        fprintf(stderr, "symbolic: resuming from %s: plies %d to %d are loaded, not solved\n",
+                s->dir.path, s->resume_from, s->last);
+    }
+}
+
+/* Writes DIR's manifest listing the saved plies: complete (the solve is
+ * over: sum and the root) or not (a solve in progress, for resuming). */
+static ErrCode save_manifest(Sym *s, const DbSummary *sum, bool complete) {
+    DbSummary none = {0};
+    DbManifest m;
+    store_manifest_fill(&m, s->g, "symbolic", SYMDB_LAYOUT, complete ? sum : &none,
+                        complete ? s->res->root : (Outcome){VALUE_UNDECIDED, 0}, false, 0);
+    m.files = calloc((size_t)s->last + 1, sizeof *m.files);
+    if (m.files == NULL) {
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
+    }
+    for (int p = 0; p <= s->last; p++) {
+        if (s->entry[p].name[0] != '\0') {
+            m.files[m.nfiles++] = s->entry[p];
+        }
+    }
+    ErrCode rc;
+    if (complete) {
+        m.max_remoteness = s->max_remoteness;
+        rc = store_manifest_commit(&s->dir, &m, s->err);
+    } else {
+        m.complete = false;
+        rc = dbstore_manifest_write(&s->dir, &m, s->err);
+    }
+    dbstore_manifest_free(&m);
+    return rc;
+}
+
+/* Saves ply p's sets (exact: before their care-set simplification) and
+ * the manifest of the plies saved so far. */
+static ErrCode save_ply(Sym *s, int p) {
+    const Ply *pl = &s->ply[p];
+    int n = NCLS * pl->nlayers;
+    BDD *roots = calloc((size_t)n, sizeof *roots);
+    SymPly sp = {.ply = (uint32_t)p,
+                 .nlayers = (uint32_t)pl->nlayers,
+                 .remoteness = s->remoteness,
+                 .nvars = (uint32_t)s->enc->nvars};
+    sp.counts = calloc((size_t)n, sizeof *sp.counts);
+    ErrCode rc = ERR_OK;
+    if (roots == NULL || sp.counts == NULL) {
+        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to save ply %d", p);
+    }
+    for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
+        for (int r = 0; r < pl->nlayers; r++) {
+            roots[c * pl->nlayers + r] = pl->layer[c][r];
+            sp.counts[c * pl->nlayers + r] = (uint64_t)llround(count_of(pl->layer[c][r]));
+        }
+    }
+    if (rc == ERR_OK) {
+        rc = symio_dump(roots, n, &sp, s->err);
+    }
+    if (rc == ERR_OK) {
+        rc = symdb_ply_write(&s->dir, s->g, &sp, &s->entry[p], s->err);
+    }
+    if (rc == ERR_OK) {
+        s->saved_bytes += s->entry[p].bytes;
+        rc = save_manifest(s, NULL, false);
+    }
+    symdb_ply_free(&sp);
+    free(roots);
+    return rc;
+}
+
+/* Loads ply p's sets from DIR instead of classifying it; each set's count
+ * must be the one saved. */
+static ErrCode load_ply(Sym *s, int p) {
+    Ply *pl = &s->ply[p];
+    SymPly sp;
+    ErrCode rc = symdb_ply_read(&s->dir, s->g, &s->entry[p], &sp, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    int want = s->remoteness ? s->depth - p + 1 : 1;
+    if (sp.remoteness != s->remoteness || (int)sp.nlayers != want) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s/%s holds ply %d solved with remoteness=%d; solve with the same "
+                       "option, or use another --db",
+                       s->dir.path, s->entry[p].name, p, sp.remoteness ? 1 : 0);
+    }
+    if (rc == ERR_OK) {
+        rc = alloc_layers(s, pl, want);
+    }
+    BDD *b = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *b) : NULL;
+    if (rc == ERR_OK && b == NULL) {
+        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to load ply %d", p);
+    }
+    if (rc == ERR_OK) {
+        rc = symio_load(&sp, b, s->err);
+    }
+    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
+        BDD *dst = &pl->layer[i / want][i % want];
+        bdd_delref(*dst);
+        *dst = b[i];
+    }
+    if (rc == ERR_OK) {
+        rc = bdd_failed(s);
+    }
+    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
+        if ((uint64_t)llround(count_of(b[i])) != sp.counts[i]) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/%s: a set holds %.0f positions, %" PRIu64
+                           " when saved; remove the directory and solve again",
+                           s->dir.path, s->entry[p].name, count_of(b[i]), sp.counts[i]);
+        }
+    }
+    free(b);
+    symdb_ply_free(&sp);
+    return rc;
+}
+
 /* --------------------------------------------------------------- solve */
 
 static ErrCode backward(Sym *s, DbSummary *sum) {
     ErrCode rc = ERR_OK;
     for (int p = s->last; p >= 0 && rc == ERR_OK; p--) {
         Ply *pl = &s->ply[p];
-        rc = classify(s, p);
+        rc = p >= s->resume_from ? load_ply(s, p) : classify(s, p);
         double total = 0;
         for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
             pl->count[c] = 0;
             for (int r = 0; r < pl->nlayers; r++) {
                 double k = count_of(pl->layer[c][r]);
                 pl->count[c] += k;
+                if (k > 0 && (uint32_t)r > s->max_remoteness) {
+                    s->max_remoteness = (uint32_t)r;
+                }
                 if (sum->by_remoteness != NULL) {
                     sum->by_remoteness[r][cls_value[c]] += (uint64_t)llround(k);
                     if (k > 0 && (uint32_t)r > sum->max_remoteness) {
@@ -798,6 +1000,11 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
             rc = export_ply(s, pl);
             s->t_export += clock_seconds() - t;
         }
+        if (rc == ERR_OK && s->saving && p < s->resume_from) {
+            double t = clock_seconds();
+            rc = save_ply(s, p);
+            s->t_save += clock_seconds() - t;
+        }
         if (rc == ERR_OK && p == 0) {
             for (int c = 0; c < NCLS; c++) {
                 for (int r = 0; r < pl->nlayers; r++) {
@@ -817,9 +1024,11 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
                 }
             }
             progress(s,
-                     "backward ply %d: %.0f win, %.0f lose, %.0f tie (%d, %d, %d nodes; reach %d)",
-                     p, pl->count[CLS_WIN], pl->count[CLS_LOSE], pl->count[CLS_TIE], nodes[CLS_WIN],
-                     nodes[CLS_LOSE], nodes[CLS_TIE], pl->reach_nodes);
+                     "backward ply %d%s: %.0f win, %.0f lose, %.0f tie (%d, %d, %d nodes; reach "
+                     "%d)",
+                     p, p >= s->resume_from ? " (loaded)" : "", pl->count[CLS_WIN],
+                     pl->count[CLS_LOSE], pl->count[CLS_TIE], nodes[CLS_WIN], nodes[CLS_LOSE],
+                     nodes[CLS_TIE], pl->reach_nodes);
         }
         /* Ply p + 1 and the reachable set of ply p are no longer needed. The
          * layers of ply p only serve as targets of preimages from ply p - 1,
@@ -852,8 +1061,11 @@ static ErrCode choose_export(Sym *s, const SolveConfig *cfg, double positions) {
         return ERR_OK;
     }
     if (!s->remoteness) {
-        fprintf(stderr, "symbolic: remoteness=0: win/lose/tie only, so no database (--query is "
-                        "not available) and the remoteness printed is not computed\n");
+        fprintf(stderr,
+                "symbolic: remoteness=0: win/lose/tie only, so no database in memory%s "
+                "and the remoteness printed is not computed\n",
+                s->saving ? " (--query reads the values from --db DIR's BDDs)"
+                          : " (--query is not available)");
         return ERR_OK;
     }
     char a[32], b[32], c[32];
@@ -894,6 +1106,12 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
          * counted, the peak RSS reached 7.3 GiB at a 134-million-node table. */
         double per_node = 1.5 * NODE_BYTES + (double)CACHE_BYTES_PER_ENTRY / (double)ratio;
         double room = (double)mem_budget() - (double)mem_allocated() - 64.0 * 1024 * 1024;
+        /* --db: a ply's dump, its file's buffers and BuDDy's freed
+         * tables must fit beside the table too (6x5 with --max-memory 7G
+         * peaked at 7.29 GiB RSS without this reserve). */
+        if (cfg->work_dir != NULL) {
+            room *= 0.85;
+        }
         max_nodes = room > 0 ? (int64_t)(room / per_node) : 0;
         if (max_nodes > INT32_MAX - 1) {
             max_nodes = INT32_MAX - 1;
@@ -968,6 +1186,10 @@ static void stop_buddy(Sym *s) {
     ex.values = NULL;
     ex.free_vars = NULL;
     bdd_done();
+    if (s->saving) {
+        dbstore_dir_close(&s->dir);
+    }
+    free(s->entry);
 }
 
 static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
@@ -1005,9 +1227,20 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
     if (rc == ERR_OK) {
         rc = build_encoding(&s);
     }
+    /* With `sym` the BDDs hold every position while the suite's databases
+     * (and their counts) hold one per symmetry class: the exported
+     * database is saved the ordinary way (store_save) instead. */
+    if (rc == ERR_OK && cfg->work_dir != NULL && !g->symmetric) {
+        rc = save_begin(&s, cfg->work_dir);
+    } else if (rc == ERR_OK && cfg->work_dir != NULL) {
+        fprintf(stderr, "symbolic: with sym the BDDs are not saved (they hold every position, "
+                        "the database one per symmetry class): the exported database is saved "
+                        "instead (layout slots)\n");
+    }
     if (rc == ERR_OK) {
         rc = forward(&s);
     }
+    save_plan(&s);
     s.t_forward = clock_seconds();
     double positions = 0;
     double reach_nodes_max = 0;
@@ -1065,9 +1298,19 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         solve_result_extra(res, "reach_nodes_max", reach_nodes_max);
         solve_result_extra(res, "reach_nodes_sum", s.reach_nodes_sum);
         solve_result_extra(res, "forward_seconds", s.t_forward - s.t0);
-        solve_result_extra(res, "backward_seconds", s.t_backward - s.t_forward - s.t_export);
+        solve_result_extra(res, "backward_seconds",
+                           s.t_backward - s.t_forward - s.t_export - s.t_save);
         solve_result_extra(res, "export_seconds", s.t_export);
         solve_result_extra(res, "whole_database", res->has_db);
+        if (s.saving) {
+            solve_result_extra(res, "save_seconds", s.t_save);
+            solve_result_extra(res, "saved_bytes", (double)s.saved_bytes);
+            solve_result_extra(res, "resumed_plies", s.last + 1 - s.resume_from);
+        }
+    }
+    if (rc == ERR_OK && s.saving) {
+        rc = save_manifest(&s, &sum, true);
+        res->saved_db = rc == ERR_OK;
     }
     free(sum.by_remoteness);
     stop_buddy(&s);

@@ -8,7 +8,8 @@
  *     all; OEIS A008907, "number of positions in tic-tac-toe after n
  *     moves"), Connect Four 4x4 161,029 and 5x4 3,945,711 in all (John
  *     Tromp's table of Connect Four positions by board size, cited in the
- *     README), and per ply equal the tier solver's reachable positions of
+ *     README; in both encodings, the cells' and `tromp`), and per ply equal
+ *     the tier solver's reachable positions of
  *     each tier (its positions by remoteness summed per tier are not
  *     exposed, so per ply it is the dfs reach set, counted by pieces).
  *   - Connect Four 5x4 (heavy): every position's value and remoteness equal
@@ -20,13 +21,24 @@
  *     with the grouped relational products (relprod=1).
  *   - Refusals: a game without an encoding (ERR_UNSUPPORTED, naming it),
  *     --threads 2 (ERR_USAGE), a node table too small (ERR_MEMORY, no crash).
+ *   - The database on disk (--db, solvers/symbolic_db.h): on tic-tac-toe
+ *     (and misere) and Connect Four 4x4, the record read from the saved BDDs
+ *     of every slot of the hash space (reachable or not) equals the dfs
+ *     solver's; --verify's check passes; a solve resumed from some saved
+ *     plies (the others removed) gives the same database and says how many
+ *     it loaded; a flipped byte in a ply file, another variant and another
+ *     remoteness option are refused with ERR_IO.
  */
 #include "tests/testutil.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
+#include "solvers/store.h"
 #include "solvers/symbolic.h"
 
 static ErrCode run_symbolic(const Game *g, const char *opts, int threads, SolveResult *res,
@@ -97,6 +109,12 @@ static void connect4_4x4_plies(void **state) {
 static void connect4_5x4_plies(void **state) {
     (void)state;
     plies_of("connect4:w=5,h=4", NULL, 0, 3945711); /* Tromp */
+}
+
+/* The same board in the compact encoding (option tromp). */
+static void connect4_5x4_tromp_plies(void **state) {
+    (void)state;
+    plies_of("connect4:w=5,h=4,tromp", NULL, 0, 3945711); /* Tromp */
 }
 
 /* Every position of connect4 5x4: symbolic (with remoteness) equals tier. */
@@ -180,6 +198,137 @@ static void relprod_matches_tier(void **state) {
     summary_matches_tier_with(*state, "export_max=0,relprod=1");
 }
 
+/* ---------------------------------------------------------- on disk */
+
+static char *make_dir(void) {
+    char *dir = test_strdupf("/tmp/test_symbolic.XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+static void remove_dir(char *dir) {
+    char *cmd = test_strdupf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+static ErrCode run_saving(const Game *g, const char *opts, const char *dir, SolveResult *res,
+                          Error *err) {
+    const SolverModule *s = solver_find("symbolic");
+    SolveConfig cfg = {.threads = 1, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, opts, "symbolic", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+/* Every slot of g's hash space read from dir equals ref's record. */
+static void assert_disk_equals(const Game *g, const char *dir, const Database *ref) {
+    Store st;
+    Error err = {0};
+    if (store_open(g, dir, &st, &err) != ERR_OK) {
+        fail_msg("store_open %s: %s", dir, err.msg);
+    }
+    assert_non_null(st.bdd);
+    for (Position p = 0; p < g->num_positions; p++) {
+        uint32_t raw = 0;
+        WinBy w = 1;
+        if (store_get(&st, p, &raw, &w, &err) != ERR_OK) {
+            fail_msg("store_get %" PRIu64 ": %s", p, err.msg);
+        }
+        uint32_t want = db_peek(ref, game_canonical(g, p));
+        if (raw != want) {
+            fail_msg("%s position %" PRIu64 ": %u from the BDDs, %u from dfs", g->variant, p, raw,
+                     want);
+        }
+        assert_int_equal(w, 0);
+    }
+    uint64_t checked = 0;
+    assert_int_equal(store_verify(&st, 1, false, &checked, &err), ERR_OK);
+    assert_int_equal(checked, st.m.positions);
+    store_close(&st);
+}
+
+static void disk_answers_every_position(void **state) {
+    const char *spec = *state;
+    Game *g = test_game(spec);
+    char *dir = make_dir();
+    SolveResult sym, dfs;
+    Error err = {0};
+    if (run_saving(g, NULL, dir, &sym, &err) != ERR_OK) {
+        fail_msg("symbolic --db on %s: %s", spec, err.msg);
+    }
+    assert_true(sym.saved_db);
+    assert_int_equal(test_extra(&sym, "resumed_plies"), 0);
+    test_solve("dfs", g, &dfs);
+    assert_disk_equals(g, dir, &dfs.db);
+
+    /* Resume: the first plies' files removed, the rest loaded. */
+    for (int p = 0; p < 4; p++) {
+        char *path = test_strdupf("%s/ply-%04d.gmdb", dir, p);
+        assert_int_equal(unlink(path), 0);
+        free(path);
+    }
+    SolveResult again;
+    if (run_saving(g, NULL, dir, &again, &err) != ERR_OK) {
+        fail_msg("symbolic --db resumed on %s: %s", spec, err.msg);
+    }
+    assert_int_equal(test_extra(&again, "resumed_plies"), test_extra(&sym, "plies") - 4);
+    assert_true(again.has_db);
+    test_assert_same_db(&again.db, &dfs.db);
+    assert_int_equal(again.root.value, dfs.root.value);
+    assert_int_equal(again.root.remoteness, dfs.root.remoteness);
+    assert_disk_equals(g, dir, &dfs.db);
+    solve_result_free(&again);
+    solve_result_free(&sym);
+    solve_result_free(&dfs);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
+static void disk_refusals(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_OK);
+    solve_result_free(&res);
+    /* Another variant: refused by the reader and by a solve. */
+    Game *mis = test_game("tictactoe:misere");
+    Store st;
+    assert_int_equal(store_open(mis, dir, &st, &err), ERR_IO);
+    assert_int_equal(run_saving(mis, NULL, dir, &res, &err), ERR_IO);
+    assert_non_null(strstr(err.msg, "another game variant"));
+    game_destroy(mis);
+    /* Another remoteness option: the saved plies are refused. */
+    assert_int_equal(run_saving(g, "remoteness=0", dir, &res, &err), ERR_IO);
+    assert_non_null(strstr(err.msg, "remoteness=1"));
+    /* One byte flipped in the middle of ply 5's file (a zstd block). */
+    char *path = test_strdupf("%s/ply-0005.gmdb", dir);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 520, SEEK_SET), 0);
+    int c = fgetc(f);
+    assert_int_equal(fseek(f, 520, SEEK_SET), 0);
+    fputc(c ^ 0x10, f);
+    assert_int_equal(fclose(f), 0);
+    free(path);
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t checked = 0;
+    assert_int_equal(store_verify(&st, 1, false, &checked, &err), ERR_IO);
+    assert_non_null(strstr(err.msg, "ply-0005.gmdb"));
+    Position pos;
+    assert_int_equal(g->ops->parse(g, "xoxox----", &pos, &err), ERR_OK); /* 5 marks */
+    uint32_t raw;
+    WinBy w;
+    assert_int_equal(store_get(&st, pos, &raw, &w, &err), ERR_IO);
+    store_close(&st);
+    /* A solve on it refuses the damaged ply rather than resuming from it. */
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_IO);
+    remove_dir(dir);
+    game_destroy(g);
+}
+
 static void refusals(void **state) {
     (void)state;
     const SolverModule *s = solver_find("symbolic");
@@ -213,7 +362,7 @@ static void refusals(void **state) {
 
 int main(void) {
     static const char *const small[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
-                                        "connect4:w=4,h=3,misere"};
+                                        "connect4:w=4,h=3,misere", "connect4:w=4,h=4,tromp"};
     struct CMUnitTest tests[32];
     size_t n = 0;
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of tictactoe (A008907)"),
@@ -222,6 +371,8 @@ int main(void) {
                                      .test_func = connect4_4x4_plies};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 5x4 (Tromp)"),
                                      .test_func = connect4_5x4_plies};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("plies of connect4 5x4, tromp (Tromp)"),
+                                     .test_func = connect4_5x4_tromp_plies};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("connect4 5x4 equals tier"),
                                      .test_func = connect4_5x4_equals_tier};
     for (size_t i = 0; i < sizeof small / sizeof *small; i++) {
@@ -241,6 +392,17 @@ int main(void) {
             .initial_state = (void *)small[i],
         };
     }
+    static const char *const disk[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
+                                       "connect4:w=4,h=4,tromp"};
+    for (size_t i = 0; i < sizeof disk / sizeof *disk; i++) {
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("every position from the saved BDDs equals dfs on %s", disk[i]),
+            .test_func = disk_answers_every_position,
+            .initial_state = (void *)disk[i],
+        };
+    }
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: refusals"),
+                                     .test_func = disk_refusals};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("refusals"), .test_func = refusals};
     return test_run_group("symbolic", tests, n);
 }
