@@ -90,6 +90,7 @@
  * bytes; with the whole database, num_positions * (width + 2 with WinBy).
  */
 #define _DEFAULT_SOURCE /* madvise */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -933,7 +934,7 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
     uint64_t window = window_peak(s);
     if (s->sliced) {
         /* 1/N of the tiers in use, and the look-up bitmaps of the largest
-         * tier (9 bytes per 64 slots); the fetched records are checked
+         * tier (16 bytes per 64 slots); the fetched records are checked
          * when they are allocated */
         uint64_t most = 0;
         for (int t = 0; t < s->ntiers; t++) {
@@ -1367,7 +1368,7 @@ static void children_release(TierSolve *s, int tier) {
  * hold (mark_needed), then fetches them, one batch per child tier
  * (dist_fetch: the records, then the WinBy scores). The walk is a second
  * expansion of the range (the solve walk expands it again): the price of
- * not storing the children. Memory per child tier: 9 bytes per 64 slots
+ * not storing the children. Memory per child tier: 16 bytes per 64 slots
  * (need, and need_rank's count per word) plus the fetched records. */
 static ErrCode children_fetch(TierSolve *s, int tier, bool walk) {
     TierInfo *ti = &s->t[tier];
@@ -1750,6 +1751,35 @@ static ErrCode finish_dir(TierSolve *s, const DbSummary *sum) {
     return rc;
 }
 
+/* A database directory written by a solve on another number of ranks (its
+ * rank-R-of-M directories or manifest-of-M.txt, M != N; one process: any
+ * such entry) cannot be resumed or read with N ranks: the slices are cut
+ * for M. Refused (ERR_IO) rather than solved again beside them. Each rank
+ * looks in its own DIR (no shared file system is assumed). */
+static ErrCode check_rank_layout(const char *dir, Error *err) {
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return ERR_OK; /* not there yet: created later, or refused by open_dir */
+    }
+    int n = dist_size(), r = 0, m = 0;
+    ErrCode rc = ERR_OK;
+    for (struct dirent *e = readdir(d); e != NULL && rc == ERR_OK; e = readdir(d)) {
+        char tail = 0;
+        bool slices = sscanf(e->d_name, "rank-%d-of-%d%c", &r, &m, &tail) == 2;
+        bool manifest =
+            !slices && sscanf(e->d_name, "manifest-of-%d.tx%c", &m, &tail) == 2 && tail == 't' &&
+            strlen(e->d_name) == strlen("manifest-of-.txt") + (size_t)snprintf(NULL, 0, "%d", m);
+        if ((slices || manifest) && m != n && !(n == 1 && m == 1)) {
+            rc = error_set(err, ERR_IO,
+                           "%s holds the database of a solve on %d ranks (%s), not %d; run on %d "
+                           "ranks to resume or read it, or use another --db",
+                           dir, m, e->d_name, n, m);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -1779,6 +1809,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
+    if (rc == ERR_OK && s.work_dir != NULL) {
+        rc = check_rank_layout(s.work_dir, err); /* agreed with the next step's outcome */
+    }
     if (rc == ERR_OK && s.work_dir != NULL && dist_size() > 1) {
         /* N ranks: each its own directory in DIR (its own lock), which may
          * be on its own machine's disk; rank 0's manifest in DIR. */

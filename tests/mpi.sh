@@ -140,6 +140,20 @@ if [ "$(jq -c "$fields" "$tmp/again.json")" = "$want" ] &&
 else
     bad "rerun on 3 ranks: $(cat "$tmp/again.json")"
 fi
+# Slices cut for 3 ranks cannot be resumed on 2, nor read by one process:
+# refused with the rank count to use (exit 5), not solved again beside them.
+mpi 2 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" >/dev/null 2>"$tmp/err"
+rc1=$?
+"$solve" "$g" --solver tier --work-dir "$tmp/three" >/dev/null 2>>"$tmp/err"
+rc2=$?
+if [ "$rc1" -eq 5 ] && [ "$rc2" -eq 5 ] &&
+    grep -q "^solve: rank 0 of 2: .* a solve on 3 ranks .*, not 2; run on 3 ranks" "$tmp/err" &&
+    grep -q "^solve: .* a solve on 3 ranks .*, not 1; run on 3 ranks" "$tmp/err" &&
+    [ ! -d "$tmp/three/rank-0-of-2" ]; then
+    ok "slices of 3 ranks refused on 2 ranks and by one process (exit 5, run on 3 ranks)"
+else
+    bad "slices of 3 ranks on 2 ranks / one process: exit $rc1 / $rc2, $(head -c 400 "$tmp/err")"
+fi
 # tier:sliced writes the same slices (byte for byte: the manifest's record
 # checksums), and resumes when one rank lost a slice: that rank solves it
 # again, fetching child records from the others, which only answer.
