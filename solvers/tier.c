@@ -172,6 +172,7 @@ typedef struct TierSolve {
     bool sliced;         /* N ranks: each keeps only its slices of the tiers (tier:sliced) */
     DistFetchMode fetch; /* sliced: how child records are looked up (tier:rma) */
     uint64_t *rbounds;   /* every tier's split: ntiers * (N + 1) word bounds */
+    bool presplit;       /* sliced: every tier split, the other ranks' bitmap words dropped */
     DbDir dir;           /* work_dir, open and locked (dir.fd >= 0) */
     char spec[DBSTORE_SPEC_MAX];
     int root_tier;
@@ -988,6 +989,12 @@ static void split_tier(TierSolve *s, int tier) {
     TierInfo *ti = &s->t[tier];
     uint64_t nwords = words_of(ti->size);
     int n = dist_size();
+    if (s->presplit) { /* cut once, before the bitmaps were trimmed */
+        memcpy(s->bounds, ti->rb, (size_t)(n + 1) * sizeof *s->bounds);
+        ti->lo = s->bounds[dist_rank()];
+        ti->hi = s->bounds[dist_rank() + 1];
+        return;
+    }
     uint64_t seen = 0, w = 0;
     s->bounds[0] = 0;
     for (int r = 1; r < n; r++) {
@@ -1234,6 +1241,34 @@ static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
     return rc;
 }
 
+/* Sliced, once the bitmaps are complete (and saved): every tier is split
+ * now, and the pages of bitmap words in other ranks' ranges go back to the
+ * system (madvise MADV_DONTNEED: they read as zeros from then on, and
+ * nothing reads them: the backward pass walks and checks only this rank's
+ * ranges, and split_tier reuses these cuts). The bitmaps then take about
+ * 1/N of their size during the backward pass. */
+static void trim_bitmaps(TierSolve *s) {
+    for (int t = 0; t < s->ntiers; t++) {
+        split_tier(s, t);
+    }
+    s->presplit = true;
+#ifdef MADV_DONTNEED
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t keep_end = (uintptr_t)s->reach_block; /* the end of the last range kept */
+    for (int t = 0; t <= s->ntiers; t++) {
+        uintptr_t start = t < s->ntiers ? (uintptr_t)(s->t[t].reach + s->t[t].lo)
+                                        : (uintptr_t)(s->reach_block + reach_words(s));
+        uintptr_t a = (keep_end + page - 1) & ~(page - 1), e = start & ~(page - 1);
+        if (e > a) {
+            (void)madvise((void *)a, e - a, MADV_DONTNEED);
+        }
+        if (t < s->ntiers) {
+            keep_end = (uintptr_t)(s->t[t].reach + s->t[t].hi);
+        }
+    }
+#endif
+}
+
 /* Loads the bitmaps from the database directory, or runs the forward pass
  * (and saves them there). */
 static ErrCode reachability(TierSolve *s) {
@@ -1312,6 +1347,9 @@ static ErrCode reachability(TierSolve *s) {
     }
     if (found) {
         s->done_before = s->total_reached; /* the forward half is done */
+    }
+    if (rc == ERR_OK && s->sliced && dist_size() > 1) {
+        trim_bitmaps(s);
     }
     return rc;
 }
