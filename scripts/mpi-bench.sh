@@ -14,6 +14,7 @@
 #   make build/mpitiming/bin/solve && flock /work/bench.lock \
 #       scripts/mpi-bench.sh /tmp/mpi.jsonl connect4:w=6,h=4 connect4:w=5,h=5
 #   RUNS="2:1:tier:sliced,rma" scripts/mpi-bench.sh ...    # RANKS:THREADS:SOLVER ...
+#   REPEAT=3 scripts/mpi-bench.sh ...    # every run 3 times, in turn
 set -eu
 out=${1:-/tmp/mpi-bench.jsonl}
 [ $# -gt 0 ] && shift
@@ -21,10 +22,11 @@ games=${*:-connect4:w=6,h=4 connect4:w=5,h=5}
 bin=${SOLVE_MPI:-build/mpitiming/bin/solve}
 mem=${MEM_PER_RANK:-3G}
 runs=${RUNS:-1:2:tier 2:1:tier 2:1:tier:sliced}
+repeat=${REPEAT:-1}
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 for game in $games; do
-    for run in $runs; do
+    for run in $(for _ in $(seq "$repeat"); do echo $runs; done); do
         ranks=${run%%:*} rest=${run#*:}
         threads=${rest%%:*} solver=${rest#*:}
         cmd="mpirun --allow-run-as-root --oversubscribe --bind-to none -np $ranks"
