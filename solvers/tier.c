@@ -78,8 +78,21 @@
  * production) holding its range of every tier (header `first`, `records`)
  * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
  * tier's ranges with their checksums; a rerun with the same N resumes from
- * them. Without MPI, dist is one rank of one and this is the
- * single-process solver.
+ * them (slices of another rank count are refused: check_rank_layout).
+ * Without MPI, dist is one rank of one and this is the single-process
+ * solver.
+ *
+ * tier:sliced (N ranks, no loopy tiers): each rank keeps only its range of
+ * every tier (TierInfo slo, shi; window mode). After the forward pass every
+ * tier is split once and the other ranks' bitmap words are dropped
+ * (trim_bitmaps). Before a tier is solved, each rank walks its range to
+ * mark the child records it needs from other ranks (mark_needed) and
+ * fetches them in one batch per child tier (children_fetch, dist_fetch:
+ * MPI_Alltoallv, or MPI_Get with tier:sliced,rma); the solve walk finds a
+ * child's record in its own slice or among the fetched (child_record). No
+ * share: the tier checksum passes along the ranks (sliced_checksum) and the
+ * totals are summed at the end (sliced_summary), so the JSON, the files
+ * and the database checksum are those of the other modes.
  *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
  * a terminal or with --progress.
