@@ -13,10 +13,13 @@
  *                     its children, one record of `width` bytes per slot),
  *                     as the solver's window mode replays it: with `tier`
  *                     every rank holds whole tiers (the records are shared
- *                     by an allgather); with `tier:sliced` 1/N of them,
- *                     plus, while a tier is solved, the look-up bitmaps of
- *                     its child tiers (16 bytes per 64 slots) and the child
- *                     records fetched from other ranks.
+ *                     by an allgather); with `tier:sliced` the larger of
+ *                     the forward pass (every bitmap, whole) and the
+ *                     backward pass: 1/N of the bitmaps (the rest is
+ *                     dropped) and of the tiers in use, plus, while a tier
+ *                     is solved, the look-up bitmaps of its child tiers
+ *                     (16 bytes per 64 slots) and the child records
+ *                     fetched from other ranks.
  *   disk per rank     with --work-dir: the rank's slices (1/N of every
  *                     tier's records), its copy of the bitmaps, headers.
  *   network           per rank and per tier, the ring volumes core/dist.c
@@ -166,7 +169,7 @@ static int plan_game(const Game *g, const Plan *p) {
     double share = (N - 1) / N;
     double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
     double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
-    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32];
+    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
     game_spec(g, spec, sizeof spec);
     printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
            p->threads);
@@ -229,10 +232,13 @@ static int plan_game(const Game *g, const Plan *p) {
     printf("memory      per rank %s: bitmaps %s + tiers in use %s (every rank holds whole "
            "tiers)\n",
            fmt(bitmaps + window, a, sizeof a), fmt(bitmaps, b, sizeof b), fmt(window, c, sizeof c));
-    printf("            tier:sliced: per rank %s: bitmaps %s + 1/N of the tiers in use %s + "
-           "look-ups %s at most\n",
-           fmt(bitmaps + window / N + sextra, a, sizeof a), fmt(bitmaps, b, sizeof b),
-           fmt(window / N, c, sizeof c), fmt(sextra, d, sizeof d));
+    double back = (bitmaps + window) / N + sextra;
+    printf("            tier:sliced: per rank %s: the larger of the forward pass (bitmaps %s) "
+           "and the backward pass (%s: 1/N of the bitmaps and of the tiers in use %s, look-ups "
+           "%s at most)\n",
+           fmt(back > bitmaps ? back : bitmaps, a, sizeof a), fmt(bitmaps, b, sizeof b),
+           fmt(back, c, sizeof c), fmt((bitmaps + window) / N, d, sizeof d),
+           fmt(sextra, e, sizeof e));
     printf("disk        per rank %s with --work-dir (its slices, its copy of the bitmaps); "
            "%s in all\n",
            fmt(records / N + bitmaps + headers, a, sizeof a),
