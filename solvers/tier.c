@@ -1481,7 +1481,7 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
                 rc = check_tier(s, t, name, lo, hi);
             }
         }
-        if (s->sliced && !ti->loopy && ti->reached > 0) {
+        if (s->sliced && dist_size() > 1 && !ti->loopy && ti->reached > 0) {
             /* Every rank takes part in the look-ups when any rank solves. */
             rc = dist_agree(rc, s->err);
             if (rc == ERR_OK && dist_max_u64(!found) != 0) {
