@@ -199,6 +199,9 @@ static int plan_game(const Game *g, const Plan *p) {
             sbytes += cbits * share + answers;
             extra += 2 * cbits + answers; /* need, need_rank, fetched records */
         }
+        if (p->ranks == 1) { /* one rank: every child is its own, nothing fetched */
+            extra = sbytes = 0;
+        }
         sextra = extra > sextra ? extra : sextra;
         snet += sbytes;
         scomm += sbytes / p->bandwidth + (p->ranks > 1 ? (4 + 4 * nchildren[t]) * p->latency : 0);
@@ -251,10 +254,10 @@ static int plan_game(const Game *g, const Plan *p) {
     printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
            "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
            compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
+    double walks = p->ranks > 1 ? PLAN_SLICED_WALKS : 1.0; /* one rank: no look-up walk */
     printf("            tier:sliced: %.4g s predicted: compute %.4g s (%.2g walks of 2), "
            "exchange %.4g s\n",
-           compute * PLAN_SLICED_WALKS + scomm, compute * PLAN_SLICED_WALKS, PLAN_SLICED_WALKS,
-           scomm);
+           compute * walks + scomm, compute * walks, walks, scomm);
     free(size);
     free(nchildren);
     free(order);
