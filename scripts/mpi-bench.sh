@@ -38,7 +38,8 @@ for game in $games; do
         json=$($cmd 2>"$err")
         t1=$(date +%s.%N)
         load1=$(cut -d' ' -f1-3 /proc/loadavg)
-        rss=$(sed -n 's/^rank_maxrss_kb=//p' "$err" | paste -sd, -)
+        # (the ranks' lines may arrive interleaved on one line)
+        rss=$(grep -o 'rank_maxrss_kb=[0-9]*' "$err" | sed 's/.*=//' | paste -sd, -)
         echo "$json" | jq -c --arg date "$start" --arg cmd "$cmd" --arg l0 "$load0" \
             --arg l1 "$load1" --argjson ranks "$ranks" --argjson threads "$threads" \
             --arg solver "$solver" --argjson rss "[$rss]" \
