@@ -59,8 +59,9 @@
 #include "games/game.h"
 
 /* The default cost per position per thread (both passes), measured by
- * scripts/mpi-bench.sh on connect4:w=6,h=4 (docs/scaling.md). */
-#define PLAN_COST_DEFAULT 1.76e-6
+ * scripts/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
+ * (docs/scaling.md: 3.381 s computing x 2 / 94,910,577 positions). */
+#define PLAN_COST_DEFAULT 7.125e-8
 
 /* tier:sliced's walks over a range (forward, mark, solve) against 2 (forward,
  * solve): 3/2 of the compute, if the three cost the same. */
