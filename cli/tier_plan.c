@@ -11,18 +11,31 @@
  *   memory per rank   every tier's reachability bitmap (one bit per slot)
  *                     plus the peak of the tier records in use (a tier and
  *                     its children, one record of `width` bytes per slot),
- *                     as the solver's window mode replays it: every rank
- *                     holds whole tiers (the records are shared by an
- *                     allgather). The figure for a design that keeps only
- *                     the rank's slices is printed beside it (not built).
+ *                     as the solver's window mode replays it: with `tier`
+ *                     every rank holds whole tiers (the records are shared
+ *                     by an allgather); with `tier:sliced` the larger of
+ *                     the forward pass (every bitmap, whole) and the
+ *                     backward pass: 1/N of the bitmaps (the rest is
+ *                     dropped) and of the tiers in use, plus, while a tier
+ *                     is solved, the look-up bitmaps of its child tiers
+ *                     (16 bytes per 64 slots) and the child records
+ *                     fetched from other ranks.
  *   disk per rank     with --work-dir: the rank's slices (1/N of every
  *                     tier's records), its copy of the bitmaps, headers.
  *   network           per rank and per tier, the ring volumes core/dist.c
  *                     counts: the OR of a tier's bitmap (2 b (N-1)/N) and
  *                     the allgather of its records (r (N-1)/N received).
+ *                     tier:sliced: the OR, then per child tier the request
+ *                     bitmaps (b_child (N-1)/N) and the answers: a rank's
+ *                     positions reach at most min(R_child, m R / N) child
+ *                     positions (m moves per position at most), (N-1)/N of
+ *                     them elsewhere, one record each (an upper bound).
  *   wall time         per tier: positions * cost / (N T) (the compute,
  *                     split evenly), plus bytes / bandwidth and one latency
- *                     per collective (a few per tier).
+ *                     per collective (a few per tier). tier:sliced walks a
+ *                     tier's range twice in the backward pass (once to mark
+ *                     the child records to fetch), PLAN_SLICED_WALKS
+ *                     walks in all instead of 2.
  *
  * Positions (--positions, the reachable positions of the whole game) are
  * spread over the tiers in proportion to their slots; without it the slots
@@ -46,8 +59,13 @@
 #include "games/game.h"
 
 /* The default cost per position per thread (both passes), measured by
- * scripts/mpi-bench.sh on connect4:w=6,h=4 (docs/scaling.md). */
-#define PLAN_COST_DEFAULT 1.76e-6
+ * scripts/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
+ * (docs/scaling.md: 3.381 s computing x 2 / 94,910,577 positions). */
+#define PLAN_COST_DEFAULT 7.125e-8
+
+/* tier:sliced's walks over a range (forward, mark, solve) against 2 (forward,
+ * solve): 3/2 of the compute, if the three cost the same. */
+#define PLAN_SLICED_WALKS 1.5
 
 typedef struct Plan {
     int ranks, threads;
@@ -151,7 +169,8 @@ static int plan_game(const Game *g, const Plan *p) {
     double positions = p->positions > 0 ? p->positions : slots;
     double share = (N - 1) / N;
     double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
-    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32];
+    double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
+    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
     game_spec(g, spec, sizeof spec);
     printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
            p->threads);
@@ -170,6 +189,23 @@ static int plan_game(const Game *g, const Plan *p) {
         double pos = positions * (double)size[t] / slots;
         double secs = pos * p->cost / (N * T);
         double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
+        /* tier:sliced: the OR, then per child tier the requests and answers */
+        double sbytes = 2 * bits * share, extra = 0;
+        for (int c2 = 0; c2 < nchildren[t]; c2++) {
+            int ct = children[t][c2];
+            double cbits = ceil((double)size[ct] / 64) * 8;
+            double cpos = positions * (double)size[ct] / slots;
+            double reach = fmin(cpos, p->branching * pos / N);
+            double answers = reach * share * per_slot;
+            sbytes += cbits * share + answers;
+            extra += 2 * cbits + answers; /* need, need_rank, fetched records */
+        }
+        if (p->ranks == 1) { /* one rank: every child is its own, nothing fetched */
+            extra = sbytes = 0;
+        }
+        sextra = extra > sextra ? extra : sextra;
+        snet += sbytes;
+        scomm += sbytes / p->bandwidth + (p->ranks > 1 ? (4 + 4 * nchildren[t]) * p->latency : 0);
         bitmaps += bits;
         records += rec;
         net += bytes;
@@ -200,25 +236,29 @@ static int plan_game(const Game *g, const Plan *p) {
     printf("memory      per rank %s: bitmaps %s + tiers in use %s (every rank holds whole "
            "tiers)\n",
            fmt(bitmaps + window, a, sizeof a), fmt(bitmaps, b, sizeof b), fmt(window, c, sizeof c));
-    printf("            sliced design (not built): %s per rank\n",
-           fmt((bitmaps + window) / N, a, sizeof a));
+    double back = (bitmaps + window) / N + sextra;
+    printf("            tier:sliced: per rank %s: the larger of the forward pass (bitmaps %s) "
+           "and the backward pass (%s: 1/N of the bitmaps and of the tiers in use %s, look-ups "
+           "%s at most)\n",
+           fmt(back > bitmaps ? back : bitmaps, a, sizeof a), fmt(bitmaps, b, sizeof b),
+           fmt(back, c, sizeof c), fmt((bitmaps + window) / N, d, sizeof d),
+           fmt(sextra, e, sizeof e));
     printf("disk        per rank %s with --work-dir (its slices, its copy of the bitmaps); "
            "%s in all\n",
            fmt(records / N + bitmaps + headers, a, sizeof a),
            fmt(records + N * (bitmaps + headers), b, sizeof b));
     printf("network     per rank %s received (and about as much sent); %s in all (%.0f bytes)\n",
            fmt(net, a, sizeof a), fmt(net * N, b, sizeof b), net * N);
-    /* Sliced design: a child owned by another rank costs a mark in the
-     * forward pass (an 8-byte index) and a look-up in the backward pass (an
-     * 8-byte index out, a record back), batched per tier; at most
-     * `branching` children per position, (N-1)/N of them elsewhere. */
-    double sliced = positions * p->branching * share * (8 + 8 + per_slot);
-    printf("            sliced design (not built): at most %s in all (%.3g children per "
-           "position, marks and look-ups by index)\n",
-           fmt(sliced, a, sizeof a), p->branching);
+    printf("            tier:sliced: per rank at most %s; at most %s in all (%.0f bytes; "
+           "%.3g moves per position at most)\n",
+           fmt(snet, a, sizeof a), fmt(snet * N, b, sizeof b), snet * N, p->branching);
     printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
            "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
            compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
+    double walks = p->ranks > 1 ? PLAN_SLICED_WALKS : 1.0; /* one rank: no look-up walk */
+    printf("            tier:sliced: %.4g s predicted: compute %.4g s (%.2g walks of 2), "
+           "exchange %.4g s\n",
+           compute * walks + scomm, compute * walks, walks, scomm);
     free(size);
     free(nchildren);
     free(order);

@@ -21,20 +21,34 @@ static inline uint64_t load64(const unsigned char *p) {
     return w;
 }
 
-uint64_t dbfile_checksum(uint64_t seed, const void *data, uint64_t n) {
+void dbfile_sum_init(DbfileSum *st, uint64_t seed) {
+    st->lane[0] = seed + P1 + P2;
+    st->lane[1] = seed + P2;
+    st->lane[2] = seed;
+    st->lane[3] = seed - P1;
+    st->n = 0;
+}
+
+void dbfile_sum_blocks(DbfileSum *st, const void *data, uint64_t n) {
     const unsigned char *p = data;
-    uint64_t lane[4] = {seed + P1 + P2, seed + P2, seed, seed - P1};
-    uint64_t i = 0;
-    for (; i + 32 <= n; i += 32) {
+    for (uint64_t i = 0; i + 32 <= n; i += 32) {
         for (int k = 0; k < 4; k++) {
-            lane[k] = round64(lane[k], load64(p + i + 8 * (uint64_t)k));
+            st->lane[k] = round64(st->lane[k], load64(p + i + 8 * (uint64_t)k));
         }
     }
-    uint64_t h = rotl(lane[0], 1) + rotl(lane[1], 7) + rotl(lane[2], 12) + rotl(lane[3], 18);
+    st->n += n - n % 32;
+}
+
+uint64_t dbfile_sum_final(DbfileSum *st, const void *data, uint64_t n) {
+    const unsigned char *p = data;
+    dbfile_sum_blocks(st, p, n);
+    uint64_t i = n - n % 32;
+    uint64_t h =
+        rotl(st->lane[0], 1) + rotl(st->lane[1], 7) + rotl(st->lane[2], 12) + rotl(st->lane[3], 18);
     for (int k = 0; k < 4; k++) {
-        h = (h ^ round64(0, lane[k])) * P1 + P3;
+        h = (h ^ round64(0, st->lane[k])) * P1 + P3;
     }
-    h += n;
+    h += st->n + (n - i);
     for (; i + 8 <= n; i += 8) {
         h = rotl(h ^ round64(0, load64(p + i)), 27) * P1 + P3;
     }
@@ -46,4 +60,10 @@ uint64_t dbfile_checksum(uint64_t seed, const void *data, uint64_t n) {
     h ^= h >> 29;
     h *= P3;
     return h ^ (h >> 32);
+}
+
+uint64_t dbfile_checksum(uint64_t seed, const void *data, uint64_t n) {
+    DbfileSum st;
+    dbfile_sum_init(&st, seed);
+    return dbfile_sum_final(&st, data, n);
 }

@@ -70,6 +70,48 @@ uint64_t dist_sum_u64(uint64_t x);
 uint64_t dist_max_u64(uint64_t x);
 double dist_max_double(double x);
 
+/* Collective: the element-wise sum of x[0..n) over the ranks, in place. */
+void dist_sum_words(uint64_t *x, uint64_t n);
+
+/* Collective: passes `bytes` of state along the ranks in order. Rank 0
+ * calls step(state, ctx) on its own state and sends the result to rank 1,
+ * which calls step on it and sends it on, and so on; the last rank's result
+ * then goes to every rank (in `state`). For a computation over data laid
+ * out in rank order, such as a checksum over the ranks' slices of a tier
+ * (core/dbfile.h's DbfileSum). N - 1 messages plus a broadcast. */
+void dist_chain(void *state, uint64_t bytes, void (*step)(void *state, void *ctx), void *ctx);
+
+/* How dist_fetch moves the elements. */
+typedef enum DistFetchMode {
+    DIST_FETCH_ALLTOALL, /* requests and answers by MPI_Alltoallv (both sides work) */
+    DIST_FETCH_RMA,      /* one MPI_Get per owner from an MPI window (only the reader works) */
+} DistFetchMode;
+
+/* Collective: a batched look-up of elements other ranks hold.
+ *
+ * A table of `size` elements of `elem` bytes is split among the ranks by
+ * 64-element words: rank q holds the elements [64 words[q], min(64
+ * words[q+1], size)) (words has N+1 nondecreasing entries, words[N] =
+ * ceil(size / 64)), this rank's in `mine` (its first element at mine[0]).
+ * `need` is a bitmap over the whole table (words[N] words) of the elements
+ * this rank wants, none of them its own. On return `out` holds them, packed
+ * in increasing index order (popcount(need) elements).
+ *
+ * DIST_FETCH_ALLTOALL: each rank sends each owner the words of `need` over
+ * the owner's range (an MPI_Alltoallv of bitmap words, the requests), and
+ * each owner answers with the elements of the set bits (a second
+ * MPI_Alltoallv): sends and receives need/8 bytes of requests per owner
+ * range plus the elements. DIST_FETCH_RMA: each owner exposes `mine` in an
+ * MPI window (MPI_Win_create; passive target, MPI_Win_lock_all) and each
+ * rank reads what it wants with MPI_Get, the wanted offsets in an hindexed
+ * target datatype, in pieces of at most 2^22 elements: no request bitmap,
+ * but the datatype's offsets (8 bytes per element) travel inside MPI.
+ * Accounted as received: the elements (and the request bitmaps for
+ * ALLTOALL); sent: what this rank sends. Allocation failures abort the job
+ * with a message naming the rank (like the collectives' own failures). */
+void dist_fetch(DistFetchMode how, const uint64_t *words, uint64_t size, uint64_t elem,
+                const void *mine, const uint64_t *need, void *out);
+
 /* Payload bytes and seconds inside MPI since the last dist_stats_take
  * (which resets them) and since dist_init. */
 typedef struct DistStats {

@@ -7,6 +7,11 @@
 #
 #   sbatch --nodes=8 scripts/slurm-tier.sh connect4:w=6,h=5
 #   sbatch --nodes=64 --time=2-00:00:00 scripts/slurm-tier.sh connect4:w=7,h=5 /local/scratch/c4
+#   SOLVER=tier:sliced sbatch --nodes=8 scripts/slurm-tier.sh connect4:w=6,h=6
+#
+# SOLVER (default tier): `tier` holds whole tiers on every rank; `tier:sliced`
+# keeps only each rank's slices and fetches child records from their owners
+# (memory per rank falls with the node count; docs/scaling.md).
 #
 # Arguments: GAME [WORK_DIR] (default WORK_DIR: /tmp/gamesman-$SLURM_JOB_ID
 # on each node). Resubmitting with the same node count and WORK_DIR on the
@@ -22,6 +27,7 @@ set -euo pipefail
 game=${1:?usage: sbatch --nodes=N scripts/slurm-tier.sh GAME [WORK_DIR]}
 work=${2:-/tmp/gamesman-${SLURM_JOB_ID:-local}}
 threads=${SLURM_CPUS_ON_NODE:-$(nproc)}
+solver=${SOLVER:-tier}
 # Leave 10% of the node's memory to the system and MPI's buffers.
 mem_kib=$(awk '/^MemTotal:/ {print int($2 * 0.9)}' /proc/meminfo)
 export OMP_NUM_THREADS=$threads
@@ -34,5 +40,5 @@ bin/tier-plan "$game" --ranks "${SLURM_NNODES:-1}" --threads "$threads" || true
 #       -x OMP_NUM_THREADS=32 bin/solve-mpi GAME --solver tier --threads 32 \
 #       --max-memory 200G --work-dir /local/scratch/c4 --progress --json
 mpirun --map-by ppr:1:node --bind-to none -x OMP_NUM_THREADS \
-    bin/solve-mpi "$game" --solver tier --threads "$threads" \
+    bin/solve-mpi "$game" --solver "$solver" --threads "$threads" \
     --max-memory "${mem_kib}K" --work-dir "$work" --progress --json

@@ -78,8 +78,21 @@
  * production) holding its range of every tier (header `first`, `records`)
  * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
  * tier's ranges with their checksums; a rerun with the same N resumes from
- * them. Without MPI, dist is one rank of one and this is the
- * single-process solver.
+ * them (slices of another rank count are refused: check_rank_layout).
+ * Without MPI, dist is one rank of one and this is the single-process
+ * solver.
+ *
+ * tier:sliced (N ranks, no loopy tiers): each rank keeps only its range of
+ * every tier (TierInfo slo, shi; window mode). After the forward pass every
+ * tier is split once and the other ranks' bitmap words are dropped
+ * (trim_bitmaps). Before a tier is solved, each rank walks its range to
+ * mark the child records it needs from other ranks (mark_needed) and
+ * fetches them in one batch per child tier (children_fetch, dist_fetch:
+ * MPI_Alltoallv, or MPI_Get with tier:sliced,rma); the solve walk finds a
+ * child's record in its own slice or among the fetched (child_record). No
+ * share: the tier checksum passes along the ranks (sliced_checksum) and the
+ * totals are summed at the end (sliced_summary), so the JSON, the files
+ * and the database checksum are those of the other modes.
  *
  * Progress (tier, positions done, rate, time left) goes to stderr when it is
  * a terminal or with --progress.
@@ -90,6 +103,7 @@
  * bytes; with the whole database, num_positions * (width + 2 with WinBy).
  */
 #define _DEFAULT_SOURCE /* madvise */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -130,9 +144,16 @@ typedef struct TierInfo {
     int parents_left; /* parents not yet solved: the records are needed until 0 */
     uint64_t *reach;  /* bitmap of reachable positions, (size + 63) / 64 words */
     uint64_t reached;
-    uint64_t lo, hi;   /* this rank's range of bitmap words (0, nwords with one rank) */
-    uint64_t checksum; /* of the records (then WinBy scores), once solved */
-    Database vals;     /* the tier's records, indexed by local index */
+    uint64_t lo, hi;    /* this rank's range of bitmap words (0, nwords with one rank) */
+    uint64_t checksum;  /* of the records (then WinBy scores), once solved */
+    Database vals;      /* the tier's records [slo, shi): record i at vals index i - slo */
+    uint64_t slo, shi;  /* the records this rank holds: all of them, or its slice (sliced) */
+    const uint64_t *rb; /* the tier's split (split_tier): word bounds of the ranks, N + 1 */
+    /* sliced, while a parent is solved: the child records the parent's range
+     * needs from other ranks (a bitmap over the tier, set bits before each
+     * word, and the fetched records in bit order) */
+    uint64_t *need, *need_rank;
+    Database got;
     bool resident;
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
@@ -160,8 +181,12 @@ typedef struct TierSolve {
     bool fast;         /* expand through TierOps.expand_run */
     uint64_t *worker_peak;
     const char *work_dir;
-    bool need_db; /* SolveConfig.need_db: refuse the window mode */
-    DbDir dir;    /* work_dir, open and locked (dir.fd >= 0) */
+    bool need_db;        /* SolveConfig.need_db: refuse the window mode */
+    bool sliced;         /* N ranks: each keeps only its slices of the tiers (tier:sliced) */
+    DistFetchMode fetch; /* sliced: how child records are looked up (tier:rma) */
+    uint64_t *rbounds;   /* every tier's split: ntiers * (N + 1) word bounds */
+    bool presplit;       /* sliced: every tier split, the other ranks' bitmap words dropped */
+    DbDir dir;           /* work_dir, open and locked (dir.fd >= 0) */
     char spec[DBSTORE_SPEC_MAX];
     int root_tier;
     uint64_t root_index;
@@ -459,6 +484,46 @@ static uint64_t popcount_bitmap(const uint64_t *bits, uint64_t nwords) {
 
 /* ---------------------------------------------------------- backward */
 
+/* Where record ci of child tier ct is: in the tier's records this rank
+ * holds, or (sliced) among those fetched from other ranks for the tier
+ * being solved, at its bit's rank in `need`. False when it is in neither
+ * (a broken invariant). */
+static inline bool child_record(const TierSolve *s, int ct, uint64_t ci, const Database **db,
+                                uint64_t *at) {
+    const TierInfo *c = &s->t[ct];
+    if (ci - c->slo < c->shi - c->slo) {
+        *db = &c->vals;
+        *at = ci - c->slo;
+        return true;
+    }
+    uint64_t w = ci / 64, bit = UINT64_C(1) << (ci % 64);
+    if (c->need == NULL || (c->need[w] & bit) == 0) {
+        return false;
+    }
+    *db = &c->got;
+    *at = c->need_rank[w] + (uint64_t)__builtin_popcountll(c->need[w] & (bit - 1));
+    return true;
+}
+
+/* Sliced, before the backward pass walks tier `tier`: marks the child
+ * records position p needs that other ranks hold. */
+static void mark_needed(TierSolve *s, int tier, uint64_t i, Position p, const Expansion *e) {
+    (void)i;
+    for (int k = 0; k < e->n; k++) {
+        int ct;
+        uint64_t ci;
+        if (locate_child(s, tier, p, e->child[k], &ct, &ci)) {
+            TierInfo *c = &s->t[ct];
+            if (ci - c->slo >= c->shi - c->slo) {
+                uint64_t *word = &c->need[ci / 64], bit = UINT64_C(1) << (ci % 64);
+                if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+                    __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+                }
+            }
+        }
+    }
+}
+
 /* Backward pass: solves reachable position p into record i of its tier
  * from its children's records (their tiers are solved). */
 static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const Expansion *e) {
@@ -476,8 +541,16 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
             if (!locate_child(s, tier, p, e->child[k], &ct, &ci)) {
                 break;
             }
-            const Database *cv = &s->t[ct].vals;
-            uint32_t raw = db_get(cv, ci);
+            const Database *cv;
+            uint64_t at;
+            if (!child_record(s, ct, ci, &cv, &at)) {
+                fail_parallel(s, ERR_INTERNAL,
+                              "tier %d: child %" PRIu64 " of position %" PRIu64
+                              " was not fetched from its rank",
+                              ct, e->child[k], p);
+                break;
+            }
+            uint32_t raw = db_get(cv, at);
             if (!db_raw_solved(cv, raw)) {
                 fail_parallel(s, ERR_INTERNAL,
                               "tier %d: child %" PRIu64 " of position %" PRIu64 " has no value", ct,
@@ -486,7 +559,7 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
             }
             fold_add(&fold, db_raw_value(cv, raw), db_raw_remoteness(cv, raw));
             if (s->winby) {
-                best = winby_better(e->turn, best, cv->winby[ci]);
+                best = winby_better(e->turn, best, cv->winby[at]);
             }
         }
         out = fold_result(&fold);
@@ -498,13 +571,15 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
         }
     }
     Error store_err;
-    if (solver_store(g, &s->t[tier].vals, i, out, best, &store_err) != ERR_OK) {
+    if (solver_store(g, &s->t[tier].vals, i - s->t[tier].slo, out, best, &store_err) != ERR_OK) {
         fail_parallel(s, store_err.code, "tier %d, index %" PRIu64 " (position %" PRIu64 "): %s",
                       tier, i, p, store_err.msg);
     }
 }
 
 /* ------------------------------------------------------- tier records */
+
+static uint64_t range_record(const TierSolve *s, int tier, int r);
 
 /* Makes room for tier `tier`'s records: a slice of res->db for a
  * tier-major whole database, otherwise an array of its own. */
@@ -524,12 +599,15 @@ static ErrCode tier_alloc(TierSolve *s, int tier) {
         }
         ti->owned = false;
     } else {
-        ErrCode rc = db_create(&ti->vals, ti->size, s->width, s->winby, s->err);
+        /* sliced: this rank's range of the tier (split_tier) */
+        ti->slo = s->sliced ? range_record(s, tier, dist_rank()) : 0;
+        ti->shi = s->sliced ? range_record(s, tier, dist_rank() + 1) : ti->size;
+        ErrCode rc = db_create(&ti->vals, ti->shi - ti->slo, s->width, s->winby, s->err);
         if (rc != ERR_OK) {
             return rc;
         }
         huge_pages(ti->vals.r8 != NULL ? (void *)ti->vals.r8 : (void *)ti->vals.r16,
-                   ti->size * s->width);
+                   (ti->shi - ti->slo) * s->width);
         ti->owned = true;
     }
     ti->resident = true;
@@ -538,6 +616,10 @@ static ErrCode tier_alloc(TierSolve *s, int tier) {
 
 static void tier_free(TierSolve *s, int tier) {
     TierInfo *ti = &s->t[tier];
+    free(ti->need);
+    free(ti->need_rank);
+    ti->need = ti->need_rank = NULL;
+    db_destroy(&ti->got);
     if (ti->resident && ti->owned) {
         db_destroy(&ti->vals);
     }
@@ -579,10 +661,10 @@ static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo,
     const Database *v = &ti->vals;
     for (uint64_t i = lo; i < hi; i++) {
         bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
-        uint32_t raw = db_peek(v, i);
+        uint32_t raw = db_peek(v, i - ti->slo);
         const char *why = NULL;
         if (!reached) {
-            if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i] != 0)) {
+            if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i - ti->slo] != 0)) {
                 why = "a record for a position that is not reachable";
             }
         } else if (raw == DB_UNREACHED) {
@@ -643,7 +725,7 @@ static void scatter(TierSolve *s, int tier) {
     }
 }
 
-/* Adds a solved tier's records to the totals. */
+/* Adds a solved tier's records this rank holds to the totals. */
 static ErrCode tally(TierSolve *s, int tier, DbSummary *sum) {
     const Database *v = &s->t[tier].vals;
     for (uint64_t i = 0; i < v->size; i++) {
@@ -688,6 +770,7 @@ static ErrCode plan(TierSolve *s) {
         TierInfo *ti = &s->t[t];
         ti->size = to->size(g, t);
         ti->hi = words_of(ti->size); /* the whole tier, until split_tier */
+        ti->shi = ti->size;
         ti->loopy = to->loopy != NULL ? to->loopy(g, t) : g->loopy;
         ti->nchildren = to->children(g, t, ti->children);
         if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
@@ -863,6 +946,16 @@ static ErrCode open_dir(TierSolve *s) {
 static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
     uint64_t bitmaps = reach_words(s) * 8;
     uint64_t window = window_peak(s);
+    if (s->sliced) {
+        /* 1/N of the tiers in use, and the look-up bitmaps of the largest
+         * tier (16 bytes per 64 slots); the fetched records are checked
+         * when they are allocated */
+        uint64_t most = 0;
+        for (int t = 0; t < s->ntiers; t++) {
+            most = s->t[t].size > most ? s->t[t].size : most;
+        }
+        window = window / (uint64_t)dist_size() + words_of(most) * 16;
+    }
     uint64_t full =
         db_bytes(s->g->num_positions, s->width, s->winby) + bitmaps + (s->tier_major ? 0 : window);
     uint64_t budget = mem_budget();
@@ -909,6 +1002,12 @@ static void split_tier(TierSolve *s, int tier) {
     TierInfo *ti = &s->t[tier];
     uint64_t nwords = words_of(ti->size);
     int n = dist_size();
+    if (s->presplit) { /* cut once, before the bitmaps were trimmed */
+        memcpy(s->bounds, ti->rb, (size_t)(n + 1) * sizeof *s->bounds);
+        ti->lo = s->bounds[dist_rank()];
+        ti->hi = s->bounds[dist_rank() + 1];
+        return;
+    }
     uint64_t seen = 0, w = 0;
     s->bounds[0] = 0;
     for (int r = 1; r < n; r++) {
@@ -921,6 +1020,11 @@ static void split_tier(TierSolve *s, int tier) {
     s->bounds[n] = nwords;
     ti->lo = s->bounds[dist_rank()];
     ti->hi = s->bounds[dist_rank() + 1];
+    if (s->rbounds != NULL) {
+        uint64_t *rb = s->rbounds + (size_t)tier * (size_t)(n + 1);
+        memcpy(rb, s->bounds, (size_t)(n + 1) * sizeof *rb);
+        ti->rb = rb;
+    }
 }
 
 /* The first record of rank r's range of the tier last split (r = N: the
@@ -946,9 +1050,15 @@ static void slice_info(const TierSolve *s, int tier, DbStoreInfo *info, uint64_t
     }
 }
 
-/* The records of a tier from record i on. */
+/* The records of a tier from record i on (i in [slo, shi]). */
 static void *tier_records_at(const TierInfo *ti, uint64_t i) {
+    i -= ti->slo;
     return ti->vals.r8 != NULL ? (void *)(ti->vals.r8 + i) : (void *)(ti->vals.r16 + i);
+}
+
+/* Its WinBy scores from record i on, or NULL. */
+static int16_t *tier_winby_at(const TierInfo *ti, uint64_t i) {
+    return ti->vals.winby != NULL ? ti->vals.winby + (i - ti->slo) : NULL;
 }
 
 /* Gives every rank the records (and WinBy scores) the other ranks solved
@@ -973,15 +1083,65 @@ static void share_tier(TierSolve *s, int tier) {
 }
 
 /* core/dbfile.h's checksum of the records, then (chained) the WinBy scores, of records [a, b) of
- * a solved tier. */
+ * a solved tier (a range this rank holds). */
 static uint64_t range_checksum(const TierInfo *ti, uint64_t a, uint64_t b) {
     const Database *v = &ti->vals;
-    const unsigned char *rec = v->r8 != NULL ? (const void *)v->r8 : (const void *)v->r16;
-    uint64_t h = dbfile_checksum(0, rec + a * v->width, (b - a) * v->width);
+    uint64_t h = dbfile_checksum(0, tier_records_at(ti, a), (b - a) * v->width);
     if (v->winby != NULL) {
-        h = dbfile_checksum(h, v->winby + a, (b - a) * sizeof(int16_t));
+        h = dbfile_checksum(h, tier_winby_at(ti, a), (b - a) * sizeof(int16_t));
     }
     return h;
+}
+
+/* Sliced: range_checksum(ti, 0, size) of a tier whose records are spread
+ * over the ranks, without moving them: the checksum's state passes along
+ * the ranks (dist_chain), each adding its slice, first over the records,
+ * then, from that checksum, over the WinBy scores. A slice that does not
+ * end the tier is a whole number of bitmap words, 64 records, so a multiple
+ * of 32 bytes (core/dbfile.h's pieces); the rank whose slice ends the tier
+ * finishes the checksum, and the empty slices after it change nothing.
+ * Collective. */
+typedef struct ChainSum {
+    DbfileSum st;
+    uint64_t h;
+    uint64_t done;
+} ChainSum;
+
+typedef struct ChainPart {
+    const void *data;
+    uint64_t bytes;
+    bool ends; /* the slice ends the tier */
+} ChainPart;
+
+static void chain_step(void *state, void *ctx) {
+    ChainSum *c = state;
+    const ChainPart *p = ctx;
+    if (c->done) {
+        return;
+    }
+    if (p->ends) {
+        c->h = dbfile_sum_final(&c->st, p->data, p->bytes);
+        c->done = 1;
+    } else {
+        dbfile_sum_blocks(&c->st, p->data, p->bytes);
+    }
+}
+
+static uint64_t sliced_checksum(const TierInfo *ti) {
+    const Database *v = &ti->vals;
+    uint64_t n = ti->shi - ti->slo;
+    ChainSum c = {0};
+    ChainPart part = {tier_records_at(ti, ti->slo), n * v->width, ti->shi == ti->size};
+    dbfile_sum_init(&c.st, 0);
+    dist_chain(&c, sizeof c, chain_step, &part);
+    if (v->winby != NULL) {
+        part.data = v->winby;
+        part.bytes = n * sizeof(int16_t);
+        dbfile_sum_init(&c.st, c.h);
+        c.done = 0;
+        dist_chain(&c, sizeof c, chain_step, &part);
+    }
+    return c.h;
 }
 
 /* With --progress, rank 0 reports a step: its range of the tier, its
@@ -1094,6 +1254,34 @@ static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
     return rc;
 }
 
+/* Sliced, once the bitmaps are complete (and saved): every tier is split
+ * now, and the pages of bitmap words in other ranks' ranges go back to the
+ * system (madvise MADV_DONTNEED: they read as zeros from then on, and
+ * nothing reads them: the backward pass walks and checks only this rank's
+ * ranges, and split_tier reuses these cuts). The bitmaps then take about
+ * 1/N of their size during the backward pass. */
+static void trim_bitmaps(TierSolve *s) {
+    for (int t = 0; t < s->ntiers; t++) {
+        split_tier(s, t);
+    }
+    s->presplit = true;
+#ifdef MADV_DONTNEED
+    const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    uintptr_t keep_end = (uintptr_t)s->reach_block; /* the end of the last range kept */
+    for (int t = 0; t <= s->ntiers; t++) {
+        uintptr_t start = t < s->ntiers ? (uintptr_t)(s->t[t].reach + s->t[t].lo)
+                                        : (uintptr_t)(s->reach_block + reach_words(s));
+        uintptr_t a = (keep_end + page - 1) & ~(page - 1), e = start & ~(page - 1);
+        if (e > a) {
+            (void)madvise((void *)a, e - a, MADV_DONTNEED);
+        }
+        if (t < s->ntiers) {
+            keep_end = (uintptr_t)(s->t[t].reach + s->t[t].hi);
+        }
+    }
+#endif
+}
+
 /* Loads the bitmaps from the database directory, or runs the forward pass
  * (and saves them there). */
 static ErrCode reachability(TierSolve *s) {
@@ -1173,27 +1361,103 @@ static ErrCode reachability(TierSolve *s) {
     if (found) {
         s->done_before = s->total_reached; /* the forward half is done */
     }
+    if (rc == ERR_OK && s->sliced && dist_size() > 1) {
+        trim_bitmaps(s);
+    }
     return rc;
 }
 
-/* With --work-dir and N > 1 ranks: the ranks' file header checksums of
- * tier t go to every rank (a tiny allgather), and rank 0 lists the tier's
- * slices in its manifest. */
+/* With --work-dir and N > 1 ranks: the ranks' file header checksums and
+ * record checksums of their ranges of tier t go to every rank (a tiny
+ * allgather), and rank 0 lists the tier's slices in its manifest. */
 static void manifest_tier(TierSolve *s, int t) {
-    int n = dist_size();
+    int n = dist_size(), me = dist_rank();
     uint64_t *b = s->bounds + n + 1, *sums = s->bounds + 2 * (n + 1);
     for (int r = 0; r <= n; r++) {
-        b[r] = (uint64_t)r * sizeof *sums;
+        b[r] = (uint64_t)r * 2 * sizeof *sums;
     }
-    sums[dist_rank()] = s->t[t].file_sum;
-    dist_share_ranges(sums, b, (uint64_t)n * sizeof *sums);
+    sums[2 * me] = s->t[t].file_sum;
+    sums[2 * me + 1] = range_checksum(&s->t[t], range_record(s, t, me), range_record(s, t, me + 1));
+    dist_share_ranges(sums, b, (uint64_t)n * 2 * sizeof *sums);
     for (int r = 0; r < n && s->manifest != NULL; r++) {
         uint64_t a = range_record(s, t, r), e = range_record(s, t, r + 1);
         fprintf(s->manifest,
                 "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
                 " file rank-%d-of-%d/tier-%04d.gmdb header %016" PRIx64 "\n",
-                t, r, a, e, range_checksum(&s->t[t], a, e), r, n, t, sums[r]);
+                t, r, a, e, sums[2 * r + 1], r, n, t, sums[2 * r]);
     }
+}
+
+/* Sliced: each rank tallied its own slices; the totals are their sums
+ * (collective). */
+static void sliced_summary(DbSummary *sum) {
+    sum->max_remoteness = (uint32_t)dist_max_u64(sum->max_remoteness);
+    uint64_t head[2 + VALUE_COUNT] = {sum->positions, sum->undecided};
+    memcpy(head + 2, sum->count, sizeof sum->count);
+    dist_sum_words(head, 2 + VALUE_COUNT);
+    sum->positions = head[0];
+    sum->undecided = head[1];
+    memcpy(sum->count, head + 2, sizeof sum->count);
+    dist_sum_words(&sum->by_remoteness[0][0],
+                   ((uint64_t)sum->max_remoteness + 1) * (uint64_t)VALUE_COUNT);
+}
+
+/* Sliced: frees what tier `tier`'s children fetched for it. */
+static void children_release(TierSolve *s, int tier) {
+    for (int k = 0; k < s->t[tier].nchildren; k++) {
+        TierInfo *c = &s->t[s->t[tier].children[k]];
+        free(c->need);
+        free(c->need_rank);
+        c->need = c->need_rank = NULL;
+        db_destroy(&c->got);
+    }
+}
+
+/* Sliced, before tier `tier` is solved (collective: every rank calls it,
+ * also one with nothing to solve, which then asks for nothing): each rank
+ * walks its range once to mark the child records it needs that other ranks
+ * hold (mark_needed), then fetches them, one batch per child tier
+ * (dist_fetch: the records, then the WinBy scores). The walk is a second
+ * expansion of the range (the solve walk expands it again): the price of
+ * not storing the children. Memory per child tier: 16 bytes per 64 slots
+ * (need, and need_rank's count per word) plus the fetched records. */
+static ErrCode children_fetch(TierSolve *s, int tier, bool walk) {
+    TierInfo *ti = &s->t[tier];
+    ErrCode rc = ERR_OK;
+    for (int k = 0; k < ti->nchildren && rc == ERR_OK; k++) {
+        TierInfo *c = &s->t[ti->children[k]];
+        uint64_t nw = words_of(c->size);
+        c->need = mem_calloc((size_t)nw, 8, "the child records to fetch", s->err);
+        c->need_rank = mem_calloc((size_t)nw, 8, "the child records to fetch", s->err);
+        rc = c->need != NULL && c->need_rank != NULL ? ERR_OK : ERR_MEMORY;
+    }
+    if (rc == ERR_OK && walk) {
+        walk_tier(s, tier, "fetch", mark_needed);
+        rc = has_failed(s) ? s->err->code : ERR_OK;
+    }
+    for (int k = 0; k < ti->nchildren && rc == ERR_OK; k++) {
+        TierInfo *c = &s->t[ti->children[k]];
+        uint64_t count = 0;
+        for (uint64_t w = 0; w < words_of(c->size); w++) {
+            c->need_rank[w] = count;
+            count += (uint64_t)__builtin_popcountll(c->need[w]);
+        }
+        if (count > 0) {
+            rc = db_create(&c->got, count, s->width, s->winby, s->err);
+        }
+    }
+    rc = dist_agree(rc, s->err);
+    for (int k = 0; k < ti->nchildren && rc == ERR_OK; k++) {
+        TierInfo *c = &s->t[ti->children[k]];
+        const Database *v = &c->vals, *g = &c->got;
+        dist_fetch(s->fetch, c->rb, c->size, v->width,
+                   v->r8 != NULL ? (const void *)v->r8 : (const void *)v->r16, c->need,
+                   g->r8 != NULL ? (void *)g->r8 : (void *)g->r16);
+        if (v->winby != NULL) {
+            dist_fetch(s->fetch, c->rb, c->size, sizeof(int16_t), v->winby, c->need, g->winby);
+        }
+    }
+    return rc;
 }
 
 static ErrCode backward(TierSolve *s, DbSummary *sum) {
@@ -1211,11 +1475,17 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
             file_info(s, DBSTORE_RECORDS, t, &info);
             slice_info(s, t, &info, &lo, &hi);
             store_tier_name(t, name, sizeof name);
-            rc = dbstore_read(&s->dir, name, &info, tier_records_at(ti, lo),
-                              ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
-                              &found, &ti->file_sum, &ti->file_bytes, s->err);
+            rc = dbstore_read(&s->dir, name, &info, tier_records_at(ti, lo), tier_winby_at(ti, lo),
+                              s->threads, &found, &ti->file_sum, &ti->file_bytes, s->err);
             if (rc == ERR_OK && found) {
                 rc = check_tier(s, t, name, lo, hi);
+            }
+        }
+        if (s->sliced && dist_size() > 1 && !ti->loopy && ti->reached > 0) {
+            /* Every rank takes part in the look-ups when any rank solves. */
+            rc = dist_agree(rc, s->err);
+            if (rc == ERR_OK && dist_max_u64(!found) != 0) {
+                rc = children_fetch(s, t, !found);
             }
         }
         if (rc == ERR_OK && found) {
@@ -1235,8 +1505,8 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
             if (rc == ERR_OK && s->work_dir != NULL) {
                 double t0 = clock_seconds();
                 rc = dbstore_write(&s->dir, name, &info, tier_records_at(ti, lo),
-                                   ti->vals.winby != NULL ? ti->vals.winby + lo : NULL, s->threads,
-                                   &ti->file_sum, &ti->file_bytes, s->err);
+                                   tier_winby_at(ti, lo), s->threads, &ti->file_sum,
+                                   &ti->file_bytes, s->err);
                 s->write_seconds += clock_seconds() - t0;
                 s->bytes_written += (double)ti->file_bytes;
             }
@@ -1246,9 +1516,14 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         if (rc != ERR_OK) {
             break;
         }
-        share_tier(s, t);
+        if (s->sliced) {
+            children_release(s, t);
+            ti->checksum = sliced_checksum(ti);
+        } else {
+            share_tier(s, t);
+            ti->checksum = range_checksum(ti, 0, ti->size);
+        }
         step_report(s, "solve", t);
-        ti->checksum = range_checksum(ti, 0, ti->size);
         if (s->work_dir != NULL && dist_size() > 1) {
             manifest_tier(s, t);
         }
@@ -1262,10 +1537,19 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
             break;
         }
         if (t == s->root_tier) {
-            uint32_t raw = db_peek(&ti->vals, s->root_index);
-            s->res->root =
-                (Outcome){db_raw_value(&ti->vals, raw), db_raw_remoteness(&ti->vals, raw)};
-            s->res->root_winby = s->winby ? ti->vals.winby[s->root_index] : 0;
+            /* the rank that holds the root's record tells the others */
+            uint64_t r = s->root_index, raw = 0, wb = 0;
+            if (r - ti->slo < ti->shi - ti->slo) {
+                raw = db_peek(&ti->vals, r - ti->slo) + 1;
+                wb = s->winby ? (uint64_t)(ti->vals.winby[r - ti->slo] + 32768) : 0;
+            }
+            if (s->sliced) {
+                raw = dist_max_u64(raw);
+                wb = dist_max_u64(wb);
+            }
+            s->res->root = (Outcome){db_raw_value(&ti->vals, (uint32_t)(raw - 1)),
+                                     db_raw_remoteness(&ti->vals, (uint32_t)(raw - 1))};
+            s->res->root_winby = s->winby ? (WinBy)((int64_t)wb - 32768) : 0;
         }
         if (s->whole && !s->tier_major) {
             scatter(s, t);
@@ -1518,6 +1802,35 @@ static ErrCode finish_dir(TierSolve *s, const DbSummary *sum) {
     return rc;
 }
 
+/* A database directory written by a solve on another number of ranks (its
+ * rank-R-of-M directories or manifest-of-M.txt, M != N; one process: any
+ * such entry) cannot be resumed or read with N ranks: the slices are cut
+ * for M. Refused (ERR_IO) rather than solved again beside them. Each rank
+ * looks in its own DIR (no shared file system is assumed). */
+static ErrCode check_rank_layout(const char *dir, Error *err) {
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return ERR_OK; /* not there yet: created later, or refused by open_dir */
+    }
+    int n = dist_size(), r = 0, m = 0;
+    ErrCode rc = ERR_OK;
+    for (struct dirent *e = readdir(d); e != NULL && rc == ERR_OK; e = readdir(d)) {
+        char tail = 0;
+        bool slices = sscanf(e->d_name, "rank-%d-of-%d%c", &r, &m, &tail) == 2;
+        bool manifest =
+            !slices && sscanf(e->d_name, "manifest-of-%d.tx%c", &m, &tail) == 2 && tail == 't' &&
+            strlen(e->d_name) == strlen("manifest-of-.txt") + (size_t)snprintf(NULL, 0, "%d", m);
+        if ((slices || manifest) && m != n && !(n == 1 && m == 1)) {
+            rc = error_set(err, ERR_IO,
+                           "%s holds the database of a solve on %d ranks (%s), not %d; run on %d "
+                           "ranks to resume or read it, or use another --db",
+                           dir, m, e->d_name, n, m);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     TierSolve s = {
         .g = g,
@@ -1547,6 +1860,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     res->threads = s.threads;
     DbSummary sum = {0};
     ErrCode rc = plan(&s);
+    if (rc == ERR_OK && s.work_dir != NULL) {
+        rc = check_rank_layout(s.work_dir, err); /* agreed with the next step's outcome */
+    }
     if (rc == ERR_OK && s.work_dir != NULL && dist_size() > 1) {
         /* N ranks: each its own directory in DIR (its own lock), which may
          * be on its own machine's disk; rank 0's manifest in DIR. */
@@ -1559,8 +1875,18 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         s.work_dir = s.rank_dir;
     }
     bool estimating = opt_bool(&cfg->options, "estimate");
+    s.sliced = opt_bool(&cfg->options, "sliced") && !estimating;
+    s.fetch = opt_bool(&cfg->options, "rma") ? DIST_FETCH_RMA : DIST_FETCH_ALLTOALL;
+    for (int t = 0; rc == ERR_OK && s.sliced && t < s.ntiers; t++) {
+        if (s.t[t].loopy) {
+            rc = error_set(err, ERR_UNSUPPORTED,
+                           "tier:sliced: game '%s' has loopy tiers, which every rank solves "
+                           "whole (docs/mpi.md); use --solver tier",
+                           g->module->name);
+        }
+    }
     if (rc == ERR_OK && !estimating) {
-        rc = choose_mode(&s, opt_bool(&cfg->options, "window"), &s.whole);
+        rc = choose_mode(&s, opt_bool(&cfg->options, "window") || s.sliced, &s.whole);
     }
     if (rc == ERR_OK && s.whole) {
         rc = solver_db_create(g, &res->db, err);
@@ -1591,8 +1917,10 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     }
     if (rc == ERR_OK) {
         s.bounds =
-            mem_calloc(3 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
-        rc = s.bounds != NULL ? ERR_OK : ERR_MEMORY;
+            mem_calloc(4 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
+        s.rbounds = mem_calloc((size_t)s.ntiers * ((size_t)dist_size() + 1), sizeof *s.rbounds,
+                               "the tier ranges", err);
+        rc = s.bounds != NULL && s.rbounds != NULL ? ERR_OK : ERR_MEMORY;
     }
     rc = manifest_open(&s, rc);
     /* A rank refused (memory, files) ends every rank here, not in a wait. */
@@ -1602,6 +1930,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     }
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
+    }
+    if (rc == ERR_OK && s.sliced) {
+        sliced_summary(&sum);
     }
     if (rc == ERR_OK && s.work_dir != NULL && dist_size() == 1) {
         rc = finish_dir(&s, &sum);
@@ -1670,6 +2001,7 @@ done:
     }
     free(s.reach_block);
     free(s.bounds);
+    free(s.rbounds);
     dbstore_dir_close(&s.dir);
     db_summary_free(&sum);
     free(s.states);
@@ -1694,6 +2026,14 @@ static const OptionSpec tier_options[] = {
      .type = OPT_BOOL,
      .help = "expand position by position through the GPS family even when the game has a "
              "tier fast path (TierOps.expand_run)"},
+    {.name = "sliced",
+     .type = OPT_BOOL,
+     .help = "on N MPI ranks, each keeps only its slice of every tier and fetches the child "
+             "records it needs from their owners (implies window)"},
+    {.name = "rma",
+     .type = OPT_BOOL,
+     .help = "with sliced: fetch child records by MPI one-sided reads (MPI_Get) instead of "
+             "MPI_Alltoallv"},
     {.name = "stored_edges",
      .type = OPT_BOOL,
      .help = "loopy tiers: store back edges even when the game has un-moves"},

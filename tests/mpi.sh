@@ -72,6 +72,20 @@ same "connect4 4x4" 3 1 connect4:w=4,h=4
 same "connect4 5x4" 2 2 connect4:w=5,h=4
 same "connect4 5x4" 3 1 connect4:w=5,h=4
 same "connect4 4x4, tier:window" 2 1 connect4:w=4,h=4 tier:window
+# tier:sliced: each rank keeps only its slices and fetches the child
+# records it needs from their owners (MPI_Alltoallv; rma: MPI_Get).
+# Tic-tac-toe's hash is not tier-major (index_of/position_at).
+same "tictactoe, tier:sliced" 3 1 tictactoe tier:sliced
+same "connect4 4x4, tier:sliced" 3 1 connect4:w=4,h=4 tier:sliced
+same "connect4 5x4, tier:sliced" 2 2 connect4:w=5,h=4 tier:sliced
+same "connect4 4x4, tier:sliced,rma" 3 1 connect4:w=4,h=4 tier:sliced,rma
+out=$(mpi 2 "$solve_mpi" dodgem --solver tier:sliced 2>&1)
+rc=$?
+if [ "$rc" -eq 3 ] && echo "$out" | grep -q "^solve: .*'dodgem' has loopy tiers"; then
+    ok "tier:sliced refuses loopy tiers (exit 3)"
+else
+    bad "tier:sliced on dodgem: exit $rc, $(echo "$out" | head -c 300)"
+fi
 # Loopy tiers (solved whole by every rank; reference: bin/solve, which
 # tests/test_solvers checks against retro).
 same "dodgem (loopy tiers)" 2 1 dodgem
@@ -85,6 +99,13 @@ if [ "$got" = "$want" ]; then
     ok "connect4 4x4, 3 ranks, 64-byte pieces = one process"
 else
     bad "connect4 4x4 in 64-byte pieces: $got, one process: $want"
+fi
+got=$(GAMESMAN_DIST_MAX_MSG=64 mpi 3 -x GAMESMAN_DIST_MAX_MSG "$solve_mpi" connect4:w=4,h=4 \
+    --solver tier:sliced --threads 1 --json | jq -c "$fields")
+if [ "$got" = "$want" ]; then
+    ok "connect4 4x4, tier:sliced, 3 ranks, 64-byte pieces = one process"
+else
+    bad "connect4 4x4, tier:sliced in 64-byte pieces: $got, one process: $want"
 fi
 
 # Files: each rank writes its slices of every tier in DIR/rank-R-of-N (its
@@ -118,6 +139,36 @@ if [ "$(jq -c "$fields" "$tmp/again.json")" = "$want" ] &&
     ok "rerun on 3 ranks loads all 17 tiers from the slices: the single-process database"
 else
     bad "rerun on 3 ranks: $(cat "$tmp/again.json")"
+fi
+# Slices cut for 3 ranks cannot be resumed on 2, nor read by one process:
+# refused with the rank count to use (exit 5), not solved again beside them.
+mpi 2 "$solve_mpi" "$g" --solver tier --threads 1 --work-dir "$tmp/three" >/dev/null 2>"$tmp/err"
+rc1=$?
+"$solve" "$g" --solver tier --work-dir "$tmp/three" >/dev/null 2>>"$tmp/err"
+rc2=$?
+if [ "$rc1" -eq 5 ] && [ "$rc2" -eq 5 ] &&
+    grep -q "^solve: rank 0 of 2: .* a solve on 3 ranks .*, not 2; run on 3 ranks" "$tmp/err" &&
+    grep -q "^solve: .* a solve on 3 ranks .*, not 1; run on 3 ranks" "$tmp/err" &&
+    [ ! -d "$tmp/three/rank-0-of-2" ]; then
+    ok "slices of 3 ranks refused on 2 ranks and by one process (exit 5, run on 3 ranks)"
+else
+    bad "slices of 3 ranks on 2 ranks / one process: exit $rc1 / $rc2, $(head -c 400 "$tmp/err")"
+fi
+# tier:sliced writes the same slices (byte for byte: the manifest's record
+# checksums), and resumes when one rank lost a slice: that rank solves it
+# again, fetching child records from the others, which only answer.
+mpi 3 "$solve_mpi" "$g" --solver tier:sliced --threads 1 --work-dir "$tmp/sliced" --json \
+    >"$tmp/s1.json"
+rm "$tmp/sliced/rank-1-of-3/tier-0009.gmdb"
+mpi 3 "$solve_mpi" "$g" --solver tier:sliced --threads 1 --work-dir "$tmp/sliced" --json \
+    >"$tmp/s2.json"
+if [ "$(jq -c "$fields" "$tmp/s1.json")" = "$want" ] &&
+    [ "$(jq -c "$fields" "$tmp/s2.json")" = "$want" ] &&
+    [ -f "$tmp/sliced/rank-1-of-3/tier-0009.gmdb" ] &&
+    cmp -s "$tmp/sliced/manifest-of-3.txt" "$tmp/three/manifest-of-3.txt"; then
+    ok "tier:sliced on 3 ranks with --work-dir: the same slices; resumes after a lost slice"
+else
+    bad "tier:sliced with --work-dir: $(cat "$tmp/s1.json" "$tmp/s2.json" | head -c 400)"
 fi
 # A damaged slice is refused by every rank, with the rank and the file named.
 printf 'garbage' | dd of="$tmp/three/rank-2-of-3/tier-0010.gmdb" bs=1 seek=514 conv=notrunc \

@@ -30,8 +30,53 @@ static void dist_single_rank(void **state) {
     dist_share_ranges(bytes, bounds, 5);
     assert_memory_equal(bytes, ((unsigned char[]){1, 2, 3, 4, 5}), 5);
     assert_true(dist_sum_u64(7) == 7 && dist_max_u64(9) == 9 && dist_max_double(1.5) == 1.5);
+    uint64_t sums[3] = {1, 2, 3};
+    dist_sum_words(sums, 3);
+    assert_true(sums[0] == 1 && sums[1] == 2 && sums[2] == 3);
     DistStats d = dist_stats_total();
     assert_true(d.sent == 0 && d.received == 0 && d.mpi_seconds == 0);
+}
+
+/* dist_chain on one rank is the step applied once. */
+static void add_one(void *state, void *ctx) {
+    (void)ctx;
+    *(uint64_t *)state += 1;
+}
+
+static void dist_chain_single_rank(void **state) {
+    (void)state;
+    uint64_t x = 41;
+    dist_chain(&x, sizeof x, add_one, NULL);
+    assert_true(x == 42);
+}
+
+/* The checksum in pieces (how the ranks' slices are checksummed without
+ * moving them, solvers/tier.c): pieces of 32-byte multiples, then any last
+ * piece, give dbfile_checksum of the whole, for every cut and seed; a
+ * different byte gives another checksum. */
+static void checksum_in_pieces(void **state) {
+    (void)state;
+    unsigned char buf[300];
+    for (int i = 0; i < (int)sizeof buf; i++) {
+        buf[i] = (unsigned char)(i * 131 + 7);
+    }
+    for (uint64_t n = 0; n <= sizeof buf; n += 37) {
+        for (uint64_t seed = 0; seed < 3; seed++) {
+            uint64_t want = dbfile_checksum(seed, buf, n);
+            for (uint64_t a = 0; a <= n; a += 32) {
+                for (uint64_t b = a; b <= n; b += 32) {
+                    DbfileSum st;
+                    dbfile_sum_init(&st, seed);
+                    dbfile_sum_blocks(&st, buf, a);
+                    dbfile_sum_blocks(&st, buf + a, b - a);
+                    assert_true(dbfile_sum_final(&st, buf + b, n - b) == want);
+                }
+            }
+        }
+    }
+    uint64_t whole = dbfile_checksum(0, buf, sizeof buf);
+    buf[77] ^= 1;
+    assert_true(dbfile_checksum(0, buf, sizeof buf) != whole);
 }
 
 static void solve_tier(const Game *g, const char *spec, int threads, SolveResult *res) {
@@ -70,13 +115,17 @@ static void tier_checksum_definition(void **state) {
 static void tier_checksum_everywhere(void **state) {
     (void)state;
     Game *g = test_game("connect4:w=4,h=4");
-    SolveResult a, b, c;
+    SolveResult a, b, c, e;
     solve_tier(g, "tier", 1, &a);
     solve_tier(g, "tier:chunk=64,parallel_min=0", 2, &b);
     solve_tier(g, "tier:window", 2, &c);
-    assert_true(a.checksum == b.checksum && a.checksum == c.checksum);
+    solve_tier(g, "tier:sliced", 2, &e); /* on one rank, its slice is the whole tier */
+    assert_true(a.checksum == b.checksum && a.checksum == c.checksum && a.checksum == e.checksum);
+    /* 161,029: John Tromp's count of 4x4 positions (tests/cli.sh) */
+    assert_true(e.has_summary && e.summary.positions == 161029);
     solve_result_free(&a);
     solve_result_free(&b);
+    solve_result_free(&e);
     solve_result_free(&c);
     Game *h = test_game("connect4:w=4,h=4,misere");
     SolveResult d;
@@ -89,8 +138,8 @@ static void tier_checksum_everywhere(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(dist_single_rank),
-        cmocka_unit_test(tier_checksum_definition),
+        cmocka_unit_test(dist_single_rank),         cmocka_unit_test(dist_chain_single_rank),
+        cmocka_unit_test(checksum_in_pieces),       cmocka_unit_test(tier_checksum_definition),
         cmocka_unit_test(tier_checksum_everywhere),
     };
     return cmocka_run_group_tests_name("dist", tests, NULL, NULL);
