@@ -209,9 +209,7 @@ void store_close(Store *st) {
             dbstore_file_close(&st->files[k]);
         }
     }
-    for (int i = 0; st->cache != NULL && i < STORE_CACHE_BLOCKS; i++) {
-        free(st->cache[i].data);
-    }
+    free(st->cache_mem);
     if (st->dctx != NULL) {
         dbstore_dctx_free(st->dctx);
     }
@@ -315,13 +313,20 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
     st->reads++;
     if (e->file != k || e->block != b) {
         st->misses++;
-        if (e->data == NULL) {
-            uint64_t max = (uint64_t)f->block_records * (f->info.width + 2);
-            e->data = malloc((size_t)max);
-            if (e->data == NULL) {
+        if (st->cache_mem == NULL) {
+            /* One slab on huge pages, on the first miss (a single query
+             * touches a few of its pages). */
+            uint64_t br = DBSTORE_BLOCK_BYTES / st->m.width;
+            st->cache_entry = br * (st->m.width + (st->m.winby ? 2 : 0));
+            st->cache_mem = dbstore_alloc_huge((size_t)(st->cache_entry * STORE_CACHE_BLOCKS));
+            if (st->cache_mem == NULL) {
                 return error_set(err, ERR_MEMORY, "cannot allocate the block cache");
             }
         }
+        if (dbstore_block_bytes(f, b) > st->cache_entry) {
+            return error_set(err, ERR_INTERNAL, "%s: a block larger than the cache's", f->path);
+        }
+        e->data = st->cache_mem + slot * st->cache_entry;
         e->file = -1;
         rc = dbstore_block_read(f, b, st->dctx, e->data, err);
         if (rc != ERR_OK) {

@@ -72,6 +72,8 @@ typedef struct Store {
     bool *opened;
     void *dctx;
     StoreCacheEntry *cache;
+    unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
+    uint64_t cache_entry;
     uint64_t reads, misses;
 } Store;
 
