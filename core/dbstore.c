@@ -212,9 +212,6 @@ void dbstore_remove(const DbDir *d, const char *name) { unlinkat(d->fd, name, 0)
 
 void *dbstore_alloc_huge(size_t bytes) {
     const size_t huge = (size_t)2 << 20;
-    if (bytes < huge) {
-        return malloc(bytes ? bytes : 1);
-    }
     size_t n = (bytes + huge - 1) & ~(huge - 1);
     void *p = aligned_alloc(huge, n);
 #ifdef MADV_HUGEPAGE
@@ -570,16 +567,20 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     if (rc == ERR_OK) {
         rc = check_header(f, b, expect, &index_off, &index_sum, err);
     }
-    /* The index is read into the offsets' memory (8 bytes a block, as the
-     * index), each entry parsed before its offset overwrites it; huge
-     * pages, because 6x5's 2.4 million blocks would fault 9,000 small
-     * pages per batch of queries. */
+    /* One slab per file, offsets then sizes then checksums (16 bytes a
+     * block), on huge pages from 1 MiB (6x5's 2.4 million blocks would
+     * otherwise fault 9,000 small pages per batch of queries; the rounding
+     * costs at most 1 MiB a file). The index is read into the offsets'
+     * part (8 bytes a block, as the index), each entry parsed before its
+     * offset overwrites it. */
     if (rc == ERR_OK) {
-        f->offset = dbstore_alloc_huge((size_t)f->blocks * sizeof *f->offset + 1);
-        f->csize = dbstore_alloc_huge((size_t)f->blocks * sizeof *f->csize + 1);
-        f->csum = dbstore_alloc_huge((size_t)f->blocks * sizeof *f->csum + 1);
-        if (f->offset == NULL || f->csize == NULL || f->csum == NULL) {
+        size_t bytes = (size_t)f->blocks * 16 + 8;
+        f->offset = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
+        if (f->offset == NULL) {
             rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
+        } else {
+            f->csize = (uint32_t *)(f->offset + f->blocks);
+            f->csum = f->csize + f->blocks;
         }
     }
     unsigned char *index = (unsigned char *)f->offset;
@@ -617,8 +618,6 @@ void dbstore_file_close(DbStoreFile *f) {
         close(f->fd);
     }
     free(f->offset);
-    free(f->csize);
-    free(f->csum);
     f->offset = NULL;
     f->csize = f->csum = NULL;
     f->fd = -1;
