@@ -4,10 +4,18 @@
  * it (after waiting for it to be empty), the thread runs dbstore_write
  * outside the lock and empties it. Cost: one thread, one job's copies of
  * the name and the header description.
+ *
+ * The thread runs at a lower priority (nice DBWRITER_NICE): the solver
+ * beside it leaves cores idle between and within its parallel loops, and
+ * the writer should fill those, not take a share of the solver's cores
+ * while both of its threads run (it only has to keep pace with the tiers).
  */
+#define _GNU_SOURCE /* gettid */
 #include "core/dbwriter.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +44,14 @@ struct DbWriter {
     double busy, waited;
 };
 
+#ifndef DBWRITER_NICE
+#define DBWRITER_NICE 10
+#endif
+
 static void *writer_main(void *arg) {
     DbWriter *w = arg;
+    /* Linux: a thread's own nice value (best effort: ignored on failure). */
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), getpriority(PRIO_PROCESS, 0) + DBWRITER_NICE);
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (!w->has_job && !w->stop) {
