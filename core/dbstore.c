@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -206,6 +207,20 @@ bool dbstore_exists(const DbDir *d, const char *name) {
 }
 
 void dbstore_remove(const DbDir *d, const char *name) { unlinkat(d->fd, name, 0); }
+
+/* ------------------------------------------------------------- memory */
+
+void *dbstore_alloc_huge(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    size_t n = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+    if (p != NULL) {
+        (void)madvise(p, n, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
 
 /* --------------------------------------------------------- safe writes */
 
@@ -552,16 +567,23 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     if (rc == ERR_OK) {
         rc = check_header(f, b, expect, &index_off, &index_sum, err);
     }
-    unsigned char *index = NULL;
+    /* One slab per file, offsets then sizes then checksums (16 bytes a
+     * block), on huge pages from 1 MiB (6x5's 2.4 million blocks would
+     * otherwise fault 9,000 small pages per batch of queries; the rounding
+     * costs at most 1 MiB a file). The index is read into the offsets'
+     * part (8 bytes a block, as the index), each entry parsed before its
+     * offset overwrites it. */
     if (rc == ERR_OK) {
-        index = malloc((size_t)f->blocks * 8 + 1);
-        f->offset = malloc((size_t)f->blocks * sizeof *f->offset + 1);
-        f->csize = malloc((size_t)f->blocks * sizeof *f->csize + 1);
-        f->csum = malloc((size_t)f->blocks * sizeof *f->csum + 1);
-        if (index == NULL || f->offset == NULL || f->csize == NULL || f->csum == NULL) {
+        size_t bytes = (size_t)f->blocks * 16 + 8;
+        f->offset = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
+        if (f->offset == NULL) {
             rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
+        } else {
+            f->csize = (uint32_t *)(f->offset + f->blocks);
+            f->csum = f->csize + f->blocks;
         }
     }
+    unsigned char *index = (unsigned char *)f->offset;
     if (rc == ERR_OK) {
         rc = read_at(f->fd, index, f->blocks * 8, index_off, f->path, err);
     }
@@ -571,16 +593,15 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     }
     uint64_t off = DBSTORE_HEADER_BYTES;
     for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
-        f->offset[k] = off;
         f->csize[k] = get32(index + 8 * k);
         f->csum[k] = get32(index + 8 * k + 4);
+        f->offset[k] = off;
         off += f->csize[k];
     }
     if (rc == ERR_OK && off != index_off) {
         rc = error_set(err, ERR_IO, "%s is corrupt (the block sizes do not add up); " REMEDY_READ,
                        f->path);
     }
-    free(index);
     if (rc != ERR_OK) {
         dbstore_file_close(f);
     }
@@ -597,8 +618,6 @@ void dbstore_file_close(DbStoreFile *f) {
         close(f->fd);
     }
     free(f->offset);
-    free(f->csize);
-    free(f->csum);
     f->offset = NULL;
     f->csize = f->csum = NULL;
     f->fd = -1;

@@ -144,12 +144,18 @@ typedef struct DbStoreFile {
     DbStoreInfo info;
     uint32_t block_records;
     uint64_t blocks;
-    uint64_t *offset; /* per block: where its frame starts */
+    uint64_t *offset; /* per block: where its frame starts (owns the slab) */
     uint32_t *csize;  /* per block: compressed bytes (0: all zero) */
     uint32_t *csum;   /* per block: checksum of the compressed bytes */
     uint64_t header_sum;
     uint64_t file_bytes;
 } DbStoreFile;
+
+/* malloc, rounded up to whole 2 MiB pages, 2 MiB-aligned and advised to
+ * use huge pages (MADV_HUGEPAGE), so that touching it costs one page fault
+ * per 2 MiB, not per 4 KiB (each huge page touched is resident whole).
+ * Free with free(). */
+void *dbstore_alloc_huge(size_t bytes);
 
 /* Opens a record file and reads its index (checked against the header
  * checksum and *expect). */

@@ -217,9 +217,7 @@ void store_close(Store *st) {
             dbstore_file_close(&st->files[k]);
         }
     }
-    for (int i = 0; st->cache != NULL && i < STORE_CACHE_BLOCKS; i++) {
-        free(st->cache[i].data);
-    }
+    free(st->cache_mem);
     if (st->dctx != NULL) {
         dbstore_dctx_free(st->dctx);
     }
@@ -328,13 +326,20 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
     st->reads++;
     if (e->file != k || e->block != b) {
         st->misses++;
-        if (e->data == NULL) {
-            uint64_t max = (uint64_t)f->block_records * (f->info.width + 2);
-            e->data = malloc((size_t)max);
-            if (e->data == NULL) {
+        if (st->cache_mem == NULL) {
+            /* One slab on huge pages, on the first miss (a single query
+             * touches a few of its pages). */
+            uint64_t br = DBSTORE_BLOCK_BYTES / st->m.width;
+            st->cache_entry = br * (st->m.width + (st->m.winby ? 2 : 0));
+            st->cache_mem = dbstore_alloc_huge((size_t)(st->cache_entry * STORE_CACHE_BLOCKS));
+            if (st->cache_mem == NULL) {
                 return error_set(err, ERR_MEMORY, "cannot allocate the block cache");
             }
         }
+        if (dbstore_block_bytes(f, b) > st->cache_entry) {
+            return error_set(err, ERR_INTERNAL, "%s: a block larger than the cache's", f->path);
+        }
+        e->data = st->cache_mem + slot * st->cache_entry;
         e->file = -1;
         rc = dbstore_block_read(f, b, st->dctx, e->data, err);
         if (rc != ERR_OK) {
@@ -416,15 +421,20 @@ static ErrCode summary_alloc(const Store *st, DbSummary *sum, Error *err) {
     return sum->by_remoteness != NULL ? ERR_OK : ERR_MEMORY;
 }
 
-static void summary_add(const Store *st, DbSummary *sum, uint32_t raw) {
+/* Adds n positions holding record raw. */
+static void summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_t n) {
     Value v = db_raw_value(&st->fmt, raw);
     uint32_t r = db_raw_remoteness(&st->fmt, raw);
-    sum->positions++;
-    sum->count[v]++;
+    sum->positions += n;
+    sum->count[v] += n;
     if (r > sum->max_remoteness) {
         sum->max_remoteness = r;
     }
-    sum->by_remoteness[r][v]++;
+    sum->by_remoteness[r][v] += n;
+}
+
+static void summary_add(const Store *st, DbSummary *sum, uint32_t raw) {
+    summary_add_n(st, sum, raw, 1);
 }
 
 static ErrCode check_counts(const Store *st, const DbSummary *sum, Error *err) {
@@ -493,15 +503,11 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
 
 /* -------------------------------------------------------------- verify */
 
-/* The children of p through the GPS-cached, GPS or stateless family. */
-typedef struct Kids {
-    Value primitive;
-    WinBy winby;
-    int turn;
-    int n;
-    Position child[GAME_MAX_MOVES];
-} Kids;
+/* A position's expansion: what the GPS families (expand) or the tier fast
+ * path (TierOps.expand_run) give, the same by the game's contract. */
+typedef TierExpansion Kids;
 
+/* The children of p through the GPS-cached, GPS or stateless family. */
 static void expand(const Game *g, const GpsOps *f, GpsState *gs, Position p, Kids *e) {
     Move moves[GAME_MAX_MOVES];
     e->n = 0;
@@ -543,7 +549,9 @@ typedef struct Verify {
     Store *st;
     Database *loaded;
     bool *resident;
-    Position *first; /* tier-major: first position of each tier */
+    Position *first;                    /* tier-major: first position of each tier */
+    int kids[GAME_MAX_CHILD_TIERS + 1]; /* the tier being checked and its children */
+    int nkids;
 } Verify;
 
 /* The record of child c (canonical): false if its tier is not resident
@@ -556,6 +564,18 @@ static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winb
     if (!st->tiers) {
         db = &v->loaded[0];
         i = c;
+    } else if (g->tiers->first != NULL) {
+        /* Tier-major: a range test over the resident tiers (no game call),
+         * as the tier solver's locate does. */
+        for (int k = 0; k < v->nkids; k++) {
+            int u = v->kids[k];
+            if (c - v->first[u] < v->loaded[u].size && c >= v->first[u]) {
+                *raw = db_peek(&v->loaded[u], c - v->first[u]);
+                *winby = v->loaded[u].winby != NULL ? v->loaded[u].winby[c - v->first[u]] : 0;
+                return true;
+            }
+        }
+        return false;
     } else {
         int t = g->tiers->tier_of(g, c);
         if (t < 0 || t >= st->nfiles || !v->resident[t]) {
@@ -572,10 +592,11 @@ static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winb
     return true;
 }
 
-/* Checks record i of db (position p); NULL if it agrees, else a
- * description of the disagreement in buf. */
+/* Checks record i of db (position p, expanded as *given, or through fam
+ * when given is NULL); NULL if it agrees, else a description of the
+ * disagreement in buf. */
 static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, const Database *db,
-                             uint64_t i, Position p, char *buf, size_t n) {
+                             uint64_t i, Position p, const Kids *given, char *buf, size_t n) {
     const Store *st = v->st;
     const Game *g = st->g;
     uint32_t raw = db_peek(db, i);
@@ -592,27 +613,31 @@ static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, c
         snprintf(buf, n, "%s", why);
         return buf;
     }
-    Kids e;
-    expand(g, fam, gs, p, &e);
-    Outcome want = {e.primitive, 0};
-    WinBy want_w = e.winby;
-    if (e.primitive == VALUE_UNDECIDED) {
+    Kids own;
+    const Kids *e = given;
+    if (e == NULL) {
+        expand(g, fam, gs, p, &own);
+        e = &own;
+    }
+    Outcome want = {e->primitive, 0};
+    WinBy want_w = e->winby;
+    if (e->primitive == VALUE_UNDECIDED) {
         ChildFold fold;
         fold_init(&fold);
-        want_w = winby_worst(e.turn);
-        for (int k = 0; k < e.n; k++) {
+        want_w = winby_worst(e->turn);
+        for (int k = 0; k < e->n; k++) {
             uint32_t craw;
             WinBy cw;
-            if (!child_record(v, e.child[k], &craw, &cw)) {
-                snprintf(buf, n, "child %" PRIu64 " is outside the child tiers", e.child[k]);
+            if (!child_record(v, e->child[k], &craw, &cw)) {
+                snprintf(buf, n, "child %" PRIu64 " is outside the child tiers", e->child[k]);
                 return buf;
             }
             if (!db_raw_solved(&st->fmt, craw)) {
-                snprintf(buf, n, "child %" PRIu64 " has no record", e.child[k]);
+                snprintf(buf, n, "child %" PRIu64 " has no record", e->child[k]);
                 return buf;
             }
             fold_add(&fold, db_raw_value(&st->fmt, craw), db_raw_remoteness(&st->fmt, craw));
-            want_w = winby_better(e.turn, want_w, cw);
+            want_w = winby_better(e->turn, want_w, cw);
         }
         want = fold_result(&fold);
         if (want.value == VALUE_UNDECIDED) {
@@ -633,24 +658,83 @@ static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, c
     return NULL;
 }
 
+/* The fast path's visitor state (one per thread and chunk). */
+typedef struct FastCheck {
+    const Verify *v;
+    const Database *db;
+    uint64_t bad;  /* the first index that disagrees, UINT64_MAX if none */
+    uint64_t seen; /* positions checked */
+    char buf[256];
+} FastCheck;
+
+static void fast_check(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
+    FastCheck *f = ctx;
+    if (f->bad != UINT64_MAX) {
+        return; /* this chunk already has its first disagreement */
+    }
+    f->seen++;
+    if (check_one(f->v, NULL, NULL, f->db, i, p, e, f->buf, sizeof f->buf) != NULL) {
+        f->bad = i;
+    }
+}
+
+/* Bit i of reach: record i of db is reached (not DB_UNREACHED); what the
+ * fast path walks. (size + 63) / 64 words, filled in parallel. */
+static uint64_t *reach_of(const Database *db, int threads, Error *err) {
+    uint64_t words = (db->size + 63) / 64;
+    uint64_t *reach = mem_calloc((size_t)words + 1, sizeof *reach, "the verify bitmap", err);
+    if (reach == NULL) {
+        return NULL;
+    }
+#pragma omp parallel for num_threads(threads) schedule(static) if (words > 4096)
+    for (uint64_t w = 0; w < words; w++) {
+        uint64_t i0 = w * 64, i1 = i0 + 64 < db->size ? i0 + 64 : db->size, bits = 0;
+        for (uint64_t i = i0; i < i1; i++) {
+            bits |= (uint64_t)(db_peek(db, i) != DB_UNREACHED) << (i - i0);
+        }
+        reach[w] = bits;
+    }
+    return reach;
+}
+
 /* Checks records [0, db->size) of one unit (a tier, or the whole slots
- * database) in parallel; *bad gets the smallest index that disagrees
- * (UINT64_MAX if none). */
+ * database) in parallel over chunks of 2^16 records, and adds the unit's
+ * records to *sum; *bad gets the smallest index that disagrees
+ * (UINT64_MAX if none). A game with the tier fast path (TierOps.expand_run)
+ * has each chunk's reached positions expanded by it, in index order, as
+ * the tier solver does; others expand each position through the GPS
+ * family. O(records + positions x moves); memory: a bitmap of the unit
+ * (fast path) and a histogram of record values per thread. */
 static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, bool progress,
-                          uint64_t *bad, uint64_t *checked, Error *err) {
+                          uint64_t *bad, uint64_t *checked, DbSummary *sum, Error *err) {
     const Game *g = v->st->g;
     const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
+    bool fast = v->st->tiers && g->tiers->expand_run != NULL;
+    uint64_t *reach = NULL;
+    if (fast) {
+        reach = reach_of(db, threads, err);
+        if (reach == NULL) {
+            return ERR_MEMORY;
+        }
+    }
     uint64_t size = db->size;
     uint64_t chunk = 1 << 16;
     uint64_t nchunks = (size + chunk - 1) / chunk;
     uint64_t best = UINT64_MAX, done = 0;
-    volatile int failed = 0;
+    size_t nraw = db->width == 1 ? 256 : 65536;
+    uint64_t *hist = calloc(nraw, sizeof *hist);
+    volatile int failed = hist == NULL;
     double last = clock_seconds();
 #pragma omp parallel num_threads(threads) if (size >= 4 * chunk)
     {
-        GpsState *gs = fam != NULL ? fam->create(g, NULL) : NULL;
+        GpsState *gs = fam != NULL && !fast ? fam->create(g, NULL) : NULL;
         const GpsOps *f = gs != NULL ? fam : NULL;
-        if (fam != NULL && gs == NULL) {
+        uint64_t *mine_hist = calloc(nraw, sizeof *mine_hist);
+        if ((fam != NULL && !fast && gs == NULL) || mine_hist == NULL) {
+            failed = 1;
+        }
+        FastCheck *fc = fast ? malloc(sizeof *fc) : NULL;
+        if (fast && fc == NULL) {
             failed = 1;
         }
         char buf[256];
@@ -661,20 +745,41 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
             if (failed || i0 > __atomic_load_n(&best, __ATOMIC_RELAXED)) {
                 continue;
             }
+            uint64_t first_bad = UINT64_MAX;
             for (uint64_t i = i0; i < i1; i++) {
-                if (db_peek(db, i) == DB_UNREACHED && (db->winby == NULL || db->winby[i] == 0)) {
-                    continue;
-                }
-                Position p = !v->st->tiers             ? i
-                             : g->tiers->first != NULL ? v->first[tier] + i
-                                                       : g->tiers->position_at(g, tier, i);
-                mine++;
-                if (check_one(v, f, gs, db, i, p, buf, sizeof buf) != NULL) {
-#pragma omp critical(store_verify_bad)
-                    if (i < best) {
-                        best = i;
+                mine_hist[db_peek(db, i)]++;
+            }
+            if (fast) {
+                *fc = (FastCheck){.v = v, .db = db, .bad = UINT64_MAX};
+                g->tiers->expand_run(g, tier, reach, i0, i1, fast_check, fc);
+                mine += fc->seen;
+                first_bad = fc->bad;
+                /* An unreached record with a score: not visited above. */
+                for (uint64_t i = i0; i < i1 && db->winby != NULL && i < first_bad; i++) {
+                    if (db->winby[i] != 0 && db_peek(db, i) == DB_UNREACHED) {
+                        first_bad = i;
                     }
-                    break;
+                }
+            } else {
+                for (uint64_t i = i0; i < i1; i++) {
+                    if (db_peek(db, i) == DB_UNREACHED &&
+                        (db->winby == NULL || db->winby[i] == 0)) {
+                        continue;
+                    }
+                    Position p = !v->st->tiers             ? i
+                                 : g->tiers->first != NULL ? v->first[tier] + i
+                                                           : g->tiers->position_at(g, tier, i);
+                    mine++;
+                    if (check_one(v, f, gs, db, i, p, NULL, buf, sizeof buf) != NULL) {
+                        first_bad = i;
+                        break;
+                    }
+                }
+            }
+            if (first_bad != UINT64_MAX) {
+#pragma omp critical(store_verify_bad)
+                if (first_bad < best) {
+                    best = first_bad;
                 }
             }
             uint64_t d = __atomic_add_fetch(&done, i1 - i0, __ATOMIC_RELAXED);
@@ -687,12 +792,27 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
         if (gs != NULL) {
             fam->destroy(gs);
         }
-#pragma omp atomic
-        *checked += mine;
+        free(fc);
+#pragma omp critical(store_verify_hist)
+        {
+            *checked += mine;
+            for (size_t r = 0; r < nraw && mine_hist != NULL && hist != NULL; r++) {
+                hist[r] += mine_hist[r];
+            }
+        }
+        free(mine_hist);
     }
+    free(reach);
     if (failed) {
-        return error_set(err, ERR_MEMORY, "cannot create the game states to verify");
+        free(hist);
+        return error_set(err, ERR_MEMORY, "cannot allocate the verification's per-thread state");
     }
+    for (size_t r = 0; r < nraw; r++) {
+        if (hist[r] != 0 && r != DB_UNREACHED) {
+            summary_add_n(v->st, sum, (uint32_t)r, hist[r]);
+        }
+    }
+    free(hist);
     *bad = best;
     return ERR_OK;
 }
@@ -706,7 +826,7 @@ static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, E
                  : g->tiers->first != NULL ? v->first[tier] + i
                                            : g->tiers->position_at(g, tier, i);
     char buf[256], text[256] = "";
-    const char *why = check_one(v, gs != NULL ? fam : NULL, gs, db, i, p, buf, sizeof buf);
+    const char *why = check_one(v, gs != NULL ? fam : NULL, gs, db, i, p, NULL, buf, sizeof buf);
     if (gs != NULL) {
         fam->destroy(gs);
     }
@@ -781,6 +901,8 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         if (st->tiers) {
             nk = g->tiers->children(g, t, kids);
             kids[nk++] = t;
+            memcpy(v.kids, kids, sizeof kids);
+            v.nkids = nk;
             for (int k = 0; k < nk; k++) {
                 if (kids[k] < 0 || kids[k] >= n) {
                     rc = error_set(err, ERR_INTERNAL, "game '%s': tier %d lists child tier %d",
@@ -808,15 +930,9 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         }
         const Database *db = &v.loaded[t];
         uint64_t bad = UINT64_MAX;
-        rc = check_unit(&v, t, db, threads, progress, &bad, checked, err);
+        rc = check_unit(&v, t, db, threads, progress, &bad, checked, &sum, err);
         if (rc == ERR_OK && bad != UINT64_MAX) {
             rc = report_bad(&v, t, db, bad, err);
-        }
-        for (uint64_t i = 0; i < db->size && rc == ERR_OK; i++) {
-            uint32_t raw = db_peek(db, i);
-            if (raw != DB_UNREACHED) {
-                summary_add(st, &sum, raw);
-            }
         }
         if (progress && rc == ERR_OK) {
             fprintf(stderr, "verify: %s %d of %d checked\n", st->tiers ? "tier" : "file", t, n);

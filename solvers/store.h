@@ -75,6 +75,8 @@ typedef struct Store {
     bool *opened;
     void *dctx;
     StoreCacheEntry *cache;
+    unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
+    uint64_t cache_entry;
     uint64_t reads, misses;
     struct SymDb *bdd; /* layout "bdd": the symbolic solver's plies
                           (solvers/symbolic_db.h), else NULL */

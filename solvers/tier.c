@@ -119,6 +119,7 @@
 #include "core/clock.h"
 #include "core/dbfile.h"
 #include "core/dbstore.h"
+#include "core/dbwriter.h"
 #include "core/dist.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
@@ -159,6 +160,7 @@ typedef struct TierInfo {
     bool solved;
     bool loopy;                    /* moves may stay in the tier: solvers/tier_loopy.c solves it */
     uint64_t file_sum, file_bytes; /* its file in the database directory */
+    bool written;                  /* this run wrote the file (not loaded) */
 } TierInfo;
 
 typedef struct TierSolve {
@@ -187,6 +189,11 @@ typedef struct TierSolve {
     uint64_t *rbounds;   /* every tier's split: ntiers * (N + 1) word bounds */
     bool presplit;       /* sliced: every tier split, the other ranks' bitmap words dropped */
     DbDir dir;           /* work_dir, open and locked (dir.fd >= 0) */
+    /* The files are written in the background (core/dbwriter.h) while the
+     * next tier is solved; writing_tier is the tier whose write may still
+     * be in flight (-1: none), which tier_free waits for. */
+    DbWriter *writer;
+    int writing_tier;
     char spec[DBSTORE_SPEC_MAX];
     int root_tier;
     uint64_t root_index;
@@ -198,9 +205,11 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
-    bool stored_edges;                   /* loopy tiers: back edges even with generate_parents */
-    uint64_t loopy_stats[4];             /* loopy tiers: frontier (win/lose, tie), draws, events */
-    double write_seconds, bytes_written; /* database files: compress and write */
+    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
+    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
+    /* database files: the writer's busy time (compress and write, beside
+     * the solve), the solve's time waiting for it, the bytes written */
+    double write_seconds, write_wait_seconds, bytes_written;
     /* distribution (core/dist.h): word bounds of the ranks' ranges of the
      * tier being walked (size + 1 entries, then scratch), per-tier MPI
      * figures; N > 1 ranks with a work directory: this rank's directory in
@@ -616,6 +625,10 @@ static ErrCode tier_alloc(TierSolve *s, int tier) {
 
 static void tier_free(TierSolve *s, int tier) {
     TierInfo *ti = &s->t[tier];
+    if (tier == s->writing_tier && ti->resident) {
+        (void)dbwriter_wait(s->writer, NULL); /* its error comes back at the next wait */
+        s->writing_tier = -1;
+    }
     free(ti->need);
     free(ti->need_rank);
     ti->need = ti->need_rank = NULL;
@@ -1347,9 +1360,8 @@ static ErrCode reachability(TierSolve *s) {
         if (rc != ERR_OK) {
             return rc;
         }
-        if (s->work_dir != NULL) {
-            rc = dbstore_write(&s->dir, "reach.gmdb", &info, block, NULL, s->threads, NULL, NULL,
-                               s->err);
+        if (s->work_dir != NULL) { /* in the background: block lives to the end */
+            rc = dbwriter_submit(s->writer, "reach.gmdb", &info, block, NULL, NULL, NULL, s->err);
         }
         rc = dist_agree(rc, s->err);
     }
@@ -1503,12 +1515,16 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
                 }
             }
             if (rc == ERR_OK && s->work_dir != NULL) {
-                double t0 = clock_seconds();
-                rc = dbstore_write(&s->dir, name, &info, tier_records_at(ti, lo),
-                                   tier_winby_at(ti, lo), s->threads, &ti->file_sum,
-                                   &ti->file_bytes, s->err);
-                s->write_seconds += clock_seconds() - t0;
-                s->bytes_written += (double)ti->file_bytes;
+                /* Written while the next tier is solved (tier_free waits
+                 * for it); N ranks need its checksum now (manifest_tier). */
+                rc = dbwriter_submit(s->writer, name, &info, tier_records_at(ti, lo),
+                                     tier_winby_at(ti, lo), &ti->file_sum, &ti->file_bytes,
+                                     s->err);
+                s->writing_tier = t;
+                ti->written = true;
+                if (rc == ERR_OK && dist_size() > 1) {
+                    rc = dbwriter_wait(s->writer, s->err);
+                }
             }
         }
         /* Every rank has its range (or the failure is known to all). */
@@ -1842,6 +1858,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .work_dir = cfg->work_dir,
         .need_db = cfg->need_db,
         .dir = {.fd = -1, .lock_fd = -1},
+        .writing_tier = -1,
         .progress = dist_rank() == 0 && (cfg->progress || isatty(STDERR_FILENO)),
         .tty = isatty(STDERR_FILENO),
         .t0 = clock_seconds(),
@@ -1925,11 +1942,23 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     rc = manifest_open(&s, rc);
     /* A rank refused (memory, files) ends every rank here, not in a wait. */
     rc = dist_agree(rc, err);
+    if (rc == ERR_OK && s.dir.fd >= 0) {
+        rc = dbwriter_start(&s.dir, 1, &s.writer, err);
+    }
     if (rc == ERR_OK) {
         rc = reachability(&s);
     }
     if (rc == ERR_OK) {
         rc = backward(&s, &sum);
+    }
+    if (rc == ERR_OK && s.writer != NULL) {
+        rc = dbwriter_wait(s.writer, err);
+        s.writing_tier = -1;
+        s.write_seconds = dbwriter_busy_seconds(s.writer);
+        s.write_wait_seconds = dbwriter_wait_seconds(s.writer);
+        for (int t = 0; t < s.ntiers; t++) {
+            s.bytes_written += s.t[t].written ? (double)s.t[t].file_bytes : 0;
+        }
     }
     if (rc == ERR_OK && s.sliced) {
         sliced_summary(&sum);
@@ -1974,6 +2003,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         }
         if (s.work_dir != NULL) {
             solve_result_extra(res, "db_write_seconds", s.write_seconds);
+            solve_result_extra(res, "db_write_wait_seconds", s.write_wait_seconds);
             solve_result_extra(res, "db_tier_bytes", s.bytes_written);
         }
         if (dist_compiled()) {
@@ -1991,6 +2021,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         res->worker_peak_bytes += s.worker_peak[i];
     }
 done:
+    dbwriter_stop(s.writer); /* before the buffers it may be reading go */
+    s.writer = NULL;
+    s.writing_tier = -1;
     for (int i = 0; i < s.threads && s.states != NULL; i++) {
         if (s.states[i] != NULL) {
             s.fam->destroy(s.states[i]);

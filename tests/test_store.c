@@ -6,7 +6,10 @@
  *     the streamed counts equal db_summarize's; the verification passes;
  *   - verify: a record flipped from win to lose, rewritten with valid
  *     checksums (so only the consistency check can see it), is reported at
- *     its exact file and index;
+ *     its exact file and index, through the GPS family (tic-tac-toe) and
+ *     through the tier fast path (Connect Four);
+ *   - the tier solver's files (written by its background writer) are the
+ *     same bytes for 1, 2 and 3 threads;
  * and the file-safety cases of issue 10 (items 1-3, 8, 9), each against
  * the tier solver's resume (run_tier) or the reader:
  *   - a symbolic link planted as the temporary name is not followed (the
@@ -163,6 +166,8 @@ static void round_trip(void **state) {
     game_destroy(g);
 }
 
+static char *path_in(const char *dir, const char *name);
+
 /* ------------------------------------------------------------ verify */
 
 /* Rewrites record `index` of tier file `tier` to `raw` with valid
@@ -202,44 +207,130 @@ static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_
     return old;
 }
 
-static void verify_catches_flip(void **state) {
-    (void)state;
-    Game *g = test_game("tictactoe");
+/* The first win of tier `tier` of `spec` becomes a loss of the same
+ * remoteness: the counts change too, but the position check comes first
+ * and names the place. */
+static void flip_caught(const char *spec, int tier) {
+    Game *g = test_game(spec);
     char *dir = make_dir();
     tier_ok(g, dir);
-    /* The first win of tier 5 (five pieces: x to... o to move) becomes a
-     * loss of the same remoteness: the counts change too, but the
-     * position check comes first and names the place. */
     Store st;
     Error err = {0};
     assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
-    uint64_t size = g->tiers->size(g, 5), index = size;
+    uint64_t size = g->tiers->size(g, tier), index = size;
     for (uint64_t i = 0; i < size && index == size; i++) {
+        Position p = g->tiers->first != NULL ? g->tiers->first(g, tier) + i
+                                             : g->tiers->position_at(g, tier, i);
         uint32_t raw;
         WinBy w;
-        assert_int_equal(store_get(&st, g->tiers->position_at(g, 5, i), &raw, &w, &err), ERR_OK);
-        if (db_raw_value(&st.fmt, raw) == VALUE_WIN) {
+        assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+        if (raw != DB_UNREACHED && db_raw_value(&st.fmt, raw) == VALUE_WIN) {
             index = i;
         }
     }
     store_close(&st);
     assert_true(index < size);
-    uint32_t old = rewrite_record(g, dir, 5, index, 0);
+    uint32_t old = rewrite_record(g, dir, tier, index, 0);
     uint32_t flipped = ((uint32_t)VALUE_LOSE << 6) | (old & 63);
-    rewrite_record(g, dir, 5, index, flipped);
+    rewrite_record(g, dir, tier, index, flipped);
     /* Every checksum holds. */
     assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
     uint64_t checked = 0;
     ErrCode rc = store_verify(&st, 2, false, &checked, &err);
     store_close(&st);
-    char *want = test_strdupf("verification failed at tier-0005.gmdb index %llu ",
+    char *want = test_strdupf("verification failed at tier-%04d.gmdb index %llu ", tier,
                               (unsigned long long)index);
     if (rc != ERR_IO || strstr(err.msg, want) == NULL || strstr(err.msg, "stored lose") == NULL) {
-        fail_msg("expected '%s', got %d: %s", want, rc, err.msg);
+        fail_msg("%s: expected '%s', got %d: %s", spec, want, rc, err.msg);
     }
     free(want);
     remove_dir(dir);
     game_destroy(g);
+}
+
+/* Tic-tac-toe: positions expanded through the GPS family. */
+static void verify_catches_flip(void **state) {
+    (void)state;
+    flip_caught("tictactoe", 5);
+}
+
+/* Connect Four: through the tier fast path (TierOps.expand_run). */
+static void verify_catches_flip_fast(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    assert_non_null(g->tiers->expand_run);
+    game_destroy(g);
+    flip_caught("connect4:w=4,h=4", 9);
+}
+
+/* ------------------------------------------------------ byte identity */
+
+static unsigned char *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    long len = ftell(f);
+    assert_true(len >= 0);
+    rewind(f);
+    unsigned char *b = malloc((size_t)len + 1);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    *n = (size_t)len;
+    return b;
+}
+
+/* The tier solver's files (written in the background while it solves)
+ * are the same bytes, manifest included, for 1, 2 and 3 threads: the
+ * database does not depend on how it was computed. */
+static void files_identical_across_threads(void **state) {
+    (void)state;
+    const char *specs[] = {"connect4:w=4,h=4", "tictactoe"};
+    for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
+        Game *g = test_game(specs[s]);
+        char *dirs[3];
+        for (int t = 0; t < 3; t++) {
+            dirs[t] = make_dir();
+            const SolverModule *m = solver_find("tier");
+            SolveConfig cfg = {.threads = t + 1, .work_dir = dirs[t]};
+            Error err = {0};
+            assert_int_equal(options_parse(m->options, NULL, "tier", &cfg.options, &err), ERR_OK);
+            SolveResult res;
+            if (solver_run(m, g, &cfg, &res, &err) != ERR_OK) {
+                fail_msg("%s, %d threads: %s", specs[s], t + 1, err.msg);
+            }
+            assert_true(res.saved_db);
+            solve_result_free(&res);
+        }
+        int ntiers = g->tiers->count(g);
+        for (int k = -1; k < ntiers; k++) {
+            char name[DBSTORE_NAME_MAX];
+            if (k < 0) {
+                snprintf(name, sizeof name, "manifest");
+            } else {
+                store_tier_name(k, name, sizeof name);
+            }
+            size_t n0;
+            char *p0 = path_in(dirs[0], name);
+            unsigned char *b0 = slurp(p0, &n0);
+            for (int t = 1; t < 3; t++) {
+                size_t n;
+                char *p = path_in(dirs[t], name);
+                unsigned char *b = slurp(p, &n);
+                if (n != n0 || memcmp(b, b0, n) != 0) {
+                    fail_msg("%s: %s differs between 1 and %d threads", specs[s], name, t + 1);
+                }
+                free(b);
+                free(p);
+            }
+            free(b0);
+            free(p0);
+        }
+        for (int t = 0; t < 3; t++) {
+            remove_dir(dirs[t]);
+        }
+        game_destroy(g);
+    }
 }
 
 /* ----------------------------------------------------- issue 10 items */
@@ -480,7 +571,7 @@ static void bad_dirs_refused(void **state) {
 int main(void) {
     size_t n;
     char **specs = test_game_specs(&n);
-    struct CMUnitTest *tests = calloc(n + 8, sizeof *tests);
+    struct CMUnitTest *tests = calloc(n + 10, sizeof *tests);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         tests[k++] =
@@ -493,6 +584,8 @@ int main(void) {
         void (*fn)(void **);
     } fixed[] = {
         {"verify catches a flipped record", verify_catches_flip},
+        {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
+        {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"item 1: a planted symlink is not followed", symlink_not_followed},
         {"item 1: a world-writable directory without sticky bit is refused",
          world_writable_refused},
