@@ -348,7 +348,10 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
         p.cells[to] = BOARD_EMPTY;
         out[n++] = morris_key(m, &p, g->symmetric);
     }
-    if (!mill) {
+    /* A capture took one of the opponent's n stones: none when the
+     * opponent has all n (a slot that no play reaches, which the whole
+     * sector solve of tier:sector still expands). */
+    if (!mill || q->hand[opp] + count_of(m, q->cells, them) >= m->n) {
         return n;
     }
     for (int r = 0; r < m->points; r++) {
@@ -590,6 +593,19 @@ static bool morris_tier_loopy(const Game *g, int tier) {
     return t->hand[0] == 0 && t->hand[1] == 0;
 }
 
+/* A placement sector's slots with the wrong player to move (white places
+ * when both hands are equal, black when black has one more) are no
+ * positions; every movement-sector slot is one. */
+static bool morris_legal(const Game *g, int tier, Position pos) {
+    const MorrisTier *t = &mo(g)->tier[tier];
+    if (t->hand[0] == 0 && t->hand[1] == 0) {
+        return true;
+    }
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return b.turn == (t->hand[1] == t->hand[0] + 1);
+}
+
 static const TierOps morris_tiers = {
     .count = morris_tier_count,
     .size = morris_tier_size,
@@ -597,6 +613,7 @@ static const TierOps morris_tiers = {
     .children = morris_tier_children,
     .first = morris_tier_first,
     .loopy = morris_tier_loopy,
+    .legal = morris_legal,
 };
 
 /* ------------------------------------------------------------------ setup */
