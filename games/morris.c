@@ -83,6 +83,9 @@ typedef struct Morris {
     int8_t adj[MORRIS_MAX_POINTS][5];      /* neighbours, ending -1 */
     int nsyms;
     uint8_t sym[MORRIS_MAX_SYMS][MORRIS_MAX_POINTS];
+    /* symmetry s maps the points of byte k of a point mask, v, to
+     * sym_mask[s][k][v] (3 lookups permute a 24-point mask) */
+    uint32_t sym_mask[MORRIS_MAX_SYMS][3][256];
     GenericHash counts_hash; /* board ranks by stone counts, with the mover */
     int ntiers;
     MorrisTier *tier;
@@ -141,20 +144,35 @@ static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
     b->hand[1] = t->hand[1];
 }
 
+static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
+    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
+           m->sym_mask[s][2][mask >> 16];
+}
+
+/* The position of b, or with `canonical` the smallest over its symmetry
+ * images. Every image has b's counts, so its tier and tuple: one pass over
+ * the points for the masks, then per symmetry three table lookups per
+ * colour and a rank from the masks (generic_rank_masks). */
 static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
     if (!canonical) {
         return morris_hash(m, b);
     }
-    Position best = UINT64_MAX;
-    MBoard img = *b;
-    for (int s = 0; s < m->nsyms; s++) {
-        for (int i = 0; i < m->points; i++) {
-            img.cells[m->sym[s][i]] = b->cells[i];
-        }
-        Position p = morris_hash(m, &img);
-        best = p < best ? p : best;
+    uint32_t w = 0, k = 0;
+    for (int i = 0; i < m->points; i++) {
+        w |= (uint32_t)(b->cells[i] == BOARD_FIRST) << i;
+        k |= (uint32_t)(b->cells[i] == BOARD_SECOND) << i;
     }
-    return best;
+    int wb = __builtin_popcount(w), bb = __builtin_popcount(k);
+    const MorrisTier *t = &m->tier[m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)]];
+    int counts[3] = {m->points - wb - bb, wb, bb};
+    int tuple = generic_tuple(&m->counts_hash, counts);
+    uint64_t best = UINT64_MAX;
+    for (int s = 0; s < m->nsyms; s++) {
+        uint64_t mask[3] = {0, permute_mask(m, s, w), permute_mask(m, s, k)};
+        uint64_t r = generic_rank_masks(&m->counts_hash, mask);
+        best = r < best ? r : best;
+    }
+    return t->first + (uint64_t)b->turn * m->counts_hash.multi[tuple] + best;
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -687,6 +705,19 @@ static void morris_geometry(Morris *m) {
                         }
                     }
                 }
+            }
+        }
+    }
+    for (int s = 0; s < m->nsyms; s++) {
+        for (int byte = 0; byte < 3; byte++) {
+            for (int v = 0; v < 256; v++) {
+                uint32_t out = 0;
+                for (int j = 0; j < 8 && 8 * byte + j < m->points; j++) {
+                    if (v & (1 << j)) {
+                        out |= UINT32_C(1) << m->sym[s][8 * byte + j];
+                    }
+                }
+                m->sym_mask[s][byte][v] = out;
             }
         }
     }
