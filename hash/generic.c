@@ -221,7 +221,6 @@ uint64_t generic_rank_masks(const GenericHash *h, const uint64_t *mask) {
     return rank_masks(h, mask);
 }
 
-
 /* The cell of the i-th (from 0) set bit of avail. */
 static inline int select_bit(uint64_t avail, int i) {
     while (i-- > 0) {

@@ -61,16 +61,23 @@ for s in "$@"; do
     tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
     base="$out/sector-$w-$b"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
-    before=$(cut -d' ' -f1-3 /proc/loadavg)
-    start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
-    flock /work/bench.lock /usr/bin/time -v $cmd >"$base.json" 2>"$base.err" || {
+    # The date and load are taken inside the lock, when the run starts.
+    flock /work/bench.lock sh -c '
+        printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+            "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"
+        shift
+        exec /usr/bin/time -v "$@"' sh "$base" $cmd >"$base.json" 2>"$base.err" || {
         echo "sector $s: failed, see $base.err" >&2
         exit 1
     }
     after=$(cut -d' ' -f1-3 /proc/loadavg)
     disk=$(stat -c %s "$db/$(printf 'tier-%04d.gmdb' "$tier")")
-    printf 'command=%s\ndate=%s\nload=%s (before), %s (after)\ndisk_bytes=%s\n' \
-        "$cmd" "$start" "$before" "$after" "$disk" >"$base.txt"
+    {
+        printf 'command=%s\n' "$cmd"
+        cat "$base.meta"
+        printf 'load_after=%s\ndisk_bytes=%s\n' "$after" "$disk"
+    } >"$base.txt"
+    rm -f "$base.meta"
     jq -c --arg s "$s" --arg disk "$disk" \
         '{sector: $s, positions, wins, losses, draws, wall_seconds, peak_bytes, peak_rss_bytes, disk_bytes: ($disk | tonumber), tiers_solved: .solver_stats.tiers_solved, tiers_loaded: .solver_stats.tiers_loaded}' \
         "$base.json"

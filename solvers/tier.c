@@ -176,6 +176,7 @@ typedef struct TierSolve {
     uint64_t tiers_solved, tiers_loaded;
     bool stored_edges;                   /* loopy tiers: back edges even with generate_parents */
     int sector;                          /* tier:sector: the tier solved whole, or -1 */
+    uint64_t sector_count[VALUE_COUNT];  /* tier:sector: the sector's own positions by value */
     uint64_t loopy_stats[4];             /* loopy tiers: frontier (win/lose, tie), draws, events */
     double write_seconds, bytes_written; /* database files: compress and write */
     /* distribution (core/dist.h): word bounds of the ranks' ranges of the
@@ -1370,6 +1371,12 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         if (rc == ERR_OK) {
             rc = tally(s, t, sum);
         }
+        for (uint64_t i = 0; rc == ERR_OK && t == s->sector && i < ti->size; i++) {
+            uint32_t raw = db_peek(&ti->vals, i);
+            if (raw != DB_UNREACHED) {
+                s->sector_count[db_raw_value(&ti->vals, raw)]++;
+            }
+        }
         if (rc != ERR_OK) {
             break;
         }
@@ -1761,7 +1768,13 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "family_gps", s.fam != NULL);
         solve_result_extra(res, "fast_path", s.fast);
         if (s.sector >= 0) {
+            /* The sector itself; the totals also hold the tiers below it. */
             solve_result_extra(res, "sector", s.sector);
+            solve_result_extra(res, "sector_positions", (double)s.t[s.sector].reached);
+            solve_result_extra(res, "sector_wins", (double)s.sector_count[VALUE_WIN]);
+            solve_result_extra(res, "sector_losses", (double)s.sector_count[VALUE_LOSE]);
+            solve_result_extra(res, "sector_ties", (double)s.sector_count[VALUE_TIE]);
+            solve_result_extra(res, "sector_draws", (double)s.sector_count[VALUE_DRAW]);
         }
         if (g->loopy) {
             solve_result_extra(res, "frontier_win_lose", (double)s.loopy_stats[0]);
