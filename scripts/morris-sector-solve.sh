@@ -4,7 +4,9 @@
 # hand, W-B stones on the board) by `tier:sector` (solvers/tier.c), its
 # child sectors loaded from the database directory where earlier runs left
 # them. One run per sector, each under the bench lock, timed with
-# /usr/bin/time -v; the --json output, the time and the load go to OUT.
+# /usr/bin/time -v; the --json output, the time and the load go to OUT,
+# and a line per sector to stdout (solver_stats.sector_*: the sector's own
+# positions and values; the totals also count the sectors below it).
 #
 #   scripts/morris-sector-solve.sh [-n 9] [-v sym] [-d DB] [-o OUT] [-m 14G] W-B ...
 #
@@ -79,6 +81,6 @@ for s in "$@"; do
     } >"$base.txt"
     rm -f "$base.meta"
     jq -c --arg s "$s" --arg disk "$disk" \
-        '{sector: $s, positions, wins, losses, draws, wall_seconds, peak_bytes, peak_rss_bytes, disk_bytes: ($disk | tonumber), tiers_solved: .solver_stats.tiers_solved, tiers_loaded: .solver_stats.tiers_loaded}' \
+        '{sector: $s, sector_positions: .solver_stats.sector_positions, sector_wins: .solver_stats.sector_wins, sector_losses: .solver_stats.sector_losses, sector_draws: .solver_stats.sector_draws, positions, wall_seconds, peak_bytes, peak_rss_bytes, disk_bytes: ($disk | tonumber), tiers_solved: .solver_stats.tiers_solved, tiers_loaded: .solver_stats.tiers_loaded}' \
         "$base.json"
 done
