@@ -47,6 +47,9 @@
  * with it a capture when the stone moved is in a mill, putting an opponent
  * stone back on an empty point from which it could be removed.
  *
+ * TierOps.legal: a placement sector's slots with the wrong player to move
+ * are no positions (`tier:sector` solves every legal slot of a sector).
+ *
  * Symmetry (`sym`): the 8 symmetries of the square, and for six and nine
  * also the exchange of the inner and outer squares (16, as Gasser used).
  * Text: "<points>:<w in hand>:<b in hand>:<mover>", points 'w', 'b', '-'.

@@ -57,6 +57,15 @@
  * calls; `tier:generic` ignores it. Counters and jemalloc peaks are per
  * thread and summed as solvers/solver.h describes.
  *
+ * `tier:sector=T` (whole-sector mode, plan_sector): tier T and the tiers
+ * below it are solved over all their positions (TierOps.legal ones, the
+ * canonical ones with `sym`) instead of those reachable from the start, and
+ * tiers already in --db are loaded: a game too big to solve at once (Nine
+ * Men's Morris) is solved sector by sector, each run holding a sector and
+ * its children, as Gasser did. No manifest is written (the directory never
+ * holds the whole game), and the result's value is "undecided" unless the
+ * initial position lies in the solved tiers.
+ *
  * `tier:estimate` solves nothing: it prints what the solve would need
  * (slots and reachable bound per tier, memory mode and peak, disk, time
  * from a short calibration of the forward pass) on stderr; see estimate().
