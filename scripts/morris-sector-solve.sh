@@ -14,7 +14,8 @@
 # scripts/morris-sectors.sh). Defaults: n=9, variant options "sym" (one
 # position per class of the board's 16 symmetries, as Gasser counted),
 # DB /work/scratch/morris9-db, OUT results/big/morris9, --max-memory 14G,
-# 2 threads, the timing build (make build/timing/bin/solve).
+# 2 threads, the timing build (make build/timing/bin/solve). NOLOCK=1 when
+# the caller already holds the bench lock for the whole series.
 #
 # Sector W-B is tier (hands 0, 0; W white and B black stones on the
 # board) of games/morris.c's layout: tiers by hands (white's from n down,
@@ -56,6 +57,11 @@ ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
     }
     print t }')
 mkdir -p "$out" "$db"
+# NOLOCK=1: the caller holds the bench lock for the whole series already.
+lock="flock /work/bench.lock"
+if [ "${NOLOCK:-0}" = 1 ]; then
+    lock=""
+fi
 spec="morris:n=$n${vopts:+,$vopts}"
 for s in "$@"; do
     w=${s%-*}
@@ -64,7 +70,7 @@ for s in "$@"; do
     base="$out/sector-$w-$b"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
     # The date and load are taken inside the lock, when the run starts.
-    flock /work/bench.lock sh -c '
+    $lock sh -c '
         printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
             "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"
         shift
