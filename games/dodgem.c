@@ -79,11 +79,17 @@ typedef struct Dodgem {
     /* base[b][r] + generic_hash(board) is the position of a board with b
      * blue and r red cars */
     uint64_t base[DG_MAX_CARS + 1][DG_MAX_CARS + 1];
+    /* rank0[b][r][turn]: the position of the board of b blue and r red cars
+     * whose arrangement ranks 0 (generic_rank_masks gives the rest) */
+    uint64_t rank0[DG_MAX_CARS + 1][DG_MAX_CARS + 1][2];
     uint64_t size;                  /* positions */
     uint8_t start[BOARD_MAX_CELLS]; /* the initial board */
-    int n;                          /* side */
-    int cells;                      /* n * n */
-    int cars;                       /* n - 1 per player */
+    /* target[turn][square][dir]: dg_target, tabulated (it was a tenth of
+     * the tier solver's time on 4x4 in divisions) */
+    int8_t target[2][BOARD_MAX_CELLS][DG_DIRECTIONS];
+    int n;     /* side */
+    int cells; /* n * n */
+    int cars;  /* n - 1 per player */
 } Dodgem;
 
 static const Dodgem *dg(const Game *g) { return g->self; }
@@ -94,13 +100,28 @@ static const char dg_symbols[] = "-br";
 
 static int dg_pair_tier(int hi, int lo) { return hi * (hi + 1) / 2 + lo; }
 
+/* One pass over the squares for the cars' masks, then the rank from the
+ * masks: the same position as base[b][r] + generic_hash(cells, turn),
+ * without generic_hash's second pass (the hash was the largest cost of the
+ * tier solver on 4x4). */
+/* The position of the board whose blue and red cars are on the squares of
+ * bm and rm (b and r of them). */
+static inline Position dg_hash_masks(const Dodgem *d, uint32_t bm, uint32_t rm, int b, int r,
+                                     int turn) {
+    uint64_t mask[3] = {0, bm, rm};
+    return d->rank0[b][r][turn] + generic_rank_masks(&d->counts_hash, mask);
+}
+
 static Position dg_hash(const Dodgem *d, const uint8_t *cells, int turn) {
+    uint32_t bm = 0, rm = 0; /* at most 25 squares */
     int b = 0, r = 0;
     for (int s = 0; s < d->cells; s++) {
+        bm |= (uint32_t)(cells[s] == BOARD_FIRST) << s;
+        rm |= (uint32_t)(cells[s] == BOARD_SECOND) << s;
         b += cells[s] == BOARD_FIRST;
         r += cells[s] == BOARD_SECOND;
     }
-    return d->base[b][r] + generic_hash(&d->counts_hash, cells, turn);
+    return dg_hash_masks(d, bm, rm, b, r, turn);
 }
 
 /* The tier holding position pos (tiers are few: a linear scan). */
@@ -138,10 +159,6 @@ static Position dg_canonical_board(const Dodgem *d, const uint8_t *cells, int tu
     return best;
 }
 
-static Position dg_key(const Dodgem *d, bool canonical, const uint8_t *cells, int turn) {
-    return canonical ? dg_canonical_board(d, cells, turn) : dg_hash(d, cells, turn);
-}
-
 /* Lays out the tiers, in order of their number, and the base offsets. */
 static ErrCode dg_init_hash(Dodgem *d, Error *err) {
     const int min[3] = {0, 0, 0}, max[3] = {d->cells, d->cars, d->cars};
@@ -171,6 +188,16 @@ static ErrCode dg_init_hash(Dodgem *d, Error *err) {
         }
         next += t->size;
     }
+    for (int b = 0; b <= d->cars; b++) {
+        for (int r = 0; r <= d->cars; r++) {
+            int counts[3] = {d->cells - b - r, b, r};
+            int tuple = generic_tuple(h, counts);
+            for (int turn = 0; turn < 2; turn++) {
+                d->rank0[b][r][turn] =
+                    d->base[b][r] + h->offset[tuple] + (uint64_t)turn * h->multi[tuple];
+            }
+        }
+    }
     d->size = next;
     return ERR_OK;
 }
@@ -186,12 +213,16 @@ static const int dg_step[2][DG_DIRECTIONS][2] = {
 
 /* The square reached from square `from` in direction dir: a square index,
  * -1 for off the board forward (leaving the game), or -2 for illegal. */
-static int dg_target(const Dodgem *d, int turn, int from, int dir) {
+static int dg_target_of(const Dodgem *d, int turn, int from, int dir) {
     int r = from / d->n + dg_step[turn][dir][0], c = from % d->n + dg_step[turn][dir][1];
     if (r >= 0 && r < d->n && c >= 0 && c < d->n) {
         return r * d->n + c;
     }
     return dir == DG_FORWARD ? -1 : -2;
+}
+
+static inline int dg_target(const Dodgem *d, int turn, int from, int dir) {
+    return d->target[turn][from][dir];
 }
 
 static int dg_board_moves(const Dodgem *d, const uint8_t *cells, int turn, Move *moves) {
@@ -256,6 +287,14 @@ static Position dg_canonical(const Game *g, Position pos) {
     return dg_canonical_board(dg(g), cells, turn);
 }
 
+/* The key of a parent in which `last` (to move there) has its cars on
+ * `mine` (nm of them) and the other player on `theirs` (nt). */
+static inline Position dg_parent_key(const Dodgem *d, int last, uint32_t mine, uint32_t theirs,
+                                     int nm, int nt) {
+    return last == 0 ? dg_hash_masks(d, mine, theirs, nm, nt, last)
+                     : dg_hash_masks(d, theirs, mine, nt, nm, last);
+}
+
 /* Un-moves of the last mover: a car on square t came from a square s with a
  * move s -> t (s is empty now), or a car that left the board came from an
  * empty square of the far edge. A parent in which the player to move's
@@ -270,6 +309,16 @@ static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
     if (board_count(cells, d->cells, board_piece(turn)) == 0) {
         return 0;
     }
+    /* With a car back on the board, the last mover has at most n - 1. */
+    bool can_return = board_count(cells, d->cells, piece) + 1 <= d->cars;
+    /* Without `sym`, each parent's key from the masks: the last mover's
+     * car moves from t back to s (or comes back onto s). */
+    uint32_t mine = 0, theirs = 0;
+    for (int s = 0; s < d->cells; s++) {
+        mine |= (uint32_t)(cells[s] == piece) << s;
+        theirs |= (uint32_t)(cells[s] == board_piece(turn)) << s;
+    }
+    int nm = __builtin_popcount(mine), nt = __builtin_popcount(theirs);
     int n = 0;
     for (int s = 0; s < d->cells; s++) {
         if (cells[s] != BOARD_EMPTY) {
@@ -280,11 +329,16 @@ static int dg_generate_parents(const Game *g, Position pos, Position *parents) {
             int t = dg_target(d, last, s, dir);
             if (t >= 0 && cells[t] == piece) {
                 cells[t] = BOARD_EMPTY;
-                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
+                Position q = g->symmetric ? dg_canonical_board(d, cells, last)
+                                          : dg_parent_key(d, last, mine ^ (1u << s) ^ (1u << t),
+                                                          theirs, nm, nt);
+                n = board_add_unique(parents, n, q);
                 cells[t] = piece;
-            } else if (t == -1 && board_count(cells, d->cells, piece) <= d->cars) {
-                /* With the car back on s, the last mover has at most n - 1 cars. */
-                n = board_add_unique(parents, n, dg_key(d, g->symmetric, cells, last));
+            } else if (t == -1 && can_return) {
+                Position q = g->symmetric
+                                 ? dg_canonical_board(d, cells, last)
+                                 : dg_parent_key(d, last, mine | (1u << s), theirs, nm + 1, nt);
+                n = board_add_unique(parents, n, q);
             }
         }
         cells[s] = BOARD_EMPTY;
@@ -367,12 +421,24 @@ static ErrCode dg_parse(const Game *g, const char *text, Position *pos, Error *e
 typedef struct DgGps {
     const Dodgem *d;
     uint8_t cells[BOARD_MAX_CELLS];
+    uint32_t mask[2]; /* the squares of blue's and red's cars, kept with cells */
+    int count[2];     /* their numbers */
     int turn;
     int nhist, cap;
     struct DgUndo {
         int8_t from, to; /* to < 0: the car left the board */
     } * hist;
 } DgGps;
+
+static void dg_gps_masks(DgGps *s) {
+    s->mask[0] = s->mask[1] = 0;
+    for (int i = 0; i < s->d->cells; i++) {
+        s->mask[0] |= (uint32_t)(s->cells[i] == BOARD_FIRST) << i;
+        s->mask[1] |= (uint32_t)(s->cells[i] == BOARD_SECOND) << i;
+    }
+    s->count[0] = __builtin_popcount(s->mask[0]);
+    s->count[1] = __builtin_popcount(s->mask[1]);
+}
 
 static GpsState *dg_gps_create(const Game *g, Error *err) {
     DgGps *s = mem_calloc(1, sizeof *s, "a Dodgem GPS state", err);
@@ -381,6 +447,7 @@ static GpsState *dg_gps_create(const Game *g, Error *err) {
     }
     s->d = dg(g);
     memcpy(s->cells, s->d->start, sizeof s->cells); /* the initial position, blue to move */
+    dg_gps_masks(s);
     return (GpsState *)s;
 }
 
@@ -393,6 +460,7 @@ static void dg_gps_destroy(GpsState *st) {
 static void dg_gps_set(GpsState *st, Position pos) {
     DgGps *s = (DgGps *)st;
     s->turn = dg_unhash(s->d, pos, s->cells);
+    dg_gps_masks(s);
     s->nhist = 0;
 }
 
@@ -424,22 +492,32 @@ static Position dg_gps_do(GpsState *st, Move move) {
         s->cap = cap;
     }
     int from = move / DG_DIRECTIONS, t = dg_target(s->d, s->turn, from, move % DG_DIRECTIONS);
+    int me = s->turn;
+    s->mask[me] &= ~(UINT32_C(1) << from);
     if (t >= 0) {
         s->cells[t] = s->cells[from];
+        s->mask[me] |= UINT32_C(1) << t;
+    } else {
+        s->count[me]--;
     }
     s->cells[from] = BOARD_EMPTY;
     s->hist[s->nhist++] = (struct DgUndo){(int8_t)from, (int8_t)t};
     s->turn = 1 - s->turn;
-    return dg_hash(s->d, s->cells, s->turn);
+    return dg_hash_masks(s->d, s->mask[0], s->mask[1], s->count[0], s->count[1], s->turn);
 }
 
 static void dg_gps_undo(GpsState *st) {
     DgGps *s = (DgGps *)st;
     struct DgUndo u = s->hist[--s->nhist];
     s->turn = 1 - s->turn;
-    s->cells[u.from] = board_piece(s->turn);
+    int me = s->turn;
+    s->cells[u.from] = board_piece(me);
+    s->mask[me] |= UINT32_C(1) << u.from;
     if (u.to >= 0) {
         s->cells[u.to] = BOARD_EMPTY;
+        s->mask[me] &= ~(UINT32_C(1) << u.to);
+    } else {
+        s->count[me]++;
     }
 }
 
@@ -533,6 +611,13 @@ static ErrCode dg_create(Game *g, Error *err) {
         d->syms.map[1][s] = (uint8_t)((d->n - 1 - c) * d->n + (d->n - 1 - r));
     }
     d->syms.swap[1] = true;
+    for (int turn = 0; turn < 2; turn++) {
+        for (int s = 0; s < d->cells; s++) {
+            for (int dir = 0; dir < DG_DIRECTIONS; dir++) {
+                d->target[turn][s][dir] = (int8_t)dg_target_of(d, turn, s, dir);
+            }
+        }
+    }
     uint8_t start[BOARD_MAX_CELLS] = {0};
     for (int i = 0; i < d->cars; i++) {
         start[i * d->n] = BOARD_FIRST;                   /* west edge, from the top */

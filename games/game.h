@@ -176,6 +176,11 @@ typedef struct TierOps {
      * (solvers/tier_loopy.c). Default: every tier of a loopy game is loopy,
      * no tier of a loop-free game is. */
     bool (*loopy)(const Game *g, int tier);
+    /* OPTIONAL: false for a slot of tier `tier` that is no position of the
+     * game (a Morris placement sector with the wrong player to move).
+     * `tier:sector`, which solves every position of a tier, skips those.
+     * Default: every slot is a position. */
+    bool (*legal)(const Game *g, int tier, Position pos);
 } TierOps;
 
 /* Boolean encoding (OPTIONAL), for symbolic solvers (solvers/symbolic.c:

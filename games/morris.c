@@ -47,6 +47,9 @@
  * with it a capture when the stone moved is in a mill, putting an opponent
  * stone back on an empty point from which it could be removed.
  *
+ * TierOps.legal: a placement sector's slots with the wrong player to move
+ * are no positions (`tier:sector` solves every legal slot of a sector).
+ *
  * Symmetry (`sym`): the 8 symmetries of the square, and for six and nine
  * also the exchange of the inner and outer squares (16, as Gasser used).
  * Text: "<points>:<w in hand>:<b in hand>:<mover>", points 'w', 'b', '-'.
@@ -83,6 +86,9 @@ typedef struct Morris {
     int8_t adj[MORRIS_MAX_POINTS][5];      /* neighbours, ending -1 */
     int nsyms;
     uint8_t sym[MORRIS_MAX_SYMS][MORRIS_MAX_POINTS];
+    /* symmetry s maps the points of byte k of a point mask, v, to
+     * sym_mask[s][k][v] (3 lookups permute a 24-point mask) */
+    uint32_t sym_mask[MORRIS_MAX_SYMS][3][256];
     GenericHash counts_hash; /* board ranks by stone counts, with the mover */
     int ntiers;
     MorrisTier *tier;
@@ -141,20 +147,35 @@ static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
     b->hand[1] = t->hand[1];
 }
 
+static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
+    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
+           m->sym_mask[s][2][mask >> 16];
+}
+
+/* The position of b, or with `canonical` the smallest over its symmetry
+ * images. Every image has b's counts, so its tier and tuple: one pass over
+ * the points for the masks, then per symmetry three table lookups per
+ * colour and a rank from the masks (generic_rank_masks). */
 static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
     if (!canonical) {
         return morris_hash(m, b);
     }
-    Position best = UINT64_MAX;
-    MBoard img = *b;
-    for (int s = 0; s < m->nsyms; s++) {
-        for (int i = 0; i < m->points; i++) {
-            img.cells[m->sym[s][i]] = b->cells[i];
-        }
-        Position p = morris_hash(m, &img);
-        best = p < best ? p : best;
+    uint32_t w = 0, k = 0;
+    for (int i = 0; i < m->points; i++) {
+        w |= (uint32_t)(b->cells[i] == BOARD_FIRST) << i;
+        k |= (uint32_t)(b->cells[i] == BOARD_SECOND) << i;
     }
-    return best;
+    int wb = __builtin_popcount(w), bb = __builtin_popcount(k);
+    const MorrisTier *t = &m->tier[m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)]];
+    int counts[3] = {m->points - wb - bb, wb, bb};
+    int tuple = generic_tuple(&m->counts_hash, counts);
+    uint64_t best = UINT64_MAX;
+    for (int s = 0; s < m->nsyms; s++) {
+        uint64_t mask[3] = {0, permute_mask(m, s, w), permute_mask(m, s, k)};
+        uint64_t r = generic_rank_masks(&m->counts_hash, mask);
+        best = r < best ? r : best;
+    }
+    return t->first + (uint64_t)b->turn * m->counts_hash.multi[tuple] + best;
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -348,7 +369,10 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
         p.cells[to] = BOARD_EMPTY;
         out[n++] = morris_key(m, &p, g->symmetric);
     }
-    if (!mill) {
+    /* A capture took one of the opponent's n stones: none when the
+     * opponent has all n (a slot that no play reaches, which the whole
+     * sector solve of tier:sector still expands). */
+    if (!mill || q->hand[opp] + count_of(m, q->cells, them) >= m->n) {
         return n;
     }
     for (int r = 0; r < m->points; r++) {
@@ -590,6 +614,19 @@ static bool morris_tier_loopy(const Game *g, int tier) {
     return t->hand[0] == 0 && t->hand[1] == 0;
 }
 
+/* A placement sector's slots with the wrong player to move (white places
+ * when both hands are equal, black when black has one more) are no
+ * positions; every movement-sector slot is one. */
+static bool morris_legal(const Game *g, int tier, Position pos) {
+    const MorrisTier *t = &mo(g)->tier[tier];
+    if (t->hand[0] == 0 && t->hand[1] == 0) {
+        return true;
+    }
+    MBoard b;
+    morris_unhash(mo(g), pos, &b);
+    return b.turn == (t->hand[1] == t->hand[0] + 1);
+}
+
 static const TierOps morris_tiers = {
     .count = morris_tier_count,
     .size = morris_tier_size,
@@ -597,6 +634,7 @@ static const TierOps morris_tiers = {
     .children = morris_tier_children,
     .first = morris_tier_first,
     .loopy = morris_tier_loopy,
+    .legal = morris_legal,
 };
 
 /* ------------------------------------------------------------------ setup */
@@ -670,6 +708,19 @@ static void morris_geometry(Morris *m) {
                         }
                     }
                 }
+            }
+        }
+    }
+    for (int s = 0; s < m->nsyms; s++) {
+        for (int byte = 0; byte < 3; byte++) {
+            for (int v = 0; v < 256; v++) {
+                uint32_t out = 0;
+                for (int j = 0; j < 8 && 8 * byte + j < m->points; j++) {
+                    if (v & (1 << j)) {
+                        out |= UINT32_C(1) << m->sym[s][8 * byte + j];
+                    }
+                }
+                m->sym_mask[s][byte][v] = out;
             }
         }
     }

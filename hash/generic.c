@@ -180,16 +180,8 @@ bool generic_fits(const GenericHash *h, const uint8_t *cells) {
     return tuple_of_board(h, cells, counts) >= 0;
 }
 
-Position generic_hash(const GenericHash *h, const uint8_t *cells, int turn) {
-    STAT_INC(hash);
-    uint64_t mask[GENERIC_MAX_SYMBOLS];
-    memset(mask, 0, (size_t)h->k * sizeof *mask);
-    int64_t idx = h->radix_base;
-    for (int i = 0; i < h->n; i++) {
-        mask[cells[i]] |= UINT64_C(1) << i;
-        idx += h->stride[cells[i]];
-    }
-    int32_t t = h->tuple_of[idx];
+/* The arrangement's index of a board given by its masks (generic.h). */
+static inline uint64_t rank_masks(const GenericHash *h, const uint64_t *mask) {
     uint64_t avail = all_cells(h->n), rank = 0, place = 1;
     int rem = h->n;
     for (int s = 1; s < h->k; s++) {
@@ -208,7 +200,25 @@ Position generic_hash(const GenericHash *h, const uint8_t *cells, int turn) {
         rem -= j;
         avail &= ~m;
     }
-    return h->offset[t] + (uint64_t)turn * h->multi[t] + rank;
+    return rank;
+}
+
+Position generic_hash(const GenericHash *h, const uint8_t *cells, int turn) {
+    STAT_INC(hash);
+    uint64_t mask[GENERIC_MAX_SYMBOLS];
+    memset(mask, 0, (size_t)h->k * sizeof *mask);
+    int64_t idx = h->radix_base;
+    for (int i = 0; i < h->n; i++) {
+        mask[cells[i]] |= UINT64_C(1) << i;
+        idx += h->stride[cells[i]];
+    }
+    int32_t t = h->tuple_of[idx];
+    return h->offset[t] + (uint64_t)turn * h->multi[t] + rank_masks(h, mask);
+}
+
+uint64_t generic_rank_masks(const GenericHash *h, const uint64_t *mask) {
+    STAT_INC(hash);
+    return rank_masks(h, mask);
 }
 
 /* The cell of the i-th (from 0) set bit of avail. */

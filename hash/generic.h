@@ -89,6 +89,15 @@ bool generic_fits(const GenericHash *h, const uint8_t *cells);
  * board must fit (generic_fits). Counts one hash. */
 Position generic_hash(const GenericHash *h, const uint8_t *cells, int turn);
 
+/* The rank of a board given as bit masks, without the tuple's offset:
+ * mask[s] (s = 1..k-1) has bit i set where cell i holds symbol s, and the
+ * board has tuple t (generic_tuple of its counts). generic_hash(cells,
+ * turn) = offset[t] + turn * multi[t] + generic_rank_masks(mask, ...).
+ * For a game that ranks many images of one board (its symmetries) whose
+ * masks it permutes itself: O(pieces), no pass over the cells. Counts one
+ * hash. */
+uint64_t generic_rank_masks(const GenericHash *h, const uint64_t *mask);
+
 /* Decodes p < h->size into cells[0..n-1] and returns the turn. Counts one
  * unhash. */
 int generic_unhash(const GenericHash *h, Position p, uint8_t *cells);

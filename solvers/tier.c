@@ -57,6 +57,15 @@
  * calls; `tier:generic` ignores it. Counters and jemalloc peaks are per
  * thread and summed as solvers/solver.h describes.
  *
+ * `tier:sector=T` (whole-sector mode, plan_sector): tier T and the tiers
+ * below it are solved over all their positions (TierOps.legal ones, the
+ * canonical ones with `sym`) instead of those reachable from the start, and
+ * tiers already in --db are loaded: a game too big to solve at once (Nine
+ * Men's Morris) is solved sector by sector, each run holding a sector and
+ * its children, as Gasser did. No manifest is written (the directory never
+ * holds the whole game), and the result's value is "undecided" unless the
+ * initial position lies in the solved tiers.
+ *
  * `tier:estimate` solves nothing: it prints what the solve would need
  * (slots and reachable bound per tier, memory mode and peak, disk, time
  * from a short calibration of the forward pass) on stderr; see estimate().
@@ -159,6 +168,7 @@ typedef struct TierInfo {
     bool owned; /* vals allocated here (not a slice of res->db) */
     bool solved;
     bool loopy;                    /* moves may stay in the tier: solvers/tier_loopy.c solves it */
+    bool outside;                  /* tier:sector: not the sector or a descendant (size 0) */
     uint64_t file_sum, file_bytes; /* its file in the database directory */
     bool written;                  /* this run wrote the file (not loaded) */
 } TierInfo;
@@ -205,8 +215,10 @@ typedef struct TierSolve {
     double t0, last_report;
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
-    bool stored_edges;       /* loopy tiers: back edges even with generate_parents */
-    uint64_t loopy_stats[4]; /* loopy tiers: frontier (win/lose, tie), draws, events */
+    bool stored_edges;                  /* loopy tiers: back edges even with generate_parents */
+    int sector;                         /* tier:sector: the tier solved whole, or -1 */
+    uint64_t sector_count[VALUE_COUNT]; /* tier:sector: the sector's own positions by value */
+    uint64_t loopy_stats[4];            /* loopy tiers: frontier (win/lose, tie), draws, events */
     /* database files: the writer's busy time (compress and write, beside
      * the solve), the solve's time waiting for it, the bytes written */
     double write_seconds, write_wait_seconds, bytes_written;
@@ -1295,9 +1307,116 @@ static void trim_bitmaps(TierSolve *s) {
 #endif
 }
 
+/* tier:sector=T (whole-sector mode): solves tier T and every tier below it
+ * over ALL their positions, as Gasser solved the Nine Men's Morris sectors,
+ * not only those reachable from the initial position; the tiers already in
+ * the --db directory (child sectors solved by earlier runs) are loaded, not
+ * solved again. So a game too large to solve from the start is solved
+ * sector by sector, each run holding a sector and its children.
+ *
+ * plan_sector: the tiers outside the sector's descendants get size 0 (no
+ * bitmap, no records, skipped by the backward pass), and the initial
+ * position is the root only when its tier is in the sector's closure (else
+ * the result's value is "undecided": a sector has no value of its own).
+ * O(tiers + edges). */
+static ErrCode plan_sector(TierSolve *s) {
+    if (s->sector >= s->ntiers) {
+        return error_set(s->err, ERR_USAGE, "tier:sector=%d: game '%s' has tiers 0..%d", s->sector,
+                         s->g->module->name, s->ntiers - 1);
+    }
+    if (dist_size() > 1) {
+        return error_set(s->err, ERR_USAGE, "tier:sector runs in one process (not under MPI)");
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        s->t[t].outside = true;
+    }
+    int *stack = mem_calloc((size_t)s->ntiers, sizeof *stack, "the tier order", s->err);
+    if (stack == NULL) {
+        return ERR_MEMORY;
+    }
+    int top = 0;
+    stack[top++] = s->sector;
+    s->t[s->sector].outside = false;
+    while (top > 0) {
+        const TierInfo *ti = &s->t[stack[--top]];
+        for (int k = 0; k < ti->nchildren; k++) {
+            if (s->t[ti->children[k]].outside) {
+                s->t[ti->children[k]].outside = false;
+                stack[top++] = ti->children[k];
+            }
+        }
+    }
+    free(stack);
+    for (int t = 0; t < s->ntiers; t++) {
+        s->t[t].parents_left = 0;
+    }
+    for (int t = 0; t < s->ntiers; t++) {
+        TierInfo *ti = &s->t[t];
+        if (ti->outside) {
+            ti->size = 0;
+            ti->hi = 0;
+            continue;
+        }
+        for (int k = 0; k < ti->nchildren; k++) {
+            s->t[ti->children[k]].parents_left++;
+        }
+    }
+    if (s->t[s->root_tier].outside) {
+        s->root_tier = -1;
+    }
+    return ERR_OK;
+}
+
+/* The bitmaps of tier:sector: every position of the tiers in the sector's
+ * closure (TierOps.legal, when the game has it; with `sym`, every canonical
+ * one: the records of the others would never be read), in parallel; no
+ * forward pass and no reach file. O(slots) legal/canonical calls. */
+static ErrCode sector_reach(TierSolve *s) {
+    uint64_t total_words = reach_words(s);
+    uint64_t *block =
+        mem_calloc((size_t)total_words + 1, sizeof *block, "the reachability bitmaps", s->err);
+    if (block == NULL) {
+        return ERR_MEMORY;
+    }
+    s->reach_block = block;
+    uint64_t off = 0;
+    s->total_reached = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        TierInfo *ti = &s->t[t];
+        ti->reach = block + off;
+        uint64_t nwords = words_of(ti->size);
+        off += nwords;
+        if (ti->outside) {
+            continue;
+        }
+        const Game *g = s->g;
+        bool (*legal)(const Game *, int, Position) = g->tiers->legal;
+        int tier = t;
+#pragma omp parallel for num_threads(s->threads)                                                   \
+    schedule(dynamic, 1) if (ti->size >= s->parallel_min)
+        for (uint64_t w = 0; w < nwords; w++) {
+            uint64_t bits = 0;
+            for (uint64_t i = w * 64; i < ti->size && i < w * 64 + 64; i++) {
+                Position p = position_of(s, tier, i);
+                if ((legal == NULL || legal(g, tier, p)) &&
+                    (!g->symmetric || game_canonical(g, p) == p)) {
+                    bits |= UINT64_C(1) << (i % 64);
+                }
+            }
+            ti->reach[w] = bits;
+        }
+        ti->reached = popcount_bitmap(ti->reach, nwords);
+        s->total_reached += ti->reached;
+    }
+    return ERR_OK;
+}
+
 /* Loads the bitmaps from the database directory, or runs the forward pass
  * (and saves them there). */
 static ErrCode reachability(TierSolve *s) {
+    if (s->sector >= 0) {
+        return sector_reach(s);
+    }
     uint64_t total_words = 0;
     for (int t = 0; t < s->ntiers; t++) {
         total_words += words_of(s->t[t].size);
@@ -1477,6 +1596,9 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
     for (int k = 0; k < s->ntiers && rc == ERR_OK; k++) {
         int t = s->order[k];
         TierInfo *ti = &s->t[t];
+        if (ti->outside) {
+            continue; /* tier:sector: not below the sector */
+        }
         split_tier(s, t);
         rc = tier_alloc(s, t);
         DbStoreInfo info;
@@ -1518,8 +1640,7 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
                 /* Written while the next tier is solved (tier_free waits
                  * for it); N ranks need its checksum now (manifest_tier). */
                 rc = dbwriter_submit(s->writer, name, &info, tier_records_at(ti, lo),
-                                     tier_winby_at(ti, lo), &ti->file_sum, &ti->file_bytes,
-                                     s->err);
+                                     tier_winby_at(ti, lo), &ti->file_sum, &ti->file_bytes, s->err);
                 s->writing_tier = t;
                 ti->written = true;
                 if (rc == ERR_OK && dist_size() > 1) {
@@ -1548,6 +1669,12 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
         ti->solved = true;
         if (rc == ERR_OK) {
             rc = tally(s, t, sum);
+        }
+        for (uint64_t i = 0; rc == ERR_OK && t == s->sector && i < ti->size; i++) {
+            uint32_t raw = db_peek(&ti->vals, i);
+            if (raw != DB_UNREACHED) {
+                s->sector_count[db_raw_value(&ti->vals, raw)]++;
+            }
         }
         if (rc != ERR_OK) {
             break;
@@ -1867,6 +1994,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
     s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
     s.stored_edges = opt_bool(&cfg->options, "stored_edges");
+    s.sector = (int)opt_int(&cfg->options, "sector");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     }
@@ -1880,6 +2008,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (rc == ERR_OK && s.work_dir != NULL) {
         rc = check_rank_layout(s.work_dir, err); /* agreed with the next step's outcome */
     }
+    if (rc == ERR_OK && s.sector >= 0) {
+        rc = plan_sector(&s);
+    }
     if (rc == ERR_OK && s.work_dir != NULL && dist_size() > 1) {
         /* N ranks: each its own directory in DIR (its own lock), which may
          * be on its own machine's disk; rank 0's manifest in DIR. */
@@ -1892,6 +2023,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         s.work_dir = s.rank_dir;
     }
     bool estimating = opt_bool(&cfg->options, "estimate");
+    if (rc == ERR_OK && estimating && s.sector >= 0) {
+        rc = error_set(err, ERR_USAGE, "tier:estimate and tier:sector do not go together");
+    }
     s.sliced = opt_bool(&cfg->options, "sliced") && !estimating;
     s.fetch = opt_bool(&cfg->options, "rma") ? DIST_FETCH_RMA : DIST_FETCH_ALLTOALL;
     for (int t = 0; rc == ERR_OK && s.sliced && t < s.ntiers; t++) {
@@ -1964,7 +2098,13 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         sliced_summary(&sum);
     }
     if (rc == ERR_OK && s.work_dir != NULL && dist_size() == 1) {
-        rc = finish_dir(&s, &sum);
+        if (s.sector < 0) {
+            rc = finish_dir(&s, &sum);
+        } else {
+            /* tier:sector: the tier files are the saved database; no
+             * manifest, since it would call the database complete. */
+            res->saved_db = true;
+        }
     }
     if (rc == ERR_OK) {
         rc = manifest_close(&s);
@@ -1995,6 +2135,15 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         solve_result_extra(res, "whole_database", s.whole);
         solve_result_extra(res, "family_gps", s.fam != NULL);
         solve_result_extra(res, "fast_path", s.fast);
+        if (s.sector >= 0) {
+            /* The sector itself; the totals also hold the tiers below it. */
+            solve_result_extra(res, "sector", s.sector);
+            solve_result_extra(res, "sector_positions", (double)s.t[s.sector].reached);
+            solve_result_extra(res, "sector_wins", (double)s.sector_count[VALUE_WIN]);
+            solve_result_extra(res, "sector_losses", (double)s.sector_count[VALUE_LOSE]);
+            solve_result_extra(res, "sector_ties", (double)s.sector_count[VALUE_TIE]);
+            solve_result_extra(res, "sector_draws", (double)s.sector_count[VALUE_DRAW]);
+        }
         if (g->loopy) {
             solve_result_extra(res, "frontier_win_lose", (double)s.loopy_stats[0]);
             solve_result_extra(res, "frontier_tie", (double)s.loopy_stats[1]);
@@ -2070,6 +2219,13 @@ static const OptionSpec tier_options[] = {
     {.name = "stored_edges",
      .type = OPT_BOOL,
      .help = "loopy tiers: store back edges even when the game has un-moves"},
+    {.name = "sector",
+     .type = OPT_INT,
+     .min = -1,
+     .max = 1000000,
+     .def = -1,
+     .help = "solve this tier and the tiers below it over all their positions (canonical ones "
+             "with sym), loading those already in --db: Gasser's sector by sector (-1: off)"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,

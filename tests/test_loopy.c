@@ -25,6 +25,11 @@
  * value, and a remoteness too large for the 16-bit record (an error). The
  * same loopy graph cut into tiers checks the tier solver's loopy tiers
  * (1 and 2 threads, un-moves and stored back edges) at tier boundaries.
+ *
+ * Whole-sector mode (tier:sector, Gasser's sector by sector): on three men's
+ * morris (with and without sym) and Dodgem 3x3, every position retro
+ * reaches has retro's record in the sector solve, and a solve that loads a
+ * child sector from disk gives the same records.
  */
 #include "tests/testgraph.h"
 #include "tests/testutil.h"
@@ -484,6 +489,106 @@ static void remoteness_overflow_is_an_error(void **state) {
     test_graph_free(gr);
 }
 
+/* ------------------------------------------------- whole-sector mode */
+
+static ErrCode sector_solve(const Game *g, const char *opts, const char *dir, int threads,
+                            SolveResult *res, Error *err) {
+    const SolverModule *s = solver_find("tier");
+    assert_non_null(s);
+    SolveConfig cfg = {.threads = threads, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, opts, "tier", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
+static void sector_ok(const Game *g, const char *opts, const char *dir, int threads,
+                      SolveResult *res) {
+    Error err = {0};
+    if (sector_solve(g, opts, dir, threads, res, &err) != ERR_OK) {
+        fail_msg("tier:%s on %s:%s: %s", opts, g->module->name, g->variant, err.msg);
+    }
+}
+
+/* The tier of the position written as text. */
+static int tier_of_text(const Game *g, const char *text) {
+    Position p;
+    Error err = {0};
+    assert_int_equal(g->ops->parse(g, text, &p, &err), ERR_OK);
+    return g->tiers->tier_of(g, game_canonical(g, p));
+}
+
+/* tier:sector=T solves tier T and every tier below it over all their
+ * positions. The value of a position does not depend on how it was
+ * reached, so every position retro reaches from the start and the sector
+ * closure holds must have retro's record exactly (value and remoteness);
+ * the sector solve holds more (positions no play reaches). Then the
+ * sector of the start solved with a child sector already on disk (an
+ * earlier run's tier files in --db) loads that child, solves the rest and
+ * gives the same records; and a sector past the last tier is refused. */
+static void sector_mode_matches_retro(void **state) {
+    (void)state;
+    /* spec, the start's sector, a child sector given by a position in it */
+    const char *cases[][2] = {
+        {"morris:n=3", "www---bbb:0:0:w"},
+        {"morris:n=3,sym", "www---bbb:0:0:w"},
+        {"dodgem:n=3", "b--b----r:b"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Game *g = test_game(cases[c][0]);
+        SolveResult retro, whole, split, child;
+        test_solve("retro", g, &retro);
+        int root = g->tiers->tier_of(g, game_canonical(g, g->initial));
+        char opts[64];
+        snprintf(opts, sizeof opts, "sector=%d", root);
+        sector_ok(g, opts, NULL, 2, &whole);
+        assert_true(whole.has_db);
+        assert_int_equal(whole.root.value, retro.root.value);
+        assert_int_equal(whole.root.remoteness, retro.root.remoteness);
+        uint64_t shared = 0, more = 0;
+        for (Position p = 0; p < g->num_positions; p++) {
+            uint32_t r = db_peek(&retro.db, p), w = db_peek(&whole.db, p);
+            if (r != DB_UNREACHED) {
+                if (w != r) {
+                    fail_msg("%s position %" PRIu64 ": retro %u, tier:sector %u", cases[c][0], p, r,
+                             w);
+                }
+                shared++;
+            } else if (w != DB_UNREACHED) {
+                more++;
+            }
+        }
+        assert_true(more > 0); /* the sectors hold positions no play reaches */
+        /* The same by parts: a child sector first, into a directory. */
+        char dir[] = "/tmp/gamesman-sector-XXXXXX";
+        assert_non_null(mkdtemp(dir));
+        int sub = tier_of_text(g, cases[c][1]);
+        assert_true(sub != root);
+        snprintf(opts, sizeof opts, "sector=%d", sub);
+        sector_ok(g, opts, dir, 1, &child);
+        assert_int_equal(child.root.value, VALUE_UNDECIDED); /* the start is not below it */
+        snprintf(opts, sizeof opts, "sector=%d,window", root);
+        sector_ok(g, opts, dir, 2, &split);
+        assert_true(test_extra(&split, "tiers_loaded") >= 1);
+        assert_int_equal(split.root.value, whole.root.value);
+        assert_int_equal(split.root.remoteness, whole.root.remoteness);
+        assert_true(split.has_summary);
+        assert_int_equal(split.summary.positions, shared + more);
+        assert_int_equal(split.checksum, whole.checksum);
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        assert_int_equal(system(cmd), 0);
+        snprintf(opts, sizeof opts, "sector=%d", g->tiers->count(g));
+        Error err = {0};
+        SolveResult bad;
+        assert_int_equal(sector_solve(g, opts, NULL, 1, &bad, &err), ERR_USAGE);
+        assert_non_null(strstr(err.msg, "tier:sector"));
+        solve_result_free(&retro);
+        solve_result_free(&whole);
+        solve_result_free(&split);
+        solve_result_free(&child);
+        game_destroy(g);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dodgem_first_player_wins),
@@ -497,6 +602,7 @@ int main(void) {
         cmocka_unit_test(winby_graph_by_hand),
         cmocka_unit_test(primitive_root),
         cmocka_unit_test(remoteness_overflow_is_an_error),
+        cmocka_unit_test(sector_mode_matches_retro),
     };
     return cmocka_run_group_tests_name("loopy games and retrograde solvers", tests, NULL, NULL);
 }

@@ -1,0 +1,92 @@
+#!/bin/sh
+# scripts/morris-sector-solve.sh: nine men's morris (or six, three) solved
+# sector by sector, Gasser's way: each mid- or endgame sector (no stones in
+# hand, W-B stones on the board) by `tier:sector` (solvers/tier.c), its
+# child sectors loaded from the database directory where earlier runs left
+# them. One run per sector, each under the bench lock, timed with
+# /usr/bin/time -v; the --json output, the time and the load go to OUT,
+# and a line per sector to stdout (solver_stats.sector_*: the sector's own
+# positions and values; the totals also count the sectors below it).
+#
+#   scripts/morris-sector-solve.sh [-n 9] [-v sym] [-d DB] [-o OUT] [-m 14G] W-B ...
+#
+# e.g. scripts/morris-sector-solve.sh 3-3 3-4 4-3 4-4   (in order of size:
+# scripts/morris-sectors.sh). Defaults: n=9, variant options "sym" (one
+# position per class of the board's 16 symmetries, as Gasser counted),
+# DB /work/scratch/morris9-db, OUT results/big/morris9, --max-memory 14G,
+# 2 threads, the timing build (make build/timing/bin/solve). NOLOCK=1 when
+# the caller already holds the bench lock for the whole series.
+#
+# Sector W-B is tier (hands 0, 0; W white and B black stones on the
+# board) of games/morris.c's layout: tiers by hands (white's from n down,
+# black's equal or one more), then by stones on the board; the last
+# (n + 1)^2 tiers are the movement sectors, W-B at (n + 1) W + B among them.
+set -eu
+n=9
+vopts=sym
+db=/work/scratch/morris9-db
+out=results/big/morris9
+mem=14G
+bin=${BIN:-build/timing/bin/solve}
+while getopts n:v:d:o:m: opt; do
+    case "$opt" in
+    n) n=$OPTARG ;;
+    v) vopts=$OPTARG ;;
+    d) db=$OPTARG ;;
+    o) out=$OPTARG ;;
+    m) mem=$OPTARG ;;
+    *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+case "$n" in
+3) points=9 ;;
+6) points=16 ;;
+9) points=24 ;;
+*)
+    echo "morris-sector-solve.sh: n must be 3, 6 or 9" >&2
+    exit 2
+    ;;
+esac
+# The number of tiers, as morris_layout() counts them.
+ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
+    t = 0
+    for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
+        if (bh > n) continue
+        for (wb = 0; wb + wh <= n; wb++) for (bb = 0; bb + bh <= n; bb++) if (wb + bb <= P) t++
+    }
+    print t }')
+mkdir -p "$out" "$db"
+# NOLOCK=1: the caller holds the bench lock for the whole series already.
+lock="flock /work/bench.lock"
+if [ "${NOLOCK:-0}" = 1 ]; then
+    lock=""
+fi
+spec="morris:n=$n${vopts:+,$vopts}"
+for s in "$@"; do
+    w=${s%-*}
+    b=${s#*-}
+    tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
+    base="$out/sector-$w-$b"
+    cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
+    # The date and load are taken inside the lock, when the run starts.
+    $lock sh -c '
+        printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+            "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"
+        shift
+        exec /usr/bin/time -v "$@"' sh "$base" $cmd >"$base.json" 2>"$base.err" || {
+        echo "sector $s: failed, see $base.err" >&2
+        exit 1
+    }
+    after=$(cut -d' ' -f1-3 /proc/loadavg)
+    disk=$(stat -c %s "$db/$(printf 'tier-%04d.gmdb' "$tier")")
+    {
+        printf 'command=%s\n' "$cmd"
+        cat "$base.meta"
+        printf 'load_after=%s\ndisk_bytes=%s\n' "$after" "$disk"
+    } >"$base.txt"
+    rm -f "$base.meta"
+    jq -c --arg s "$s" --arg disk "$disk" \
+        '{sector: $s, sector_positions: .solver_stats.sector_positions, sector_wins: .solver_stats.sector_wins, sector_losses: .solver_stats.sector_losses, sector_draws: .solver_stats.sector_draws, positions, wall_seconds, peak_bytes, peak_rss_bytes, disk_bytes: ($disk | tonumber), tiers_solved: .solver_stats.tiers_solved, tiers_loaded: .solver_stats.tiers_loaded}' \
+        "$base.json"
+done
