@@ -154,7 +154,7 @@ done
                 split(bl[i], a, "\t")
                 thr = a[5] + 0 > 0 ? a[5] : "-"
                 if (a[4] + 0 > 1) thr = a[4] " ranks x " a[5]
-                val = a[6] (a[7] != "" ? " in " a[7] : "")
+                val = a[6] (a[7] != "" && a[6] != "draw" ? " in " a[7] : "")
                 # load: the 1-minute averages before / after
                 ld = "-"
                 if (a[13] != "") {
