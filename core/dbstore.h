@@ -70,11 +70,11 @@
 
 /* Raw bytes of records per block (the records of a 1-byte database; a
  * 2-byte one gets half as many records per block). A block is the unit of
- * reading: README "Databases on disk" has the measurements behind it. */
+ * reading: docs/database.md has the measurements behind it. */
 #ifndef DBSTORE_BLOCK_BYTES
 #define DBSTORE_BLOCK_BYTES 4096
 #endif
-/* zstd level of new files: 1 is the fastest (README: size against time). */
+/* zstd level of new files: 1 is the fastest (docs/database.md: size against time). */
 #ifndef DBSTORE_LEVEL
 #define DBSTORE_LEVEL 1
 #endif

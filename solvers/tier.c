@@ -912,7 +912,7 @@ static uint64_t window_peak(const TierSolve *s) {
  * variant's database, and checks the free space for what remains to be
  * written: the raw size of the tiers not yet on disk (and of the bitmaps
  * when they are not), an upper bound (compression makes it several times
- * smaller, README "Databases on disk"). */
+ * smaller, docs/database.md). */
 static ErrCode open_dir(TierSolve *s) {
     ErrCode rc = dbstore_dir_open(s->work_dir, true, &s->dir, s->err);
     if (rc == ERR_OK) {
@@ -1763,7 +1763,7 @@ static ErrCode manifest_close(TierSolve *s) {
  * times the threads: an upper bound with every unwalked slot reachable,
  * and an extrapolation at the reachable fraction of the last walked tier.
  * Small tiers fit the caches, so the rate is optimistic for tiers of
- * gigabytes (README: estimate against the measured 6x5 solve). */
+ * gigabytes (docs/connect-four.md: estimate against the measured 6x5 solve). */
 #define ESTIMATE_BITMAP_BYTES (UINT64_C(64) << 20)
 #define ESTIMATE_SECONDS 3.0
 

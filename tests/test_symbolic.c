@@ -7,8 +7,8 @@
  *     tic-tac-toe 1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78 (5,478 in
  *     all; OEIS A008907, "number of positions in tic-tac-toe after n
  *     moves"), Connect Four 4x4 161,029 and 5x4 3,945,711 in all (John
- *     Tromp's table of Connect Four positions by board size, cited in the
- *     README; in both encodings, the cells' and `tromp`), and per ply equal
+ *     Tromp's table of Connect Four positions by board size, cited in
+ *     docs/connect-four.md; in both encodings, the cells' and `tromp`), and per ply equal
  *     the tier solver's reachable positions of
  *     each tier (its positions by remoteness summed per tier are not
  *     exposed, so per ply it is the dfs reach set, counted by pieces).
