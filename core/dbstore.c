@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "core/dbfile.h"
+#include "core/le.h"
 
 static const char store_magic[8] = {'G', 'M', 'D', 'B', 'S', 'T', 'O', 'R'};
 
@@ -25,36 +26,6 @@ static const char store_magic[8] = {'G', 'M', 'D', 'B', 'S', 'T', 'O', 'R'};
 #endif
 
 const char *dbstore_build(void) { return "gamesman-perf " GAMESMAN_COMMIT ", gcc " __VERSION__; }
-
-/* ---------------------------------------------------------- byte order */
-
-static void put32(unsigned char *b, uint32_t v) {
-    for (int i = 0; i < 4; i++) {
-        b[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-
-static void put64(unsigned char *b, uint64_t v) {
-    for (int i = 0; i < 8; i++) {
-        b[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-
-static uint32_t get32(const unsigned char *b) {
-    uint32_t v = 0;
-    for (int i = 0; i < 4; i++) {
-        v |= (uint32_t)b[i] << (8 * i);
-    }
-    return v;
-}
-
-static uint64_t get64(const unsigned char *b) {
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++) {
-        v |= (uint64_t)b[i] << (8 * i);
-    }
-    return v;
-}
 
 /* ------------------------------------------------------------ directory */
 
@@ -300,22 +271,22 @@ static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br
                           uint64_t index_off, uint64_t data_bytes, uint64_t index_sum) {
     memset(b, 0, DBSTORE_HEADER_BYTES);
     memcpy(b, store_magic, sizeof store_magic);
-    put32(b + 8, DBSTORE_VERSION);
-    put32(b + 12, (uint32_t)info->kind);
-    put32(b + 16, (uint32_t)info->index);
-    put32(b + 20, (uint32_t)info->count);
-    put32(b + 24, info->width);
-    put32(b + 28, info->winby ? 1 : 0);
-    put64(b + 32, info->records);
-    put64(b + 40, info->first);
-    put32(b + 48, br);
-    put32(b + 52, DBSTORE_LEVEL);
-    put64(b + 56, blocks);
-    put64(b + 64, index_off);
-    put64(b + 72, data_bytes);
-    put64(b + 80, index_sum);
+    le_put32(b + 8, DBSTORE_VERSION);
+    le_put32(b + 12, (uint32_t)info->kind);
+    le_put32(b + 16, (uint32_t)info->index);
+    le_put32(b + 20, (uint32_t)info->count);
+    le_put32(b + 24, info->width);
+    le_put32(b + 28, info->winby ? 1 : 0);
+    le_put64(b + 32, info->records);
+    le_put64(b + 40, info->first);
+    le_put32(b + 48, br);
+    le_put32(b + 52, DBSTORE_LEVEL);
+    le_put64(b + 56, blocks);
+    le_put64(b + 64, index_off);
+    le_put64(b + 72, data_bytes);
+    le_put64(b + 80, index_sum);
     snprintf((char *)b + 88, DBSTORE_SPEC_MAX, "%s", info->spec);
-    put64(b + 504, dbfile_checksum(0, b, 504));
+    le_put64(b + 504, dbfile_checksum(0, b, 504));
 }
 
 static bool all_zero(const unsigned char *p, uint64_t n) {
@@ -411,8 +382,8 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
                 }
             }
             osize[k - b0] = c;
-            put32(index + 8 * k, (uint32_t)c);
-            put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, out + (k - b0) * bound, c));
+            le_put32(index + 8 * k, (uint32_t)c);
+            le_put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, out + (k - b0) * bound, c));
         }
         if (zerr) {
             rc = error_set(err, ERR_INTERNAL, "zstd could not compress a block of %s", path);
@@ -437,7 +408,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
         rc = commit_tmp(d, fd, tmp, name, rc, err);
     }
     if (rc == ERR_OK && header_sum != NULL) {
-        *header_sum = get64(header + 504);
+        *header_sum = le_get64(header + 504);
     }
     if (rc == ERR_OK && bytes != NULL) {
         *bytes = index_off + blocks * 8;
@@ -481,32 +452,32 @@ static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStor
         return error_set(err, ERR_IO, "%s is not a database file of this suite; " REMEDY_READ,
                          path);
     }
-    if (get32(b + 8) != DBSTORE_VERSION) {
+    if (le_get32(b + 8) != DBSTORE_VERSION) {
         return error_set(err, ERR_IO,
                          "%s has format version %" PRIu32 ", this build reads %d; " REMEDY_READ,
-                         path, get32(b + 8), DBSTORE_VERSION);
+                         path, le_get32(b + 8), DBSTORE_VERSION);
     }
-    if (get64(b + 504) != dbfile_checksum(0, b, 504)) {
+    if (le_get64(b + 504) != dbfile_checksum(0, b, 504)) {
         return error_set(err, ERR_IO, "%s is corrupt (header checksum mismatch); " REMEDY_READ,
                          path);
     }
     DbStoreInfo *h = &f->info;
     memset(h, 0, sizeof *h);
-    h->kind = (DbStoreKind)get32(b + 12);
-    h->index = (int32_t)get32(b + 16);
-    h->count = (int32_t)get32(b + 20);
-    h->width = get32(b + 24);
-    h->winby = get32(b + 28) != 0;
-    h->records = get64(b + 32);
-    h->first = get64(b + 40);
+    h->kind = (DbStoreKind)le_get32(b + 12);
+    h->index = (int32_t)le_get32(b + 16);
+    h->count = (int32_t)le_get32(b + 20);
+    h->width = le_get32(b + 24);
+    h->winby = le_get32(b + 28) != 0;
+    h->records = le_get64(b + 32);
+    h->first = le_get64(b + 40);
     memcpy(h->spec, b + 88, DBSTORE_SPEC_MAX);
     h->spec[DBSTORE_SPEC_MAX - 1] = '\0';
-    f->block_records = get32(b + 48);
-    f->blocks = get64(b + 56);
-    *index_off = get64(b + 64);
-    uint64_t data_bytes = get64(b + 72);
-    *index_sum = get64(b + 80);
-    f->header_sum = get64(b + 504);
+    f->block_records = le_get32(b + 48);
+    f->blocks = le_get64(b + 56);
+    *index_off = le_get64(b + 64);
+    uint64_t data_bytes = le_get64(b + 72);
+    *index_sum = le_get64(b + 80);
+    f->header_sum = le_get64(b + 504);
     if (strcmp(h->spec, e->spec) != 0 || h->count != e->count) {
         return error_set(err, ERR_IO,
                          "%s belongs to another game variant (%s, count %" PRId32
@@ -593,8 +564,8 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     }
     uint64_t off = DBSTORE_HEADER_BYTES;
     for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
-        f->csize[k] = get32(index + 8 * k);
-        f->csum[k] = get32(index + 8 * k + 4);
+        f->csize[k] = le_get32(index + 8 * k);
+        f->csum[k] = le_get32(index + 8 * k + 4);
         f->offset[k] = off;
         off += f->csize[k];
     }

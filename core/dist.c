@@ -105,7 +105,9 @@ ErrCode dist_agree(ErrCode rc, Error *err) {
     return (ErrCode)m.code;
 }
 
-void dist_or_words(uint64_t *words, uint64_t n) {
+/* An in-place all-reduce of n words in pieces of at most max_msg bytes,
+ * accounted as a ring all-reduce: 2 (N - 1) / N of the bytes each way. */
+static void allreduce_words(uint64_t *words, uint64_t n, MPI_Op op) {
     if (nranks == 1 || n == 0) {
         return;
     }
@@ -113,11 +115,13 @@ void dist_or_words(uint64_t *words, uint64_t n) {
     uint64_t piece = max_msg / 8;
     for (uint64_t off = 0; off < n; off += piece) {
         uint64_t k = n - off < piece ? n - off : piece;
-        MPI_Allreduce(MPI_IN_PLACE, words + off, (int)k, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+        MPI_Allreduce(MPI_IN_PLACE, words + off, (int)k, MPI_UINT64_T, op, MPI_COMM_WORLD);
     }
     uint64_t ring = n * 8 * 2 * (uint64_t)(nranks - 1) / (uint64_t)nranks;
     account(ring, ring, clock_seconds() - t0);
 }
+
+void dist_or_words(uint64_t *words, uint64_t n) { allreduce_words(words, n, MPI_BOR); }
 
 void dist_share_ranges(void *base, const uint64_t *bounds, uint64_t total_bytes) {
     if (nranks == 1 || total_bytes == 0) {
@@ -176,19 +180,7 @@ double dist_max_double(double x) {
     return y;
 }
 
-void dist_sum_words(uint64_t *x, uint64_t n) {
-    if (nranks == 1 || n == 0) {
-        return;
-    }
-    double t0 = clock_seconds();
-    uint64_t piece = max_msg / 8;
-    for (uint64_t off = 0; off < n; off += piece) {
-        uint64_t k = n - off < piece ? n - off : piece;
-        MPI_Allreduce(MPI_IN_PLACE, x + off, (int)k, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    }
-    uint64_t ring = n * 8 * 2 * (uint64_t)(nranks - 1) / (uint64_t)nranks;
-    account(ring, ring, clock_seconds() - t0);
-}
+void dist_sum_words(uint64_t *x, uint64_t n) { allreduce_words(x, n, MPI_SUM); }
 
 void dist_chain(void *state, uint64_t bytes, void (*step)(void *state, void *ctx), void *ctx) {
     if (nranks == 1) {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/le.h"
 #include "core/value.h"
 
 #define MAGIC "GMBDDPLY"
@@ -42,31 +43,6 @@ void symdb_ply_info(const Game *g, int ply, uint64_t bytes, DbStoreInfo *info) {
     info->first = 0;
 }
 
-static void put32(unsigned char *b, uint32_t v) {
-    for (int i = 0; i < 4; i++) {
-        b[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-static void put64(unsigned char *b, uint64_t v) {
-    for (int i = 0; i < 8; i++) {
-        b[i] = (unsigned char)(v >> (8 * i));
-    }
-}
-static uint32_t get32(const unsigned char *b) {
-    uint32_t v = 0;
-    for (int i = 3; i >= 0; i--) {
-        v = (v << 8) | b[i];
-    }
-    return v;
-}
-static uint64_t get64(const unsigned char *b) {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = (v << 8) | b[i];
-    }
-    return v;
-}
-
 static uint64_t dump_bytes(uint64_t nroots, uint64_t nnodes) {
     return HEADER + nroots * 12 + nnodes * 12;
 }
@@ -82,22 +58,22 @@ ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFil
     }
     memset(b, 0, HEADER);
     memcpy(b, MAGIC, 8);
-    put32(b + 8, VERSION);
-    put32(b + 12, sp->ply);
-    put32(b + 16, sp->nlayers);
-    put32(b + 20, sp->remoteness ? 1 : 0);
-    put32(b + 24, sp->nvars);
-    put32(b + 28, SYMDB_CLASSES);
-    put64(b + 32, sp->nnodes);
+    le_put32(b + 8, VERSION);
+    le_put32(b + 12, sp->ply);
+    le_put32(b + 16, sp->nlayers);
+    le_put32(b + 20, sp->remoteness ? 1 : 0);
+    le_put32(b + 24, sp->nvars);
+    le_put32(b + 28, SYMDB_CLASSES);
+    le_put64(b + 32, sp->nnodes);
     unsigned char *q = b + HEADER;
     for (uint64_t i = 0; i < nroots; i++, q += 4) {
-        put32(q, sp->roots[i]);
+        le_put32(q, sp->roots[i]);
     }
     for (uint64_t i = 0; i < nroots; i++, q += 8) {
-        put64(q, sp->counts[i]);
+        le_put64(q, sp->counts[i]);
     }
     for (uint64_t i = 0; i < 3 * sp->nnodes; i++, q += 4) {
-        put32(q, sp->nodes[i]);
+        le_put32(q, sp->nodes[i]);
     }
     DbStoreInfo info;
     symdb_ply_info(g, (int)sp->ply, n, &info);
@@ -116,17 +92,17 @@ static ErrCode parse(const unsigned char *b, uint64_t n, const char *path, const
                      SymPly *sp, Error *err) {
     memset(sp, 0, sizeof *sp);
 #define BAD(what) error_set(err, ERR_IO, "%s: %s (a corrupt BDD dump); " REMEDY, path, what)
-    if (n < HEADER || memcmp(b, MAGIC, 8) != 0 || get32(b + 8) != VERSION) {
+    if (n < HEADER || memcmp(b, MAGIC, 8) != 0 || le_get32(b + 8) != VERSION) {
         return BAD("not a BDD ply dump of this version");
     }
-    sp->ply = get32(b + 12);
-    sp->nlayers = get32(b + 16);
-    sp->remoteness = get32(b + 20) != 0;
-    sp->nvars = get32(b + 24);
-    sp->nnodes = get64(b + 32);
-    if (sp->ply != (uint32_t)ply || get32(b + 28) != SYMDB_CLASSES ||
+    sp->ply = le_get32(b + 12);
+    sp->nlayers = le_get32(b + 16);
+    sp->remoteness = le_get32(b + 20) != 0;
+    sp->nvars = le_get32(b + 24);
+    sp->nnodes = le_get64(b + 32);
+    if (sp->ply != (uint32_t)ply || le_get32(b + 28) != SYMDB_CLASSES ||
         sp->nvars != (uint32_t)g->encoding->nvars || sp->nlayers == 0 ||
-        sp->nlayers > g->max_depth + 1 || get32(b + 20) > 1) {
+        sp->nlayers > g->max_depth + 1 || le_get32(b + 20) > 1) {
         return BAD("its header does not match the game's encoding and ply");
     }
     uint64_t nroots = (uint64_t)SYMDB_CLASSES * sp->nlayers;
@@ -144,14 +120,14 @@ static ErrCode parse(const unsigned char *b, uint64_t n, const char *path, const
     uint64_t top = sp->nnodes + 2;
     bool ok = true;
     for (uint64_t i = 0; i < nroots; i++, q += 4) {
-        sp->roots[i] = get32(q);
+        sp->roots[i] = le_get32(q);
         ok = ok && sp->roots[i] < top;
     }
     for (uint64_t i = 0; i < nroots; i++, q += 8) {
-        sp->counts[i] = get64(q);
+        sp->counts[i] = le_get64(q);
     }
     for (uint64_t k = 0; k < sp->nnodes && ok; k++, q += 12) {
-        uint32_t var = get32(q), lo = get32(q + 4), hi = get32(q + 8);
+        uint32_t var = le_get32(q), lo = le_get32(q + 4), hi = le_get32(q + 8);
         sp->nodes[3 * k] = var;
         sp->nodes[3 * k + 1] = lo;
         sp->nodes[3 * k + 2] = hi;
