@@ -1202,7 +1202,6 @@ static ErrCode init_encoding_tromp(Game *g, C4 *t, Error *err) {
     b->enc.values = c4_tromp_values;
     ErrCode rc = enc_finish(b, "connect4", err);
     if (rc != ERR_OK) {
-        enc_destroy(b);
         return rc;
     }
     t->enc = b;
@@ -1263,7 +1262,6 @@ static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
     b->enc.values = c4_enc_values;
     ErrCode rc = enc_finish(b, "connect4", err);
     if (rc != ERR_OK) {
-        enc_destroy(b);
         return rc;
     }
     t->enc = b;

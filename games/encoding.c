@@ -80,6 +80,7 @@ void enc_primitive_term(EncBuilder *b, GameEncTerm term) {
 
 ErrCode enc_finish(EncBuilder *b, const char *game, Error *err) {
     if (b->overflow || b->term_start != b->nlits) {
+        enc_destroy(b);
         return error_set(err, ERR_INTERNAL,
                          "game '%s': its Boolean encoding overflowed the builder's bounds (or "
                          "named a variable out of range, or left a term open)",

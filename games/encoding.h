@@ -50,7 +50,8 @@ void enc_move(EncBuilder *b, GameEncTerm pre, GameEncTerm set);
 void enc_primitive(EncBuilder *b, Value value);
 void enc_primitive_term(EncBuilder *b, GameEncTerm term);
 
-/* Checks the bounds held; ERR_INTERNAL naming `game` otherwise. */
+/* Checks the bounds held; otherwise destroys b and returns ERR_INTERNAL
+ * naming `game`. */
 ErrCode enc_finish(EncBuilder *b, const char *game, Error *err);
 
 #endif /* GAMES_ENCODING_H */

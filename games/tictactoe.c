@@ -678,7 +678,6 @@ static ErrCode init_encoding(Game *g, Ttt *t, Error *err) {
     b->enc.values = ttt_enc_values;
     ErrCode rc = enc_finish(b, "tictactoe", err);
     if (rc != ERR_OK) {
-        enc_destroy(b);
         return rc;
     }
     t->enc = b;
