@@ -84,15 +84,15 @@ for g in $(spec "$check"); do
         [ "$solver" = tier:sliced ] && line=2
         # shellcheck disable=SC2086
         pred=$("$plan" "$g" --ranks 2 $params --positions "$p" | grep -A1 '^time' |
-            sed -n "${line}p" | sed -n 's/.*: \([0-9.e+]*\) s predicted.*/\1/p')
+            sed -n "${line}p" | sed -n 's/^[^0-9]*\([0-9.e+-]*\) s predicted.*/\1/p')
         walls=$(sel "$check" "$g" 2 1 "$solver" '.wall_seconds')
         outer=$(sel "$check" "$g" 2 1 "$solver" '.mpirun_seconds')
         [ -n "$walls" ] || continue
         mw=$(echo "$walls" | med)
         mo=$(echo "$outer" | med)
         awk -v g="$g" -v s="$solver" -v p="$pred" -v w="$mw" -v o="$mo" -v su="$startup" \
-            -v ws="$(echo "$walls" | paste -sd, - | sed 's/,/, /g')" \
-            -v os="$(echo "$outer" | paste -sd, - | sed 's/,/, /g')" 'BEGIN {
+            -v ws="$(echo "$walls" | awk '{ printf "%.3g\n", $1 }' | paste -sd, - | sed 's/,/, /g')" \
+            -v os="$(echo "$outer" | awk '{ printf "%.3g\n", $1 }' | paste -sd, - | sed 's/,/, /g')" 'BEGIN {
             printf "| %s | `%s` | %.3g | %s; %.3g | %+.0f%% | %.3g | %s; %.3g | %+.0f%% |\n",
                 g, s, p, ws, w, (p - w) / w * 100, p + su, os, o, (p + su - o) / o * 100 }'
     done
