@@ -21,6 +21,14 @@
  *                     is solved, the look-up bitmaps of its child tiers
  *                     (16 bytes per 64 slots) and the child records
  *                     fetched from other ranks.
+ *                     With N > 1, also the memory of a design NOT BUILT
+ *                     (docs/scaling.md, 7x6): the forward pass on slices
+ *                     (1/N of every bitmap, cut by slots; the children a
+ *                     rank marks sent to their owners, 8-byte indexes in
+ *                     rounds of at most PLAN_MARK_ROUND bytes) and look-ups
+ *                     by index lists (8 bytes + a record per child fetched,
+ *                     min(R_child, m R / N) (N-1)/N at most) instead of
+ *                     whole-tier request bitmaps.
  *   disk per rank     with --work-dir: the rank's slices (1/N of every
  *                     tier's records), its copy of the bitmaps, headers.
  *   network           per rank and per tier, the ring volumes core/dist.c
@@ -78,6 +86,11 @@
 /* tier:sliced's walks over a range (forward, mark, solve) against 2 (forward,
  * solve): 3/2 of the compute, if the three cost the same. */
 #define PLAN_SLICED_WALKS 1.5
+
+/* The design of a forward pass on slices (not built: docs/scaling.md): a
+ * rank sends the children it marks to their owners in rounds of at most
+ * this many bytes of 8-byte indexes. */
+#define PLAN_MARK_ROUND 1073741824.0
 
 typedef struct Plan {
     int ranks, threads;
@@ -186,6 +199,7 @@ static int plan_game(const Game *g, const Plan *p) {
     double share = (N - 1) / N;
     double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
     double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
+    double dextra = 0, dmarks = 0;          /* the forward pass on slices (a design) */
     char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
     game_spec(g, spec, sizeof spec);
     printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
@@ -206,7 +220,7 @@ static int plan_game(const Game *g, const Plan *p) {
         double secs = pos * p->cost / (N * T);
         double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
         /* tier:sliced: the OR, then per child tier the requests and answers */
-        double sbytes = 2 * bits * share, extra = 0;
+        double sbytes = 2 * bits * share, extra = 0, dx = 0;
         for (int c2 = 0; c2 < nchildren[t]; c2++) {
             int ct = children[t][c2];
             double cbits = ceil((double)size[ct] / 64) * 8;
@@ -214,8 +228,13 @@ static int plan_game(const Game *g, const Plan *p) {
             double reach = fmin(cpos, p->branching * pos / N);
             double answers = reach * share * per_slot;
             sbytes += cbits * share + answers;
-            extra += 2 * cbits + answers; /* need, need_rank, fetched records */
+            extra += 2 * cbits + answers;         /* need, need_rank, fetched records */
+            dx += reach * share * (8 + per_slot); /* design: index lists + records */
         }
+        /* design: the marks of a range, 8 bytes a child, sent in rounds */
+        double marks = fmin(8 * p->branching * pos / N, PLAN_MARK_ROUND);
+        dmarks = marks > dmarks ? marks : dmarks;
+        dextra = dx > dextra ? dx : dextra;
         if (p->ranks == 1) { /* one rank: every child is its own, nothing fetched */
             extra = sbytes = 0;
         }
@@ -259,6 +278,16 @@ static int plan_game(const Game *g, const Plan *p) {
            fmt(back > bitmaps ? back : bitmaps, a, sizeof a), fmt(bitmaps, b, sizeof b),
            fmt(back, c, sizeof c), fmt((bitmaps + window) / N, d, sizeof d),
            fmt(sextra, e, sizeof e));
+    if (p->ranks > 1) {
+        double dfwd = bitmaps / N + dmarks, dback = (bitmaps + window) / N + dextra;
+        printf(
+            "            forward pass on slices, A DESIGN, NOT BUILT (docs/scaling.md): per rank "
+            "%s: the larger of the forward pass (1/N of the bitmaps %s, marks for other ranks "
+            "%s, in rounds of at most 1 GiB) and the backward pass (%s: 1/N of the bitmaps and "
+            "tiers in use, look-ups by index lists %s at most)\n",
+            fmt(dfwd > dback ? dfwd : dback, a, sizeof a), fmt(bitmaps / N, b, sizeof b),
+            fmt(dmarks, c, sizeof c), fmt(dback, d, sizeof d), fmt(dextra, e, sizeof e));
+    }
     printf("disk        per rank %s with --work-dir (its slices, its copy of the bitmaps); "
            "%s in all\n",
            fmt(records / N + bitmaps + headers, a, sizeof a),
