@@ -87,7 +87,10 @@
  * production) holding its range of every tier (header `first`, `records`)
  * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
  * tier's ranges with their checksums; a rerun with the same N resumes from
- * them (slices of another rank count are refused: check_rank_layout).
+ * them (slices of another rank count are refused: check_rank_layout). When
+ * the solve is complete rank 0 also writes DIR/manifest (core/dbstore.h),
+ * listing every slice: one process reads the database through it
+ * (solvers/store.h).
  * Without MPI, dist is one rank of one and this is the single-process
  * solver.
  *
