@@ -2,7 +2,8 @@
  * computed without solving (docs/scaling.md).
  *
  *   tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S]
- *             [--bandwidth B] [--latency S] [--tiers]
+ *             [--bandwidth B] [--latency S] [--imbalance F]
+ *             [--imbalance-sliced F] [--setup S] [--startup S] [--tiers]
  *
  * From the game's tier layout alone (sizes and child tiers: no position is
  * expanded) it prints what bin/solve-mpi on N ranks of T threads would hold,
@@ -20,6 +21,14 @@
  *                     is solved, the look-up bitmaps of its child tiers
  *                     (16 bytes per 64 slots) and the child records
  *                     fetched from other ranks.
+ *                     With N > 1, also the memory of a design NOT BUILT
+ *                     (docs/scaling.md, 7x6): the forward pass on slices
+ *                     (1/N of every bitmap, cut by slots; the children a
+ *                     rank marks sent to their owners, 8-byte indexes in
+ *                     rounds of at most PLAN_MARK_ROUND bytes) and look-ups
+ *                     by index lists (8 bytes + a record per child fetched,
+ *                     min(R_child, m R / N) (N-1)/N at most) instead of
+ *                     whole-tier request bitmaps.
  *   disk per rank     with --work-dir: the rank's slices (1/N of every
  *                     tier's records), its copy of the bitmaps, headers.
  *   network           per rank and per tier, the ring volumes core/dist.c
@@ -35,7 +44,18 @@
  *                     per collective (a few per tier). tier:sliced walks a
  *                     tier's range twice in the backward pass (once to mark
  *                     the child records to fetch), PLAN_SLICED_WALKS
- *                     walks in all instead of 2.
+ *                     walks in all instead of 2. With N > 1 the compute is
+ *                     multiplied by --imbalance F (F >= 1: the slowest rank
+ *                     against the even split, each tier waiting for it;
+ *                     --imbalance-sliced for tier:sliced), and --setup S
+ *                     adds S seconds per slot for the work outside the
+ *                     walks (allocating and touching the tiers, the
+ *                     summary). The solver's own wall_seconds is predicted
+ *                     by these; --startup S adds the seconds mpirun takes
+ *                     to start and end N ranks (the `mpirun` line). The
+ *                     defaults leave F = 1, S = 0: scripts/mpi-model.sh
+ *                     calibrates all of them on boards other than those it
+ *                     checks (docs/scaling.md, "The model").
  *
  * Positions (--positions, the reachable positions of the whole game) are
  * spread over the tiers in proportion to their slots; without it the slots
@@ -67,18 +87,27 @@
  * solve): 3/2 of the compute, if the three cost the same. */
 #define PLAN_SLICED_WALKS 1.5
 
+/* The design of a forward pass on slices (not built: docs/scaling.md): a
+ * rank sends the children it marks to their owners in rounds of at most
+ * this many bytes of 8-byte indexes. */
+#define PLAN_MARK_ROUND 1073741824.0
+
 typedef struct Plan {
     int ranks, threads;
     double positions; /* 0: the slots */
     double cost, bandwidth, latency;
-    double branching; /* child look-ups per position, for the sliced design */
+    double branching;                   /* child look-ups per position, for the sliced design */
+    double imbalance, imbalance_sliced; /* N > 1: slowest rank / even split */
+    double setup;                       /* seconds per slot outside the walks */
+    double startup;                     /* mpirun's start and end, seconds */
     bool tiers;
 } Plan;
 
 static int usage(const char *msg) {
     fprintf(stderr, "tier-plan: %s\n", msg);
     fprintf(stderr, "usage: tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S] "
-                    "[--bandwidth B] [--latency S] [--tiers]\n");
+                    "[--bandwidth B] [--latency S] [--imbalance F] [--imbalance-sliced F] "
+                    "[--setup S] [--startup S] [--tiers]\n");
     return ERR_USAGE;
 }
 
@@ -170,6 +199,7 @@ static int plan_game(const Game *g, const Plan *p) {
     double share = (N - 1) / N;
     double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
     double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
+    double dextra = 0, dmarks = 0;          /* the forward pass on slices (a design) */
     char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
     game_spec(g, spec, sizeof spec);
     printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
@@ -190,7 +220,7 @@ static int plan_game(const Game *g, const Plan *p) {
         double secs = pos * p->cost / (N * T);
         double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
         /* tier:sliced: the OR, then per child tier the requests and answers */
-        double sbytes = 2 * bits * share, extra = 0;
+        double sbytes = 2 * bits * share, extra = 0, dx = 0;
         for (int c2 = 0; c2 < nchildren[t]; c2++) {
             int ct = children[t][c2];
             double cbits = ceil((double)size[ct] / 64) * 8;
@@ -198,8 +228,13 @@ static int plan_game(const Game *g, const Plan *p) {
             double reach = fmin(cpos, p->branching * pos / N);
             double answers = reach * share * per_slot;
             sbytes += cbits * share + answers;
-            extra += 2 * cbits + answers; /* need, need_rank, fetched records */
+            extra += 2 * cbits + answers;         /* need, need_rank, fetched records */
+            dx += reach * share * (8 + per_slot); /* design: index lists + records */
         }
+        /* design: the marks of a range, 8 bytes a child, sent in rounds */
+        double marks = fmin(8 * p->branching * pos / N, PLAN_MARK_ROUND);
+        dmarks = marks > dmarks ? marks : dmarks;
+        dextra = dx > dextra ? dx : dextra;
         if (p->ranks == 1) { /* one rank: every child is its own, nothing fetched */
             extra = sbytes = 0;
         }
@@ -243,6 +278,16 @@ static int plan_game(const Game *g, const Plan *p) {
            fmt(back > bitmaps ? back : bitmaps, a, sizeof a), fmt(bitmaps, b, sizeof b),
            fmt(back, c, sizeof c), fmt((bitmaps + window) / N, d, sizeof d),
            fmt(sextra, e, sizeof e));
+    if (p->ranks > 1) {
+        double dfwd = bitmaps / N + dmarks, dback = (bitmaps + window) / N + dextra;
+        printf(
+            "            forward pass on slices, A DESIGN, NOT BUILT (docs/scaling.md): per rank "
+            "%s: the larger of the forward pass (1/N of the bitmaps %s, marks for other ranks "
+            "%s, in rounds of at most 1 GiB) and the backward pass (%s: 1/N of the bitmaps and "
+            "tiers in use, look-ups by index lists %s at most)\n",
+            fmt(dfwd > dback ? dfwd : dback, a, sizeof a), fmt(bitmaps / N, b, sizeof b),
+            fmt(dmarks, c, sizeof c), fmt(dback, d, sizeof d), fmt(dextra, e, sizeof e));
+    }
     printf("disk        per rank %s with --work-dir (its slices, its copy of the bitmaps); "
            "%s in all\n",
            fmt(records / N + bitmaps + headers, a, sizeof a),
@@ -252,13 +297,24 @@ static int plan_game(const Game *g, const Plan *p) {
     printf("            tier:sliced: per rank at most %s; at most %s in all (%.0f bytes; "
            "%.3g moves per position at most)\n",
            fmt(snet, a, sizeof a), fmt(snet * N, b, sizeof b), snet * N, p->branching);
-    printf("time        %.4g s predicted: compute %.4g s (%.3g us per position per thread), "
-           "exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
-           compute + comm, compute, p->cost * 1e6, comm, p->bandwidth / 1e9, p->latency * 1e6);
+    double many = p->ranks > 1 ? 1.0 : 0.0;
+    double setup = p->setup * slots;
+    double whole = setup + compute * (many ? p->imbalance : 1.0) + comm;
+    printf("time        %.4g s predicted: setup %.4g s, compute %.4g s (%.3g us per position per "
+           "thread, x %.3g imbalance), exchange %.4g s (%.3g GB/s, %.3g us latency)\n",
+           whole, setup, compute * (many ? p->imbalance : 1.0), p->cost * 1e6,
+           many ? p->imbalance : 1.0, comm, p->bandwidth / 1e9, p->latency * 1e6);
     double walks = p->ranks > 1 ? PLAN_SLICED_WALKS : 1.0; /* one rank: no look-up walk */
-    printf("            tier:sliced: %.4g s predicted: compute %.4g s (%.2g walks of 2), "
-           "exchange %.4g s\n",
-           compute * walks + scomm, compute * walks, walks, scomm);
+    double sk = many ? p->imbalance_sliced : 1.0;
+    double sliced = setup + compute * walks * sk + scomm;
+    printf("            tier:sliced: %.4g s predicted: setup %.4g s, compute %.4g s (%.2g walks "
+           "of 2, x %.3g imbalance), exchange %.4g s\n",
+           sliced, setup, compute * walks * sk, walks, sk, scomm);
+    if (p->startup > 0) {
+        printf("mpirun      %.4g s with tier, %.4g s with tier:sliced (start and end of the ranks "
+               "%.3g s)\n",
+               whole + p->startup, sliced + p->startup, p->startup);
+    }
     free(size);
     free(nchildren);
     free(order);
@@ -272,7 +328,9 @@ int main(int argc, char **argv) {
               .cost = PLAN_COST_DEFAULT,
               .bandwidth = 1.25e9,
               .latency = 50e-6,
-              .branching = 0};
+              .branching = 0,
+              .imbalance = 1,
+              .imbalance_sliced = 1};
     const char *game = NULL;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -287,14 +345,20 @@ int main(int argc, char **argv) {
             *(strcmp(arg, "--ranks") == 0 ? &p.ranks : &p.threads) = (int)v;
             i++;
         } else if (strcmp(arg, "--positions") == 0 || strcmp(arg, "--cost") == 0 ||
-                   strcmp(arg, "--bandwidth") == 0 || strcmp(arg, "--latency") == 0) {
-            double *dst = strcmp(arg, "--positions") == 0   ? &p.positions
-                          : strcmp(arg, "--cost") == 0      ? &p.cost
-                          : strcmp(arg, "--bandwidth") == 0 ? &p.bandwidth
-                                                            : &p.latency;
+                   strcmp(arg, "--bandwidth") == 0 || strcmp(arg, "--latency") == 0 ||
+                   strcmp(arg, "--imbalance") == 0 || strcmp(arg, "--imbalance-sliced") == 0 ||
+                   strcmp(arg, "--setup") == 0 || strcmp(arg, "--startup") == 0) {
+            double *dst = strcmp(arg, "--positions") == 0          ? &p.positions
+                          : strcmp(arg, "--cost") == 0             ? &p.cost
+                          : strcmp(arg, "--bandwidth") == 0        ? &p.bandwidth
+                          : strcmp(arg, "--latency") == 0          ? &p.latency
+                          : strcmp(arg, "--imbalance") == 0        ? &p.imbalance
+                          : strcmp(arg, "--imbalance-sliced") == 0 ? &p.imbalance_sliced
+                          : strcmp(arg, "--setup") == 0            ? &p.setup
+                                                                   : &p.startup;
             if (val == NULL || !parse_double(val, dst)) {
-                return usage("--positions, --cost, --bandwidth and --latency need a positive "
-                             "number");
+                return usage("--positions, --cost, --bandwidth, --latency, --imbalance, "
+                             "--imbalance-sliced, --setup and --startup need a positive number");
             }
             i++;
         } else if (arg[0] == '-') {

@@ -756,6 +756,20 @@ void dbstore_manifest_free(DbManifest *m) {
 
 #define MANIFEST_MAX (DBSTORE_MAX_FILES * 200 + 8192)
 
+/* A manifest's file name: NAME in DIR, or rank-R-of-N/NAME (an N-rank
+ * tier solve's slices, docs/mpi.md), written exactly so; NAME neither
+ * empty nor hidden, no other '/' (nothing outside DIR is named). */
+static bool file_name_ok(const char *name) {
+    int r = 0, n = 0, len = 0;
+    char canon[DBSTORE_NAME_MAX];
+    if (sscanf(name, "rank-%d-of-%d/%n", &r, &n, &len) == 2 && len > 0 && r >= 0 && r < n &&
+        snprintf(canon, sizeof canon, "rank-%d-of-%d/", r, n) == len &&
+        strncmp(canon, name, (size_t)len) == 0) {
+        name += len;
+    }
+    return name[0] != '.' && name[0] != '\0' && strchr(name, '/') == NULL;
+}
+
 ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error *err) {
     memset(m, 0, sizeof *m);
     char path[4200];
@@ -874,7 +888,7 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
                 ok = sscanf(val, "%64s %" SCNd32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNx64,
                             name, &f->index, &f->records, &f->first, &f->bytes,
                             &f->header_sum) == 6 &&
-                     strlen(name) < DBSTORE_NAME_MAX && strchr(name, '/') == NULL && name[0] != '.';
+                     strlen(name) < DBSTORE_NAME_MAX && file_name_ok(name);
                 if (ok) {
                     memcpy(f->name, name, strlen(name) + 1);
                 }

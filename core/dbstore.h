@@ -15,6 +15,8 @@
  *                       slots; reach.gmdb: the tier solver's reachability
  *                       bitmaps, while a solve is in progress);
  *   lock                the writers' lock (flock), holding the writer's PID.
+ *   rank-R-of-N/NAME    an N-rank tier solve's slices (docs/mpi.md): the
+ *                       manifest may name a file in such a subdirectory.
  *
  * A record file:
  *

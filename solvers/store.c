@@ -131,6 +131,68 @@ ErrCode store_save(const Game *g, const char *solver, const SolveResult *res, co
 
 /* ------------------------------------------------------------- reading */
 
+/* Tiers layout: the manifest's files grouped by tier (st->tier_file: tier
+ * t's files are [tier_file[t], tier_file[t + 1])). Either one file per tier
+ * holding all its records (a single-process solve), or, as an N-rank solve
+ * writes them (docs/mpi.md), each tier's slices in order of `first`, each
+ * starting where the previous ended, together exactly the tier (a slice
+ * may be empty). Anything else is ERR_IO (the caller's message). O(files). */
+static ErrCode tier_slices(Store *st, Error *err) {
+    const Game *g = st->g;
+    const DbManifest *m = &st->m;
+    int n = g->tiers->count(g);
+    st->ntiers = n;
+    st->tier_file = calloc((size_t)n + 1, sizeof *st->tier_file);
+    st->tier_size = calloc((size_t)n + 1, sizeof *st->tier_size);
+    if (st->tier_file == NULL || st->tier_size == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the database reader");
+    }
+    int k = 0;
+    for (int t = 0; t < n; t++) {
+        st->tier_size[t] = g->tiers->size(g, t);
+        st->tier_file[t] = k;
+        uint64_t next = 0;
+        int start = k;
+        while (k < m->nfiles && m->files[k].index == t && m->files[k].first == next &&
+               m->files[k].records <= st->tier_size[t] - next) {
+            next += m->files[k++].records;
+        }
+        if (k == start || next != st->tier_size[t]) {
+            return ERR_IO;
+        }
+    }
+    st->tier_file[n] = k;
+    return k == m->nfiles ? ERR_OK : ERR_IO;
+}
+
+/* Tier t's records, read whole from its file or assembled from its slices. */
+static ErrCode load_file(Store *st, int k, int threads, Database *v, Error *err);
+static ErrCode load_tier(Store *st, int t, int threads, Database *v, Error *err) {
+    int k0 = st->tier_file[t], k1 = st->tier_file[t + 1];
+    if (k1 - k0 == 1) {
+        return load_file(st, k0, threads, v, err);
+    }
+    ErrCode rc = db_create(v, st->tier_size[t], st->m.width, st->m.winby, err);
+    bool made = rc == ERR_OK;
+    for (int k = k0; k < k1 && rc == ERR_OK; k++) {
+        Database part;
+        rc = load_file(st, k, threads, &part, err);
+        if (rc == ERR_OK) {
+            uint64_t first = st->m.files[k].first;
+            memcpy(v->width == 1 ? (void *)(v->r8 + first) : (void *)(v->r16 + first),
+                   part.width == 1 ? (void *)part.r8 : (void *)part.r16, part.size * part.width);
+            if (part.winby != NULL) {
+                memcpy(v->winby + first, part.winby, part.size * 2);
+            }
+            db_destroy(&part);
+        }
+    }
+    if (rc != ERR_OK && made) {
+        db_destroy(v);
+    }
+    return rc;
+}
+
 ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
     memset(st, 0, sizeof *st);
     st->g = g;
@@ -167,7 +229,13 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
             bdd || (st->tiers ? g->tiers != NULL && m->nfiles == g->tiers->count(g)
                               : strcmp(m->layout, "slots") == 0 &&
                                     (uint64_t)m->nfiles == slot_files(g->num_positions));
-        for (int k = 0; !bdd && k < m->nfiles && layout_ok; k++) {
+        if (!bdd && st->tiers && g->tiers != NULL) {
+            /* one file per tier, or a tier in slices (an N-rank solve) */
+            ErrCode lr = tier_slices(st, err);
+            layout_ok = lr == ERR_OK;
+            rc = lr == ERR_MEMORY ? lr : rc;
+        }
+        for (int k = 0; !bdd && !st->tiers && k < m->nfiles && layout_ok; k++) {
             const DbManifestFile *f = &m->files[k];
             uint64_t want =
                 st->tiers
@@ -178,8 +246,8 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
             layout_ok = f->index == k && f->records == want &&
                         f->first == (st->tiers ? 0 : (uint64_t)k * STORE_SLOTS_PER_FILE);
         }
-        if (!layout_ok || m->hash_space != g->num_positions ||
-            m->width != db_width_for(g->max_depth) || m->winby != g->has_winby) {
+        if (rc == ERR_OK && (!layout_ok || m->hash_space != g->num_positions ||
+                             m->width != db_width_for(g->max_depth) || m->winby != g->has_winby)) {
             rc = error_set(err, ERR_IO,
                            "%s/manifest does not describe a database of %s as this build lays "
                            "it out (another version of the game module?); " REMEDY,
@@ -223,6 +291,8 @@ void store_close(Store *st) {
     }
     free(st->files);
     free(st->opened);
+    free(st->tier_file);
+    free(st->tier_size);
     free(st->cache);
     dbstore_manifest_free(&st->m);
     dbstore_dir_close(&st->dir);
@@ -235,8 +305,8 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
     memset(info, 0, sizeof *info);
     info->kind = DBSTORE_RECORDS;
     snprintf(info->spec, sizeof info->spec, "%s", st->m.spec);
-    info->index = k;
-    info->count = st->nfiles;
+    info->index = f->index; /* k, but for a tier in slices */
+    info->count = st->tiers ? st->ntiers : st->nfiles;
     info->width = st->m.width;
     info->winby = st->m.winby;
     info->records = f->records;
@@ -281,20 +351,32 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
         return ERR_OK;
     }
     int t = g->tiers->tier_of(g, pos);
-    if (t < 0 || t >= st->nfiles) {
+    if (t < 0 || t >= st->ntiers) {
         *in = false;
         return ERR_OK;
     }
-    *k = t;
+    uint64_t size = st->tier_size[t];
     if (g->tiers->first != NULL) {
         *i = pos - g->tiers->first(g, t);
-        *in = *i < st->m.files[t].records;
+        *in = *i < size;
     } else {
         /* A hash slot outside the tiers' layout (e.g. illegal piece
          * counts) has no local index: the round trip says so. */
         *i = g->tiers->index_of(g, pos);
-        *in = *i < st->m.files[t].records && g->tiers->position_at(g, t, *i) == pos;
+        *in = *i < size && g->tiers->position_at(g, t, *i) == pos;
     }
+    /* the tier's file, or its slice holding local index *i (binary search) */
+    int lo = st->tier_file[t], hi = st->tier_file[t + 1] - 1;
+    while (*in && lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (st->m.files[mid].first <= *i) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    *k = lo;
+    *i -= *in ? st->m.files[lo].first : 0;
     return ERR_OK;
 }
 
@@ -578,7 +660,7 @@ static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winb
         return false;
     } else {
         int t = g->tiers->tier_of(g, c);
-        if (t < 0 || t >= st->nfiles || !v->resident[t]) {
+        if (t < 0 || t >= st->ntiers || !v->resident[t]) {
             return false;
         }
         db = &v->loaded[t];
@@ -854,7 +936,7 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
     if (threads < 1) {
         threads = omp_get_num_procs();
     }
-    int n = st->tiers ? st->nfiles : 1;
+    int n = st->tiers ? st->ntiers : 1;
     Verify v = {.st = st};
     v.loaded = calloc((size_t)n, sizeof *v.loaded);
     v.resident = calloc((size_t)n, sizeof *v.resident);
@@ -919,7 +1001,7 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
                     db_destroy(&v.loaded[u]);
                     v.resident[u] = false;
                 } else if (!v.resident[u] && need) {
-                    rc = load_file(st, u, threads, &v.loaded[u], err);
+                    rc = load_tier(st, u, threads, &v.loaded[u], err);
                     v.resident[u] = rc == ERR_OK;
                     v.first[u] = g->tiers->first != NULL ? g->tiers->first(g, u) : 0;
                 }

@@ -5,7 +5,10 @@
  * Layouts (the manifest's `layout`):
  *   tiers  one file per tier (tier-NNNN.gmdb), records by local index: what
  *          the tier solver writes as it goes (solvers/tier.c), so an
- *          interrupted solve resumes from the tiers on disk;
+ *          interrupted solve resumes from the tiers on disk; or, written by
+ *          N MPI ranks, each tier in N slices (rank-R-of-N/tier-NNNN.gmdb,
+ *          header `first` and `records`: a range of local indexes), read
+ *          the same way (docs/mpi.md);
  *   slots  files of STORE_SLOTS_PER_FILE hash slots each (slots-NNNN.gmdb),
  *          records by position: what store_save writes for the others;
  *   bdd    one file of BDDs per ply (ply-NNNN.gmdb), written by the symbolic
@@ -80,6 +83,11 @@ typedef struct Store {
     uint64_t reads, misses;
     struct SymDb *bdd; /* layout "bdd": the symbolic solver's plies
                           (solvers/symbolic_db.h), else NULL */
+    /* layout tiers: tier t's files are [tier_file[t], tier_file[t + 1]),
+     * one, or its slices in order when N ranks wrote it (docs/mpi.md) */
+    int ntiers;
+    int *tier_file;
+    uint64_t *tier_size;
 } Store;
 
 /* Opens DIR's complete database of g's variant: refuses (ERR_IO) a

@@ -87,7 +87,10 @@
  * production) holding its range of every tier (header `first`, `records`)
  * and its reach file, and rank 0 writes DIR/manifest-of-N.txt listing every
  * tier's ranges with their checksums; a rerun with the same N resumes from
- * them (slices of another rank count are refused: check_rank_layout).
+ * them (slices of another rank count are refused: check_rank_layout). When
+ * the solve is complete rank 0 also writes DIR/manifest (core/dbstore.h),
+ * listing every slice: one process reads the database through it
+ * (solvers/store.h).
  * Without MPI, dist is one rank of one and this is the single-process
  * solver.
  *
@@ -228,6 +231,7 @@ typedef struct TierSolve {
      * it, DIR/rank-R-of-N, and DIR itself (rank 0's manifest) */
     uint64_t *bounds;
     FILE *manifest;
+    DbManifestFile *slices; /* rank 0: every tier's slices for DIR/manifest, tier-major */
     double compute_seconds, compute_reported;
     char rank_dir[4096];
     const char *top_dir;
@@ -1503,19 +1507,27 @@ static ErrCode reachability(TierSolve *s) {
  * allgather), and rank 0 lists the tier's slices in its manifest. */
 static void manifest_tier(TierSolve *s, int t) {
     int n = dist_size(), me = dist_rank();
-    uint64_t *b = s->bounds + n + 1, *sums = s->bounds + 2 * (n + 1);
+    uint64_t *b = s->bounds + n + 1, *sums = s->bounds + 2 * (n + 1); /* 3n <= 3(n + 1) */
     for (int r = 0; r <= n; r++) {
-        b[r] = (uint64_t)r * 2 * sizeof *sums;
+        b[r] = (uint64_t)r * 3 * sizeof *sums;
     }
-    sums[2 * me] = s->t[t].file_sum;
-    sums[2 * me + 1] = range_checksum(&s->t[t], range_record(s, t, me), range_record(s, t, me + 1));
-    dist_share_ranges(sums, b, (uint64_t)n * 2 * sizeof *sums);
+    sums[3 * me] = s->t[t].file_sum;
+    sums[3 * me + 1] = range_checksum(&s->t[t], range_record(s, t, me), range_record(s, t, me + 1));
+    sums[3 * me + 2] = s->t[t].file_bytes;
+    dist_share_ranges(sums, b, (uint64_t)n * 3 * sizeof *sums);
     for (int r = 0; r < n && s->manifest != NULL; r++) {
         uint64_t a = range_record(s, t, r), e = range_record(s, t, r + 1);
         fprintf(s->manifest,
                 "tier %d rank %d records %" PRIu64 " %" PRIu64 " checksum %016" PRIx64
                 " file rank-%d-of-%d/tier-%04d.gmdb header %016" PRIx64 "\n",
-                t, r, a, e, sums[2 * r + 1], r, n, t, sums[2 * r]);
+                t, r, a, e, sums[3 * r + 1], r, n, t, sums[3 * r]);
+        DbManifestFile *f = &s->slices[(size_t)t * (size_t)n + (size_t)r];
+        *f = (DbManifestFile){.index = t,
+                              .records = e - a,
+                              .first = a,
+                              .bytes = sums[3 * r + 2],
+                              .header_sum = sums[3 * r]};
+        snprintf(f->name, sizeof f->name, "rank-%d-of-%d/tier-%04d.gmdb", r, n, t);
     }
 }
 
@@ -1713,11 +1725,29 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
 /* With --work-dir and N > 1 ranks, rank 0 writes DIR/manifest-of-N.txt: the
  * variant, then per tier and rank the records of the rank's range, the
  * payload checksum of its file and the file's name (written as .tmp while
- * solving, renamed when every tier is solved). */
+ * solving, renamed when every tier is solved); and, when every tier is
+ * solved, DIR/manifest (core/dbstore.h: the counts, the root's value and
+ * every slice file, rank-R-of-N/tier-NNNN.gmdb, with its range, size and
+ * header checksum), which solvers/store.h reads: a single process answers
+ * --query, --analyze and --verify from DIR once the rank directories are
+ * gathered in it. A previous run's DIR/manifest is removed first (the
+ * database is not complete while this solve runs). */
 static ErrCode manifest_open(TierSolve *s, ErrCode rc) {
     if (rc != ERR_OK || s->work_dir == NULL || dist_size() == 1 || dist_rank() != 0) {
         return rc;
     }
+    s->slices = mem_calloc((size_t)s->ntiers * (size_t)dist_size(), sizeof *s->slices,
+                           "the manifest", s->err);
+    if (s->slices == NULL) {
+        return ERR_MEMORY;
+    }
+    DbDir top;
+    rc = dbstore_dir_open(s->top_dir, false, &top, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    dbstore_remove(&top, "manifest");
+    dbstore_dir_close(&top);
     char path[4096];
     snprintf(path, sizeof path, "%s/manifest-of-%d.txt.tmp", s->top_dir, dist_size());
     s->manifest = fopen(path, "w");
@@ -1729,7 +1759,7 @@ static ErrCode manifest_open(TierSolve *s, ErrCode rc) {
     return ERR_OK;
 }
 
-static ErrCode manifest_close(TierSolve *s) {
+static ErrCode manifest_close(TierSolve *s, const DbSummary *sum) {
     ErrCode rc = ERR_OK;
     if (s->manifest != NULL) {
         char tmp[4096 + 8], path[4096];
@@ -1740,6 +1770,19 @@ static ErrCode manifest_close(TierSolve *s) {
         s->manifest = NULL;
         if (bad || rename(tmp, path) != 0) {
             rc = error_set(s->err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
+        }
+        DbDir top;
+        if (rc == ERR_OK) {
+            rc = dbstore_dir_open(s->top_dir, false, &top, s->err);
+        }
+        if (rc == ERR_OK) {
+            DbManifest m;
+            store_manifest_fill(&m, s->g, "tier", "tiers", sum, s->res->root, s->winby,
+                                s->res->root_winby);
+            m.nfiles = s->ntiers * dist_size();
+            m.files = s->slices;
+            rc = dbstore_manifest_write(&top, &m, s->err);
+            dbstore_dir_close(&top);
         }
     }
     return dist_agree(rc, s->err);
@@ -1966,7 +2009,8 @@ static ErrCode check_rank_layout(const char *dir, Error *err) {
         if ((slices || manifest) && m != n && !(n == 1 && m == 1)) {
             rc = error_set(err, ERR_IO,
                            "%s holds the database of a solve on %d ranks (%s), not %d; run on %d "
-                           "ranks to resume or read it, or use another --db",
+                           "ranks to resume it, read it by one process without --solver "
+                           "(docs/mpi.md), or use another --db",
                            dir, m, e->d_name, n, m);
         }
     }
@@ -2068,7 +2112,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     }
     if (rc == ERR_OK) {
         s.bounds =
-            mem_calloc(4 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
+            mem_calloc(5 * ((size_t)dist_size() + 1), sizeof *s.bounds, "the tier ranges", err);
         s.rbounds = mem_calloc((size_t)s.ntiers * ((size_t)dist_size() + 1), sizeof *s.rbounds,
                                "the tier ranges", err);
         rc = s.bounds != NULL && s.rbounds != NULL ? ERR_OK : ERR_MEMORY;
@@ -2110,7 +2154,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         }
     }
     if (rc == ERR_OK) {
-        rc = manifest_close(&s);
+        rc = manifest_close(&s, &sum);
         /* N ranks: the slices and the manifest are the saved database */
         if (dist_size() > 1) {
             res->saved_db = rc == ERR_OK && s.work_dir != NULL;
@@ -2119,6 +2163,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (s.manifest != NULL) {
         fclose(s.manifest);
     }
+    free(s.slices);
     if (rc == ERR_OK) {
         res->has_winby = g->has_winby;
         res->has_checksum = true;

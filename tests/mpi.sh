@@ -181,6 +181,79 @@ else
     bad "corrupt slice: exit $rc, $(head -c 400 "$tmp/err")"
 fi
 
+# Reading an N-rank database with one process: rank 0's DIR/manifest
+# lists every slice (rank-R-of-N/tier-NNNN.gmdb, its range, size and header
+# checksum), and bin/solve --db DIR answers --query, --query -, --analyze
+# and --verify from the slices once the rank directories are in DIR (here
+# they are: one machine). Every position's answer must be the one from
+# the single-process database. "Every position": all boards of tic-tac-toe
+# and of Connect Four 4x3 with legal piece counts (and Connect Four's
+# pieces stacked), generated here by awk, not by the solver; unreachable
+# ones get the same refusal line from both. Tic-tac-toe is not tier-major
+# (index_of/position_at), Connect Four is (first), so both look-ups run.
+awk 'BEGIN { split("- x o", c, " ")
+    for (i = 0; i < 19683; i++) { n = i; s = ""; nx = 0; no = 0
+        for (k = 0; k < 9; k++) { d = n % 3; n = int(n / 3); s = s c[d + 1]; nx += d == 1; no += d == 2 }
+        if (nx == no || nx == no + 1) print s } }' >"$tmp/ttt.in"
+awk -v W=4 -v H=3 'BEGIN { n = 0
+    for (h = 0; h <= H; h++) for (b = 0; b < 2 ^ h; b++) { ch[n] = h; cb[n] = b; n++ }
+    for (i = 0; i < n ^ W; i++) { k = i; nx = 0; no = 0
+        for (c = 0; c < W; c++) { ci[c] = k % n; k = int(k / n)
+            for (r = 0; r < ch[ci[c]]; r++) if (int(cb[ci[c]] / 2 ^ r) % 2) nx++; else no++ }
+        if (nx != no && nx != no + 1) continue
+        s = ""
+        for (r = H - 1; r >= 0; r--) { if (r < H - 1) s = s "/"
+            for (c = 0; c < W; c++) { x = ci[c]
+                s = s (r >= ch[x] ? "-" : (int(cb[x] / 2 ^ r) % 2 ? "x" : "o")) } }
+        print s } }' >"$tmp/c43.in"
+read_back() { # NAME GAME INPUT NRANKS...: queries from N-rank databases = one process's
+    name=$1 game=$2 input=$3
+    shift 3
+    "$solve" "$game" --solver tier --db "$tmp/rb1" >/dev/null
+    "$solve" "$game" --db "$tmp/rb1" --query - <"$input" >"$tmp/rb1.q" 2>&1
+    "$solve" "$game" --db "$tmp/rb1" --analyze --json | jq -c "del(.wall_seconds, .peak_rss_bytes,
+        .solver_stats, .threads)" >"$tmp/rb1.a"
+    for n in "$@"; do
+        for solver in tier tier:sliced; do
+            rm -rf "$tmp/rbn"
+            mpi "$n" "$solve_mpi" "$game" --solver "$solver" --threads 1 --db "$tmp/rbn" >/dev/null
+            "$solve" "$game" --db "$tmp/rbn" --query - <"$input" >"$tmp/rbn.q" 2>&1
+            "$solve" "$game" --db "$tmp/rbn" --analyze --json | jq -c "del(.wall_seconds,
+                .peak_rss_bytes, .solver_stats, .threads)" >"$tmp/rbn.a"
+            "$solve" "$game" --db "$tmp/rbn" --verify --threads 1 >"$tmp/rbn.v" 2>&1
+            vrc=$?
+            lines=$(grep -c '"value"' "$tmp/rbn.q")
+            if cmp -s "$tmp/rb1.q" "$tmp/rbn.q" && cmp -s "$tmp/rb1.a" "$tmp/rbn.a" &&
+                [ "$vrc" -eq 0 ] && [ "$lines" -gt 0 ]; then
+                ok "$name: one process reads the $n-rank $solver database: $lines queries, analyze, verify the same"
+            else
+                bad "$name: $n-rank $solver database read back: verify exit $vrc, $lines queries,
+                    $(cmp "$tmp/rb1.q" "$tmp/rbn.q" 2>&1) $(head -c 300 "$tmp/rbn.v")"
+            fi
+        done
+    done
+    rm -rf "$tmp/rb1"
+}
+read_back tictactoe tictactoe "$tmp/ttt.in" 2 3
+# (the published count: 5,478 reachable positions, every other line refused)
+n=$(grep -c '"value"' "$tmp/rb1.q")
+[ "$n" = 5478 ] && ok "tictactoe queries: 5478 reachable" || bad "tictactoe queries: $n reachable"
+read_back "connect4 4x3" connect4:w=4,h=3 "$tmp/c43.in" 2 3
+# A slice that is not the one the manifest lists (another rank's, or
+# damaged) and a missing one are refused, naming the file (exit 5).
+cp "$tmp/rbn/rank-0-of-3/tier-0005.gmdb" "$tmp/rbn/rank-1-of-3/tier-0005.gmdb"
+"$solve" connect4:w=4,h=3 --db "$tmp/rbn" --verify >/dev/null 2>"$tmp/err"
+rc1=$?
+rm "$tmp/rbn/rank-2-of-3/tier-0003.gmdb"
+"$solve" connect4:w=4,h=3 --db "$tmp/rbn" --analyze >/dev/null 2>>"$tmp/err"
+rc2=$?
+if [ "$rc1" -eq 5 ] && [ "$rc2" -eq 5 ] && grep -q "rank-1-of-3/tier-0005.gmdb" "$tmp/err" &&
+    grep -q "rank-2-of-3/tier-0003.gmdb" "$tmp/err"; then
+    ok "a swapped slice and a missing slice are refused, the file named (exit 5)"
+else
+    bad "swapped/missing slice: exit $rc1 / $rc2, $(head -c 400 "$tmp/err")"
+fi
+
 # Failures end the job with the rank named, never a hang (timeout: 124).
 # A rank refused for memory (its own --max-memory, mpirun's MPMD syntax):
 G="connect4:w=4,h=4 --solver tier --threads 1"
