@@ -5,18 +5,10 @@
  * outside the lock and empties it. Cost: one thread, one job's copies of
  * the name and the header description.
  *
- * The thread (and the OpenMP threads it starts, which inherit it) runs at
- * the lowest priority, nice DBWRITER_NICE: the solver beside it leaves
- * cores idle between and within its parallel loops, and the writer should
- * fill those, not take a share of the solver's cores while both of its
- * threads run (it only has to keep pace with the tiers; when it does not,
- * the solver waits for it at the next hand-over and the writer then has
- * the cores). CFS gives a runnable thread a share of a core by weight:
- * 15 at nice 19 against 1024 for each solver thread at nice 0, about 1.5%
- * (at nice 10, weight 110, it was about 10%: some 20 s of CPU taken from a
- * 124 s Connect Four 6x5 solve; docs/database.md). SCHED_IDLE would take
- * still less but could starve the writer outright on a machine busy with
- * other processes, and an unprivileged thread cannot leave it to catch up.
+ * The thread runs at a lower priority (nice DBWRITER_NICE): the solver
+ * beside it leaves cores idle between and within its parallel loops, and
+ * the writer should fill those, not take a share of the solver's cores
+ * while both of its threads run (it only has to keep pace with the tiers).
  */
 #define _GNU_SOURCE /* gettid */
 #include "core/dbwriter.h"
@@ -53,7 +45,7 @@ struct DbWriter {
 };
 
 #ifndef DBWRITER_NICE
-#define DBWRITER_NICE 19
+#define DBWRITER_NICE 10
 #endif
 
 static void *writer_main(void *arg) {

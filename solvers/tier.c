@@ -2077,7 +2077,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     /* A rank refused (memory, files) ends every rank here, not in a wait. */
     rc = dist_agree(rc, err);
     if (rc == ERR_OK && s.dir.fd >= 0) {
-        /* the writer compresses on the solve's thread count: at the lowest priority
+        /* the writer compresses on the solve's thread count: at nice +10
          * it fills idle cores, and when the solve waits for it, both
          * compress (6x5: the wait 16-17 s -> 9 s, docs/database.md) */
         rc = dbwriter_start(&s.dir, s.threads, &s.writer, err);
