@@ -306,6 +306,22 @@ static bool all_zero(const unsigned char *p, uint64_t n) {
     return true;
 }
 
+/* A compression context with the parameters of new files set once
+ * (DBSTORE_LEVEL, DBSTORE_MIN_MATCH; ZSTD_compress2 keeps them from block
+ * to block), or NULL. */
+static ZSTD_CCtx *new_cctx(void) {
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    if (c == NULL) {
+        return NULL;
+    }
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, DBSTORE_LEVEL)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, DBSTORE_MIN_MATCH))) {
+        ZSTD_freeCCtx(c);
+        return NULL;
+    }
+    return c;
+}
+
 /* Blocks compressed per batch: bounds the memory of a write. */
 #define BATCH_BLOCKS 512
 
@@ -335,7 +351,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
             error_set(err, ERR_MEMORY, "cannot allocate the buffers to write %s/%s", d->path, name);
     }
     for (int t = 0; t < threads && rc == ERR_OK; t++) {
-        cctx[t] = ZSTD_createCCtx();
+        cctx[t] = new_cctx();
         if (cctx[t] == NULL) {
             rc = error_set(err, ERR_MEMORY, "cannot create a zstd context");
         }
@@ -374,8 +390,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
             }
             size_t c = 0;
             if (!zero) {
-                c = ZSTD_compressCCtx(cctx[tid], out + (k - b0) * bound, bound, src, (size_t)len,
-                                      DBSTORE_LEVEL);
+                c = ZSTD_compress2(cctx[tid], out + (k - b0) * bound, bound, src, (size_t)len);
                 if (ZSTD_isError(c)) {
                     zerr = 1;
                     c = 0;
