@@ -73,7 +73,6 @@
 #include "core/clock.h"
 #include "core/mem.h"
 
-#define LOOPY_MAX_SIZE (UINT64_C(1) << 31)
 #define LOOPY_LEVELS (DB_MAX_REMOTENESS_16 + 2) /* event levels 0..16383, +1 */
 
 typedef struct Loopy {
@@ -657,6 +656,10 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
     return failed(L) ? L->err->code : ERR_OK;
 }
 
+uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges) {
+    return size * 6 + reached * 4 + (stored_edges ? (size + 1) * 8 : 0);
+}
+
 static void release(Loopy *L) {
     free(L->left);
     free(L->wl_ev);
@@ -679,7 +682,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
                          "game '%s': the tier solver does not keep WinBy scores in loopy tiers",
                          g->module->name);
     }
-    if (j->size >= LOOPY_MAX_SIZE) {
+    if (j->size >= TIER_LOOPY_MAX_SIZE) {
         return error_set(err, ERR_LIMIT,
                          "game '%s': loopy tier %d has %" PRIu64
                          " positions; the loopy tier pass indexes fewer than 2^31",
@@ -688,7 +691,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     Loopy L = {.j = j, .err = err};
     L.use_parents = g->ops->generate_parents != NULL && !j->stored_edges;
     uint64_t reached = popcount_bitmap(j->reach, words_of(j->size));
-    uint64_t need = j->size * 6 + reached * 4 + (L.use_parents ? 0 : (j->size + 1) * 8);
+    uint64_t need = tier_loopy_bytes(j->size, reached, !L.use_parents);
     ErrCode rc = mem_check(need, "the loopy tier's counters, events and frontier", err);
     if (rc != ERR_OK) {
         return rc;
