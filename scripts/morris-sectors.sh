@@ -12,10 +12,12 @@
 #   scripts/morris-sectors.sh 6
 #   scripts/morris-sectors.sh 9 need   what each mid- and endgame sector
 #       needs at least in memory (the sector and its two child sectors'
-#       records, bitmaps, the loopy pass: the window may hold more), today
-#       and with two changes not built: (A) the loopy pass indexed by rank
-#       among the canonical positions (6 bytes a slot -> 6/16 + a rank
-#       table of 1/8), (B) a symmetry-reduced index (every term / 16).
+#       records, bitmaps, the loopy pass: the window may hold more): with
+#       the loopy pass's arrays indexed by slot (6 bytes a slot, the code
+#       before 2026-11-23 15:00), by rank among the canonical positions
+#       (10 bytes a position + 1/8 a slot, solvers/tier_loopy.c now), and
+#       with a symmetry-reduced index (not built: every term / 16). The
+#       2^31-slot limit of a loopy tier holds for the first two.
 #       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
 #       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
 #       not measurements.
@@ -48,7 +50,7 @@ function size(bytes) {
 }
 function sz(w, b) { return 2 * binom(P, w) * binom(P - w, b) }
 function need() {
-    print "| sector | slots | at least, today | (A) loopy pass by rank | (B) symmetry-reduced index |"
+    print "| sector | slots | loopy pass by slot (before) | loopy pass by rank (now) | symmetry-reduced index (not built) |"
     print "|---|---|---|---|---|"
     k = 0
     for (w = 3; w <= n; w++) for (b = 3; b <= n; b++) { key[k] = sz(w, b); name[k] = w "-" b; k++ }
@@ -62,8 +64,9 @@ function need() {
         today = 2 * (s + c) + (s + c) / 8 + 6 * s + 4 * s / 16
         a = 2 * (s + c) + (s + c) / 8 + 6 * s / 16 + s / 8 + 4 * s / 16
         bb = (2 * (s + c) + (s + c) / 8 + 10 * s) / 16
-        printf "| %s | %.0f | %s%s | %s | %s |\n", name[i], s, size(today),
-            (s >= 2147483648 ? " (over 2^31 slots)" : ""), size(a), size(bb)
+        over = s >= 2147483648 ? " (over 2^31 slots)" : ""
+        printf "| %s | %.0f | %s%s | %s%s | %s |\n", name[i], s, size(today), over, size(a), over,
+            size(bb)
     }
 }
 BEGIN {

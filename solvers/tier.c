@@ -1317,8 +1317,8 @@ static void trim_bitmaps(TierSolve *s) {
  * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes),
  * an upper bound since the window's fullest moment and the largest loopy
  * pass need not coincide. Before the bitmaps exist (`reached` false) the
- * frontier's 4 bytes a reachable position are not known and not counted:
- * what is counted is then certain to be needed; once they exist
+ * loopy pass's 10 bytes a reachable position are not known and not
+ * counted: what is counted is then certain to be needed; once they exist
  * (sector_reach) it is counted exactly. O(tiers^2) for window_peak. */
 static ErrCode sector_fits(TierSolve *s, bool reached) {
     bool edges = s->stored_edges || s->g->ops->generate_parents == NULL;

@@ -53,9 +53,9 @@ typedef struct TierLoopyJob {
 #define TIER_LOOPY_MAX_SIZE (UINT64_C(1) << 31)
 
 /* The bytes tier_loopy_solve allocates beyond the tier's records for a
- * tier of `size` slots of which `reached` are reachable: 6 a slot
- * (counter, two event levels) and 4 a reachable position (frontier); with
- * stored edges also 8 a slot, plus 4 an in-tier edge, which is not
+ * tier of `size` slots of which `reached` are reachable: 10 a reachable
+ * position (counter, two event levels, frontier) and 1/8 a slot (ranks);
+ * with stored edges also 8 a slot, plus 4 an in-tier edge, which is not
  * counted here (the solve checks it when it has counted the edges). */
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
 
