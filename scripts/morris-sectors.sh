@@ -2,9 +2,11 @@
 # scripts/morris-sectors.sh: the sectors (tiers) of morris:n=N as
 # games/morris.c lays them out, with what the tier solver would need to
 # solve each one: positions (both players to move, before symmetry),
-# records (2 bytes a position), the loopy pass's working set
-# (solvers/tier_loopy.c: 12 bytes a position, 4 an event, bitmaps), and the
-# tier file on disk (records + header). Mid- and endgame sectors (no stones
+# records (2 bytes a position), the loopy pass's working set with `sym`
+# (solvers/tier_loopy.c: 10 bytes a canonical position, about 1/16 of the
+# slots, and 3/8 of a byte a slot for the ranks and the reach rounds'
+# bitmaps; events not counted), and the tier file on disk (records +
+# header; compression makes it several times smaller). Mid- and endgame sectors (no stones
 # in hand, Gasser's databases) first, in order of size; then the totals of
 # the placement sectors.
 #
@@ -71,7 +73,7 @@ function need() {
 }
 BEGIN {
     if (mode == "need") { need(); exit }
-    print "| sector (w-b on the board) | positions | records | loopy pass working set | file |"
+    print "| sector (w-b on the board) | positions | records | loopy pass working set (sym) | file (raw) |"
     print "|---|---|---|---|---|"
     k = 0
     for (w = 0; w <= n; w++) for (b = 0; b <= n; b++) {
@@ -89,7 +91,7 @@ BEGIN {
         split(name[i], wb, "-")
         if (wb[1] < 3 || wb[2] < 3) continue  # a side with < 3 stones: lost, no moves
         printf "| %s | %.0f | %s | %s | %s |\n", name[i], key[i], size(2 * key[i]),
-            size(14 * key[i] + key[i] / 4), size(2 * key[i] + 4096)
+            size(10 * key[i] / 16 + 3 * key[i] / 8), size(2 * key[i] + 4096)
     }
     for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
         if (bh > n || (wh == 0 && bh == 0)) continue
