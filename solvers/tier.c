@@ -1342,7 +1342,7 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
     snprintf(what, sizeof what,
              "tier:sector=%d (records %s, bitmaps %s, loopy pass %s%s; docs/loopy.md)", s->sector,
              mem_format(records, a, sizeof a), mem_format(bitmaps, b, sizeof b),
-             mem_format(loopy, c, sizeof c), reached ? "" : " before its frontier");
+             mem_format(loopy, c, sizeof c), reached ? "" : " before its positions are counted");
     return mem_check(records + bitmaps + loopy, what, s->err);
 }
 
