@@ -16,6 +16,9 @@
 # DB /work/scratch/morris9-db, OUT results/big/morris9, --max-memory 14G,
 # 2 threads, the timing build (make build/timing/bin/solve). NOLOCK=1 when
 # the caller already holds the bench lock for the whole series.
+# LOCK_BUDGET=S: stop (exit 0, with a line on stderr) before a sector once
+# the series' locked runs have taken S seconds of wall time in all (the
+# lock is taken per sector, so others' runs interleave between sectors).
 #
 # Sector W-B is tier (hands 0, 0; W white and B black stones on the
 # board) of games/morris.c's layout: tiers by hands (white's from n down,
@@ -63,7 +66,12 @@ if [ "${NOLOCK:-0}" = 1 ]; then
     lock=""
 fi
 spec="morris:n=$n${vopts:+,$vopts}"
+used=0
 for s in "$@"; do
+    if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
+        echo "morris-sector-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before $s" >&2
+        exit 0
+    fi
     w=${s%-*}
     b=${s#*-}
     tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
@@ -79,6 +87,7 @@ for s in "$@"; do
         exit 1
     }
     after=$(cut -d' ' -f1-3 /proc/loadavg)
+    used=$((used + $(jq .wall_seconds "$base.json" | cut -d. -f1) + 1))
     disk=$(stat -c %s "$db/$(printf 'tier-%04d.gmdb' "$tier")")
     {
         printf 'command=%s\n' "$cmd"

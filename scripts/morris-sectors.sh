@@ -2,19 +2,33 @@
 # scripts/morris-sectors.sh: the sectors (tiers) of morris:n=N as
 # games/morris.c lays them out, with what the tier solver would need to
 # solve each one: positions (both players to move, before symmetry),
-# records (2 bytes a position), the loopy pass's working set
-# (solvers/tier_loopy.c: 12 bytes a position, 4 an event, bitmaps), and the
-# tier file on disk (records + header). Mid- and endgame sectors (no stones
+# records (2 bytes a position), the loopy pass's working set with `sym`
+# (solvers/tier_loopy.c: 10 bytes a canonical position, about 1/16 of the
+# slots, and 3/8 of a byte a slot for the ranks and the reach rounds'
+# bitmaps; events not counted), and the tier file on disk (records +
+# header; compression makes it several times smaller). Mid- and endgame sectors (no stones
 # in hand, Gasser's databases) first, in order of size; then the totals of
 # the placement sectors.
 #
 #   scripts/morris-sectors.sh 9        nine men's morris (the default)
 #   scripts/morris-sectors.sh 6
+#   scripts/morris-sectors.sh 9 need   what each mid- and endgame sector
+#       needs at least in memory (the sector and its two child sectors'
+#       records, bitmaps, the loopy pass: the window may hold more): with
+#       the loopy pass's arrays indexed by slot (6 bytes a slot, the code
+#       before 2026-11-23 15:00), by rank among the canonical positions
+#       (10 bytes a position + 1/8 a slot, solvers/tier_loopy.c now), and
+#       with a symmetry-reduced index (not built: every term / 16). The
+#       2^31-slot limit of a loopy tier holds for the first two.
+#       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
+#       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
+#       not measurements.
 #
 # Prints a Markdown table. Counts are exact (awk's doubles hold integers
 # below 2^53; the largest here is below 2^35).
 set -eu
 n=${1:-9}
+mode=${2:-sizes}
 case "$n" in
 3) points=9 ;;
 6) points=16 ;;
@@ -24,7 +38,7 @@ case "$n" in
     exit 2
     ;;
 esac
-awk -v n="$n" -v P="$points" '
+awk -v n="$n" -v P="$points" -v mode="$mode" '
 function binom(a, b,    r, i) {
     if (b < 0 || b > a) return 0
     r = 1
@@ -36,8 +50,30 @@ function size(bytes) {
     if (bytes < 1024 * 1024 * 1024) return sprintf("%.1f MiB", bytes / 1048576)
     return sprintf("%.1f GiB", bytes / 1073741824)
 }
+function sz(w, b) { return 2 * binom(P, w) * binom(P - w, b) }
+function need() {
+    print "| sector | slots | loopy pass by slot (before) | loopy pass by rank (now) | symmetry-reduced index (not built) |"
+    print "|---|---|---|---|---|"
+    k = 0
+    for (w = 3; w <= n; w++) for (b = 3; b <= n; b++) { key[k] = sz(w, b); name[k] = w "-" b; k++ }
+    for (i = 1; i < k; i++) for (j = i; j > 0 && key[j] < key[j - 1]; j--) {
+        t = key[j]; key[j] = key[j - 1]; key[j - 1] = t
+        t = name[j]; name[j] = name[j - 1]; name[j - 1] = t
+    }
+    for (i = 0; i < k; i++) {
+        split(name[i], wb, "-")
+        s = key[i]; c = sz(wb[1] - 1, wb[2]) + sz(wb[1], wb[2] - 1)
+        today = 2 * (s + c) + (s + c) / 8 + 6 * s + 4 * s / 16
+        a = 2 * (s + c) + (s + c) / 8 + 6 * s / 16 + s / 8 + 4 * s / 16
+        bb = (2 * (s + c) + (s + c) / 8 + 10 * s) / 16
+        over = s >= 2147483648 ? " (over 2^31 slots)" : ""
+        printf "| %s | %.0f | %s%s | %s%s | %s |\n", name[i], s, size(today), over, size(a), over,
+            size(bb)
+    }
+}
 BEGIN {
-    print "| sector (w-b on the board) | positions | records | loopy pass working set | file |"
+    if (mode == "need") { need(); exit }
+    print "| sector (w-b on the board) | positions | records | loopy pass working set (sym) | file (raw) |"
     print "|---|---|---|---|---|"
     k = 0
     for (w = 0; w <= n; w++) for (b = 0; b <= n; b++) {
@@ -55,7 +91,7 @@ BEGIN {
         split(name[i], wb, "-")
         if (wb[1] < 3 || wb[2] < 3) continue  # a side with < 3 stones: lost, no moves
         printf "| %s | %.0f | %s | %s | %s |\n", name[i], key[i], size(2 * key[i]),
-            size(14 * key[i] + key[i] / 4), size(2 * key[i] + 4096)
+            size(10 * key[i] / 16 + 3 * key[i] / 8), size(2 * key[i] + 4096)
     }
     for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
         if (bh > n || (wh == 0 && bh == 0)) continue

@@ -896,6 +896,9 @@ static uint64_t window_peak(const TierSolve *s) {
     uint64_t resident = 0, peak = 0;
     for (int k = 0; k < s->ntiers; k++) {
         int t = s->order[k];
+        if (s->t[t].outside) {
+            continue; /* tier:sector: never solved, so it frees no child */
+        }
         resident += record_bytes(s, s->t[t].size);
         peak = resident > peak ? resident : peak;
         for (int c = 0; c < s->t[t].nchildren; c++) {
@@ -1311,6 +1314,42 @@ static void trim_bitmaps(TierSolve *s) {
 #endif
 }
 
+/* tier:sector: refuses, before any tier is solved, a sector that cannot be
+ * solved: a loopy tier of TIER_LOOPY_MAX_SIZE slots or more (ERR_LIMIT),
+ * or a peak over the memory budget (ERR_MEMORY). The peak counted: the
+ * records the window holds at its fullest (window_peak), the reachability
+ * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes),
+ * an upper bound since the window's fullest moment and the largest loopy
+ * pass need not coincide. Before the bitmaps exist (`reached` false) the
+ * loopy pass's 10 bytes a reachable position are not known and not
+ * counted: what is counted is then certain to be needed; once they exist
+ * (sector_reach) it is counted exactly. O(tiers^2) for window_peak. */
+static ErrCode sector_fits(TierSolve *s, bool reached) {
+    bool edges = s->stored_edges || s->g->ops->generate_parents == NULL;
+    uint64_t loopy = 0;
+    for (int t = 0; t < s->ntiers; t++) {
+        const TierInfo *ti = &s->t[t];
+        if (ti->outside || !ti->loopy) {
+            continue;
+        }
+        if (ti->size >= TIER_LOOPY_MAX_SIZE) {
+            return error_set(s->err, ERR_LIMIT,
+                             "tier:sector=%d: tier %d has %" PRIu64
+                             " slots; the loopy tier pass indexes fewer than 2^31 (docs/loopy.md)",
+                             s->sector, t, ti->size);
+        }
+        uint64_t b = tier_loopy_bytes(ti->size, reached ? ti->reached : 0, edges);
+        loopy = b > loopy ? b : loopy;
+    }
+    uint64_t records = window_peak(s), bitmaps = reach_words(s) * 8;
+    char what[256], a[32], b[32], c[32];
+    snprintf(what, sizeof what,
+             "tier:sector=%d (records %s, bitmaps %s, loopy pass %s%s; docs/loopy.md)", s->sector,
+             mem_format(records, a, sizeof a), mem_format(bitmaps, b, sizeof b),
+             mem_format(loopy, c, sizeof c), reached ? "" : " before its positions are counted");
+    return mem_check(records + bitmaps + loopy, what, s->err);
+}
+
 /* tier:sector=T (whole-sector mode): solves tier T and every tier below it
  * over ALL their positions, as Gasser solved the Nine Men's Morris sectors,
  * not only those reachable from the initial position; the tiers already in
@@ -1368,7 +1407,7 @@ static ErrCode plan_sector(TierSolve *s) {
     if (s->t[s->root_tier].outside) {
         s->root_tier = -1;
     }
-    return ERR_OK;
+    return sector_fits(s, false);
 }
 
 /* The bitmaps of tier:sector: every position of the tiers in the sector's
@@ -1412,7 +1451,7 @@ static ErrCode sector_reach(TierSolve *s) {
         ti->reached = popcount_bitmap(ti->reach, nwords);
         s->total_reached += ti->reached;
     }
-    return ERR_OK;
+    return sector_fits(s, true);
 }
 
 /* Loads the bitmaps from the database directory, or runs the forward pass

@@ -54,11 +54,14 @@
  * Time: O(R b) game calls for R reachable positions of the tier with b
  * moves (twice with stored edges), plus one generate_parents call per
  * position taken from a frontier; O(size/64) words per BFS round and per
- * level. Memory beyond the records: per position of the tier (reachable or
- * not, since arrays are indexed by local index) 2 bytes of counter, 2+2 of
- * event level and 4 of frontier (12 bytes), 4 per event, 1/4 for the reach
- * rounds' bitmaps, and with stored edges 8 per position and 4 per in-tier
- * edge. Tiers of 2^31 positions or more are refused (32-bit indices).
+ * level. Memory beyond the records: per reachable position 2 bytes of
+ * counter, 2+2 of event level (indexed by the position's rank among the
+ * reachable ones, so a tier whose bitmap is sparse, as a Morris sector with
+ * `sym` where 1/16 of the slots are canonical, pays for its positions, not
+ * its slots) and 4 of frontier; per slot 1/8 for the ranks (a prefix count
+ * per bitmap word) and 1/4 for the reach rounds' bitmaps; 4 per event; with
+ * stored edges 8 per slot and 4 per in-tier edge. Tiers of 2^31 slots or
+ * more are refused (32-bit indices in the frontier, events and edges).
  * WinBy scores in loopy tiers are not supported (refused).
  */
 #include "solvers/tier_loopy.h"
@@ -73,16 +76,19 @@
 #include "core/clock.h"
 #include "core/mem.h"
 
-#define LOOPY_MAX_SIZE (UINT64_C(1) << 31)
 #define LOOPY_LEVELS (DB_MAX_REMOTENESS_16 + 2) /* event levels 0..16383, +1 */
 
 typedef struct Loopy {
     TierLoopyJob *j;
     Error *err;
     volatile int failed;
-    uint16_t *left;   /* [size] children not yet known to be wins for the opponent */
-    uint16_t *wl_ev;  /* [size] 0, or 1 + level of the virtual child, bit 15: it loses */
-    uint16_t *tie_ev; /* [size] 0, or 1 + the smallest tie level among child-tier children */
+    /* The three arrays below are indexed by rank (slot_rank): the number of
+     * reachable positions before the slot, so they take 2 bytes a
+     * reachable position, not a slot (with `sym`, 1/16 of the slots). */
+    uint64_t *rank0;  /* [words] reachable positions before each bitmap word */
+    uint16_t *left;   /* [reached] children not yet known to be wins for the opponent */
+    uint16_t *wl_ev;  /* [reached] 0, or 1 + level of the virtual child, bit 15: it loses */
+    uint16_t *tie_ev; /* [reached] 0, or 1 + the smallest tie level among child-tier children */
     uint32_t *queue;  /* [reached] the frontier */
     uint64_t tail;    /* queue entries, appended atomically */
     uint64_t *pfirst; /* stored edges: parents of i at pars[pfirst[i] .. pfirst[i + 1]) */
@@ -113,6 +119,13 @@ static void fail(Loopy *L, ErrCode code, const char *fmt, ...) {
 }
 
 static bool failed(const Loopy *L) { return error_once_failed(&L->failed); }
+
+/* The rank of reachable slot i: how many reachable slots come before it.
+ * O(1): a prefix count per bitmap word and a popcount. */
+static uint64_t slot_rank(const Loopy *L, uint64_t i) {
+    uint64_t below = L->j->reach[i / 64] & ((UINT64_C(1) << (i % 64)) - 1);
+    return L->rank0[i / 64] + (uint64_t)__builtin_popcountll(below);
+}
 
 /* With --progress: one line per reach round and per solve phase. */
 static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
@@ -354,7 +367,8 @@ static void apply(Loopy *L, uint64_t q, Value v, uint32_t r, bool tie_pass) {
         decide(L, q, VALUE_TIE, r + 1);
     } else if (v == VALUE_LOSE) {
         decide(L, q, VALUE_WIN, r + 1);
-    } else if (v == VALUE_WIN && __atomic_sub_fetch(&L->left[q], 1, __ATOMIC_RELAXED) == 0) {
+    } else if (v == VALUE_WIN &&
+               __atomic_sub_fetch(&L->left[slot_rank(L, q)], 1, __ATOMIC_RELAXED) == 0) {
         decide(L, q, VALUE_LOSE, r + 1);
     }
 }
@@ -476,15 +490,16 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool
         no_moves(L, p);
         return;
     }
-    L->left[i] = (uint16_t)(m + has_out);
+    uint64_t ri = slot_rank(L, i);
+    L->left[ri] = (uint16_t)(m + has_out);
     db_put(j->vals, i, VALUE_UNDECIDED, 0);
     if (lose_min != UINT32_MAX) {
-        L->wl_ev[i] = (uint16_t)(0x8000u | (lose_min + 1));
+        L->wl_ev[ri] = (uint16_t)(0x8000u | (lose_min + 1));
     } else if (has_out && all_win) {
-        L->wl_ev[i] = (uint16_t)(win_max + 1);
+        L->wl_ev[ri] = (uint16_t)(win_max + 1);
     }
     if (tie_min != UINT32_MAX) {
-        L->tie_ev[i] = (uint16_t)(tie_min + 1);
+        L->tie_ev[ri] = (uint16_t)(tie_min + 1);
     }
     if (!L->use_parents) {
         for (int k = 0; k < m; k++) {
@@ -542,8 +557,8 @@ static ErrCode build_edges(Loopy *L, uint64_t reached) {
 }
 
 /* The events of a pass, sorted by level (counting sort): ev[off[r] ..
- * off[r + 1]) are the indices whose event (lev[i] & 0x7fff, 1 + level) is at
- * level r, for r < *nlevels. O(size + levels). */
+ * off[r + 1]) are the indices whose event (lev[rank] & 0x7fff, 1 + level) is
+ * at level r, for r < *nlevels. O(size/64 + reached + levels). */
 static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_t **off,
                            uint32_t *nlevels) {
     TierLoopyJob *j = L->j;
@@ -554,9 +569,13 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_
     }
     uint32_t top = 0;
     uint64_t total = 0;
-    for (uint64_t i = 0; i < j->size; i++) {
-        uint32_t l = lev[i] & 0x7fffu;
-        if (l != 0) {
+    uint64_t nwords = words_of(j->size), k = 0;
+    for (uint64_t w = 0; w < nwords; w++) {
+        for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
+            uint32_t l = lev[k++] & 0x7fffu; /* the rank: positions in index order */
+            if (l == 0) {
+                continue;
+            }
             start[l]++; /* level l - 1, counted one place up for the prefix sum */
             top = l > top ? l : top;
             total++;
@@ -576,10 +595,13 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_
         return rc != ERR_OK ? rc : ERR_MEMORY;
     }
     memcpy(cursor, start, (size_t)(top + 1) * sizeof *cursor);
-    for (uint64_t i = 0; i < j->size; i++) {
-        uint32_t l = lev[i] & 0x7fffu;
-        if (l != 0) {
-            e[cursor[l - 1]++] = (uint32_t)i;
+    k = 0;
+    for (uint64_t w = 0; w < nwords; w++) {
+        for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
+            uint32_t l = lev[k++] & 0x7fffu;
+            if (l != 0) {
+                e[cursor[l - 1]++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+            }
         }
     }
     free(cursor);
@@ -644,7 +666,9 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
                     }
                 } else {
                     uint32_t q = ev[e0 + (k - nf)];
-                    Value v = tie_pass ? VALUE_TIE : (lev[q] & 0x8000u) ? VALUE_LOSE : VALUE_WIN;
+                    Value v = tie_pass                           ? VALUE_TIE
+                              : (lev[slot_rank(L, q)] & 0x8000u) ? VALUE_LOSE
+                                                                 : VALUE_WIN;
                     apply(L, q, v, r, tie_pass);
                 }
             }
@@ -657,7 +681,12 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
     return failed(L) ? L->err->code : ERR_OK;
 }
 
+uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges) {
+    return words_of(size) * 8 + reached * 10 + (stored_edges ? (size + 1) * 8 : 0);
+}
+
 static void release(Loopy *L) {
+    free(L->rank0);
     free(L->left);
     free(L->wl_ev);
     free(L->tie_ev);
@@ -679,7 +708,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
                          "game '%s': the tier solver does not keep WinBy scores in loopy tiers",
                          g->module->name);
     }
-    if (j->size >= LOOPY_MAX_SIZE) {
+    if (j->size >= TIER_LOOPY_MAX_SIZE) {
         return error_set(err, ERR_LIMIT,
                          "game '%s': loopy tier %d has %" PRIu64
                          " positions; the loopy tier pass indexes fewer than 2^31",
@@ -688,15 +717,21 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     Loopy L = {.j = j, .err = err};
     L.use_parents = g->ops->generate_parents != NULL && !j->stored_edges;
     uint64_t reached = popcount_bitmap(j->reach, words_of(j->size));
-    uint64_t need = j->size * 6 + reached * 4 + (L.use_parents ? 0 : (j->size + 1) * 8);
+    uint64_t need = tier_loopy_bytes(j->size, reached, !L.use_parents);
     ErrCode rc = mem_check(need, "the loopy tier's counters, events and frontier", err);
     if (rc != ERR_OK) {
         return rc;
     }
     const char *what = "the loopy tier's counters, events and frontier";
-    L.left = mem_alloc((size_t)j->size * 2 + 2, what, err);
-    L.wl_ev = mem_calloc((size_t)j->size + 1, 2, what, err);
-    L.tie_ev = mem_calloc((size_t)j->size + 1, 2, what, err);
+    uint64_t nwords = words_of(j->size);
+    L.rank0 = mem_alloc((size_t)nwords * 8 + 8, what, err);
+    L.left = mem_alloc((size_t)reached * 2 + 2, what, err);
+    L.wl_ev = mem_calloc((size_t)reached + 1, 2, what, err);
+    L.tie_ev = mem_calloc((size_t)reached + 1, 2, what, err);
+    for (uint64_t w = 0, before = 0; L.rank0 != NULL && w < nwords; w++) {
+        L.rank0[w] = before;
+        before += (uint64_t)__builtin_popcountll(j->reach[w]);
+    }
     L.queue = mem_alloc((size_t)reached * 4 + 4, what, err);
     if (!L.use_parents) {
         L.pfirst = mem_calloc((size_t)j->size + 1, sizeof *L.pfirst, what, err);
@@ -711,7 +746,8 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
             }
         }
     }
-    if (L.left == NULL || L.wl_ev == NULL || L.tie_ev == NULL || L.queue == NULL ||
+    if (L.rank0 == NULL || L.left == NULL || L.wl_ev == NULL || L.tie_ev == NULL ||
+        L.queue == NULL ||
         (L.use_parents ? (L.pbuf == NULL || L.ibuf == NULL) : L.pfirst == NULL)) {
         rc = ERR_MEMORY;
     }

@@ -49,6 +49,16 @@ typedef struct TierLoopyJob {
     double t0;             /* clock_seconds() at the start of the solve, for those lines */
 } TierLoopyJob;
 
+/* Tiers of this many slots or more are refused (32-bit local indices). */
+#define TIER_LOOPY_MAX_SIZE (UINT64_C(1) << 31)
+
+/* The bytes tier_loopy_solve allocates beyond the tier's records for a
+ * tier of `size` slots of which `reached` are reachable: 10 a reachable
+ * position (counter, two event levels, frontier) and 1/8 a slot (ranks);
+ * with stored edges also 8 a slot, plus 4 an in-tier edge, which is not
+ * counted here (the solve checks it when it has counted the edges). */
+uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
+
 /* Reach pass: the positions of the tier reachable from those whose bits are
  * set (moves inside the tier, to a fixpoint), and the bits of every child
  * tier position they move to. */

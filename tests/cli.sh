@@ -437,6 +437,16 @@ refuse_code() {
         bad "$name (exit $rc, stderr: $(cat /tmp/cli_err.$$))"
     fi
 }
+# tier:sector refuses, before solving, a nine men's morris sector it cannot
+# hold (docs/loopy.md). Tier numbers: 715 tiers, sector W-B is tier
+# 615 + 10 W + B (scripts/morris-sector-solve.sh). 5-6 has
+# 2 C(24,5) C(19,6) = 2,306,437,056 slots, over 2^31. 4-4's window holds
+# 4-4, 3-4 and 4-3 at 2 bytes a slot: 2 (2 C(24,4) C(20,4) + 2 x 2 C(24,3)
+# C(21,4)) = 2 x 151,420,500 bytes = 288.8 MiB (binomials by hand).
+refuse_code "morris sector over 2^31 slots" 7 "tier 671 has 2306437056 slots" morris:n=9,sym \
+    --solver tier:sector=671 --max-memory 14G
+refuse_code "morris sector over the budget" 4 "records 288.8 MiB" morris:n=9,sym \
+    --solver tier:sector=659 --max-memory 100M
 # Item 4: with MemAvailable missing or 0 (a bind-mounted /proc/meminfo, as in
 # the review), the budget falls back to MemTotal, or the solve is refused
 # asking for --max-memory; never unlimited. Needs a private mount namespace
