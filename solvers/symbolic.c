@@ -13,6 +13,15 @@
  *   preimage of S' under move m  pre_m and S'|set_m  (the cofactor of S' by
  *                                the cube set_m: bdd_restrict)
  *
+ * Option relprod chooses how the images and preimages of a ply are formed:
+ * 0, the two lines above, one per move and a union; 1, one relational
+ * product per group of moves (a Connect Four column) over primed copies of
+ * the group's variables; 2 (the default), one relational product with the
+ * whole transition relation T(X, X') (Edelkamp and Kissmann's, as Böck's
+ * solver uses it): preimage(S') = exists X'. T(X, X') and S'(X'), no union
+ * of parts. On Connect Four 6x4 (`tromp`, remoteness=0) 2 makes 27 million
+ * BDD nodes where 1 made 73 million (docs/symbolic.md).
+ *
  * 1. Forward: R_0 = {initial}; R_{p+1} = union over moves of the image of
  *    R_p minus its primitive positions (which have no successors: a line
  *    of the player who just moved, or a full board).
@@ -112,6 +121,14 @@ typedef struct Sym {
         BDD primed_vars;
         bddPair *to_primed, *to_plain;
     } * grp;
+    /* mono: one transition relation over all moves, T(X, X') = OR over m
+     * of pre_m(X) and set_m(X') and x'_v = x_v for the variables m does
+     * not set (Edelkamp and Kissmann's, as Böck uses it): a preimage is
+     * one relational product, no union of parts */
+    bool mono;
+    BDD trans;
+    BDD primed_set;
+    bddPair *all_to_primed, *all_to_plain;
     BDD prim_any;
     BDD prim[NCLS]; /* primitive positions by class */
     BDD has_move;
@@ -230,6 +247,7 @@ static double count_of(BDD b) { return b == bddfalse ? 0 : bdd_satcountset(b, un
 /* ------------------------------------------------------------ encoding */
 
 static ErrCode build_groups(Sym *s);
+static ErrCode build_trans(Sym *s);
 
 static ErrCode build_encoding(Sym *s) {
     const GameEncoding *e = s->enc;
@@ -281,6 +299,12 @@ static ErrCode build_encoding(Sym *s) {
     }
     if (s->relprod) {
         ErrCode rc = build_groups(s);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    }
+    if (s->mono) {
+        ErrCode rc = build_trans(s);
         if (rc != ERR_OK) {
             return rc;
         }
@@ -426,6 +450,54 @@ static ErrCode build_groups(Sym *s) {
     return rc != ERR_OK ? rc : bdd_failed(s);
 }
 
+/* The monolithic transition relation (option mono) and the renamings of
+ * every variable to its primed copy and back. Each move's term is built
+ * bottom up (the identities of the variables it leaves alone, then its
+ * assignment and its precondition), so that every and adds one level. */
+static ErrCode build_trans(Sym *s) {
+    const GameEncoding *e = s->enc;
+    int nv = e->nvars;
+    uint8_t *mine = calloc((size_t)nv, 1);
+    int *vs = calloc((size_t)nv, sizeof *vs);
+    s->all_to_primed = bdd_newpair();
+    s->all_to_plain = bdd_newpair();
+    if (mine == NULL || vs == NULL || s->all_to_primed == NULL || s->all_to_plain == NULL) {
+        free(mine);
+        free(vs);
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the transition relation");
+    }
+    for (int v = 0; v < nv; v++) {
+        bdd_setpair(s->all_to_primed, bv(v), bv(v) + 1);
+        bdd_setpair(s->all_to_plain, bv(v) + 1, bv(v));
+        vs[v] = bv(v) + 1;
+    }
+    s->primed_set = keep(bdd_makeset(vs, nv));
+    s->trans = keep(bddfalse);
+    for (int m = 0; m < e->nmoves && hooks.error == 0; m++) {
+        const GameEncTerm *set = &e->moves[m].set;
+        memset(mine, 0, (size_t)nv);
+        BDD t = keep(s->pre[m]);
+        for (int i = 0; i < set->n; i++) {
+            int v = set->lits[i].var;
+            mine[v] = 1;
+            assign(&t,
+                   bdd_and(t, set->lits[i].value ? bdd_ithvar(bv(v) + 1) : bdd_nithvar(bv(v) + 1)));
+        }
+        for (int v = nv - 1; v >= 0; v--) {
+            if (!mine[v]) {
+                BDD same = keep(bdd_biimp(bdd_ithvar(bv(v)), bdd_ithvar(bv(v) + 1)));
+                assign(&t, bdd_and(t, same));
+                bdd_delref(same);
+            }
+        }
+        assign(&s->trans, bdd_or(s->trans, t));
+        bdd_delref(t);
+    }
+    free(mine);
+    free(vs);
+    return bdd_failed(s);
+}
+
 /* ------------------------------------------------------------ progress */
 
 static void progress(Sym *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -471,6 +543,13 @@ static BDD union_all(BDD *parts, int n) {
 /* The successors of the non-primitive set n (a set of one ply). */
 static BDD image(Sym *s, BDD n) {
     int k = 0;
+    if (s->mono) {
+        BDD q = keep(bdd_appex(n, s->trans, bddop_and, unprimed_set));
+        s->images++;
+        BDD r = keep(bdd_replace(q, s->all_to_plain));
+        bdd_delref(q);
+        return r;
+    }
     if (s->relprod) {
         for (int g = 0; g < s->ngroups && hooks.error == 0; g++) {
             struct Group *gr = &s->grp[g];
@@ -549,6 +628,14 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
         return keep(bddfalse);
     }
     int k = 0;
+    if (s->mono) {
+        BDD t2 = keep(bdd_replace(t, s->all_to_primed));
+        BDD q = keep(bdd_appex(s->trans, t2, bddop_and, s->primed_set));
+        s->preimages++;
+        bdd_delref(t2);
+        assign(&q, bdd_and(q, within));
+        return q;
+    }
     for (int g = 0; s->relprod && g < s->ngroups && hooks.error == 0; g++) {
         struct Group *gr = &s->grp[g];
         if (gr->np == bddfalse) {
@@ -583,6 +670,9 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
 
 /* s->np[m] = n and pre_m for every move (bddfalse when n is). */
 static void set_np(Sym *s, BDD n) {
+    if (s->mono) {
+        return;
+    }
     for (int g = 0; s->relprod && g < s->ngroups; g++) {
         assign(&s->grp[g].np, n == bddfalse ? bddfalse : bdd_and(n, s->grp[g].pre));
     }
@@ -647,7 +737,7 @@ static ErrCode classify(Sym *s, int p) {
     set_np(s, n);
     if (!s->remoteness) {
         BDD nl = class_set(next, CLS_LOSE), nt = class_set(next, CLS_TIE);
-        BDD win = preimage(s, bddtrue, nl);
+        BDD win = preimage(s, n, nl);
         BDD rest = keep(bdd_apply(n, win, bddop_diff));
         BDD tie = preimage(s, rest, nt);
         assign(&pl->layer[CLS_WIN][0], bdd_or(pl->layer[CLS_WIN][0], win));
@@ -1180,6 +1270,12 @@ static void stop_buddy(Sym *s) {
     }
     free(s->grp);
     free(s->group_of);
+    if (s->all_to_primed != NULL) {
+        bdd_freepair(s->all_to_primed);
+    }
+    if (s->all_to_plain != NULL) {
+        bdd_freepair(s->all_to_plain);
+    }
     unprimed_set = bddfalse;
     free(ex.values);
     free(ex.free_vars);
@@ -1212,7 +1308,8 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         .err = err,
         .remoteness = opt_bool(&cfg->options, "remoteness"),
         .simplify = opt_bool(&cfg->options, "simplify"),
-        .relprod = opt_bool(&cfg->options, "relprod"),
+        .relprod = opt_int(&cfg->options, "relprod") == 1,
+        .mono = opt_int(&cfg->options, "relprod") == 2,
         .depth = (int)g->max_depth,
         .progress = cfg->progress,
         .t0 = clock_seconds(),
@@ -1324,13 +1421,15 @@ static const OptionSpec symbolic_options[] = {
      .help = "split values into remoteness layers (0: win/lose/tie only, faster)"},
     {.name = "simplify",
      .type = OPT_BOOL,
-     .def = 1,
+     .def = 0,
      .help = "shrink each finished ply's sets with its reachable positions as care set"},
     {.name = "relprod",
-     .type = OPT_BOOL,
-     .def = 0,
-     .help = "one relational product per group of moves (a column) instead of one cofactor "
-             "per move"},
+     .type = OPT_INT,
+     .min = 0,
+     .max = 2,
+     .def = 2,
+     .help = "preimages: 0 one cofactor per move, 1 one relational product per group of moves "
+             "(a column), 2 one relational product over all moves"},
     {.name = "nodes",
      .type = OPT_INT,
      .min = 1000,
