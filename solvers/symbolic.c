@@ -6,12 +6,24 @@
  * (pre, set), and primitive positions are given as disjunctions of terms.
  * Sets of positions are BDDs over those variables, one per ply (the
  * encoding promises that a position is only ever reached after the same
- * number of moves), so no "next state" variable copies are needed:
+ * number of moves). Per move (relprod=0) no "next state" copies of the
+ * variables are needed:
  *
  *   image of S under move m      (exists vars(set_m). S and pre_m) and set_m
  *                                (bdd_appex, then one and with a cube)
  *   preimage of S' under move m  pre_m and S'|set_m  (the cofactor of S' by
  *                                the cube set_m: bdd_restrict)
+ *
+ * Option relprod chooses how the images and preimages of a ply are formed:
+ * 0, the two lines above, one per move and a union; 1, one relational
+ * product per group of moves (a Connect Four column) over primed copies of
+ * the group's variables; 2 (the default), one relational product with the
+ * whole transition relation T(X, X') (Edelkamp and Kissmann's, as Böck's
+ * solver uses it): preimage(S') = exists X'. T(X, X') and S'(X'), no union
+ * of parts. The plies alternate between the two copies X and X' (ply p on
+ * copy p % 2, as in Böck's solver), so nothing is renamed either. On
+ * Connect Four 6x4 (`tromp`, remoteness=0) 2 makes 27 to 29 million BDD
+ * nodes where 1 made 73 million (docs/symbolic.md).
  *
  * 1. Forward: R_0 = {initial}; R_{p+1} = union over moves of the image of
  *    R_p minus its primitive positions (which have no successors: a line
@@ -112,6 +124,25 @@ typedef struct Sym {
         BDD primed_vars;
         bddPair *to_primed, *to_plain;
     } * grp;
+    /* mono: one transition relation over all moves, T(X, X') = OR over m
+     * of pre_m(X) and set_m(X') and x'_v = x_v for the variables m does
+     * not set (Edelkamp and Kissmann's, as Böck uses it): a preimage is
+     * one relational product, no union of parts */
+    bool mono;
+    BDD trans;
+    BDD primed_set;
+    bddPair *all_to_primed, *all_to_plain;
+    /* With mono the plies alternate between the two copies of the
+     * variables (Böck's solver does the same): ply p lives on copy p % 2
+     * (BDD variables 2v + p % 2), so neither an image nor a preimage
+     * renames anything. cp_* are the copies' versions of the sets above
+     * (both copy 0 without mono); step[k] is T from copy k to the other. */
+    BDD cp_set[2];
+    BDD cp_prim_any[2];
+    BDD cp_prim[2][NCLS];
+    BDD cp_has_move[2];
+    BDD step[2];
+    int cur; /* the copy of the ply being classified */
     BDD prim_any;
     BDD prim[NCLS]; /* primitive positions by class */
     BDD has_move;
@@ -225,11 +256,19 @@ static BDD term_bdd(const GameEncTerm *t) {
     return acc; /* referenced */
 }
 
-static double count_of(BDD b) { return b == bddfalse ? 0 : bdd_satcountset(b, unprimed_set); }
+/* The positions of a set of ply p (on copy `copy`). */
+static double count_in(BDD b, BDD copy_set) {
+    return b == bddfalse ? 0 : bdd_satcountset(b, copy_set);
+}
+#define count_of(s, b, p) count_in((b), (s)->cp_set[ply_copy((s), (p))])
 
 /* ------------------------------------------------------------ encoding */
 
 static ErrCode build_groups(Sym *s);
+static ErrCode build_trans(Sym *s);
+
+/* The copy of the variables ply p lives on. */
+static int ply_copy(const Sym *s, int p) { return s->mono ? p & 1 : 0; }
 
 static ErrCode build_encoding(Sym *s) {
     const GameEncoding *e = s->enc;
@@ -285,11 +324,50 @@ static ErrCode build_encoding(Sym *s) {
             return rc;
         }
     }
+    if (s->mono) {
+        ErrCode rc = build_trans(s);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    }
     s->initial = keep(bddtrue);
     for (int v = 0; v < e->nvars; v++) {
         assign(&s->initial,
                bdd_and(s->initial, e->initial[v] ? bdd_ithvar(bv(v)) : bdd_nithvar(bv(v))));
     }
+    s->cp_set[0] = keep(unprimed_set);
+    s->cp_prim_any[0] = keep(s->prim_any);
+    s->cp_has_move[0] = keep(s->has_move);
+    for (int c = 0; c < NCLS; c++) {
+        s->cp_prim[0][c] = keep(s->prim[c]);
+    }
+    if (!s->mono) {
+        s->cp_set[1] = keep(unprimed_set);
+        s->cp_prim_any[1] = keep(s->prim_any);
+        s->cp_has_move[1] = keep(s->has_move);
+        for (int c = 0; c < NCLS; c++) {
+            s->cp_prim[1][c] = keep(s->prim[c]);
+        }
+        return bdd_failed(s);
+    }
+    s->cp_set[1] = keep(s->primed_set);
+    s->cp_prim_any[1] = keep(bdd_replace(s->prim_any, s->all_to_primed));
+    s->cp_has_move[1] = keep(bdd_replace(s->has_move, s->all_to_primed));
+    for (int c = 0; c < NCLS; c++) {
+        s->cp_prim[1][c] = keep(bdd_replace(s->prim[c], s->all_to_primed));
+    }
+    /* T from copy 1 to copy 0: T with the copies swapped */
+    bddPair *swap = bdd_newpair();
+    if (swap == NULL) {
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the transition relation");
+    }
+    for (int v = 0; v < e->nvars; v++) {
+        bdd_setpair(swap, bv(v), bv(v) + 1);
+        bdd_setpair(swap, bv(v) + 1, bv(v));
+    }
+    s->step[0] = keep(s->trans);
+    s->step[1] = keep(bdd_replace(s->trans, swap));
+    bdd_freepair(swap);
     return bdd_failed(s);
 }
 
@@ -426,6 +504,54 @@ static ErrCode build_groups(Sym *s) {
     return rc != ERR_OK ? rc : bdd_failed(s);
 }
 
+/* The monolithic transition relation (option mono) and the renamings of
+ * every variable to its primed copy and back. Each move's term is built
+ * bottom up (the identities of the variables it leaves alone, then its
+ * assignment and its precondition), so that every and adds one level. */
+static ErrCode build_trans(Sym *s) {
+    const GameEncoding *e = s->enc;
+    int nv = e->nvars;
+    uint8_t *mine = calloc((size_t)nv, 1);
+    int *vs = calloc((size_t)nv, sizeof *vs);
+    s->all_to_primed = bdd_newpair();
+    s->all_to_plain = bdd_newpair();
+    if (mine == NULL || vs == NULL || s->all_to_primed == NULL || s->all_to_plain == NULL) {
+        free(mine);
+        free(vs);
+        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the transition relation");
+    }
+    for (int v = 0; v < nv; v++) {
+        bdd_setpair(s->all_to_primed, bv(v), bv(v) + 1);
+        bdd_setpair(s->all_to_plain, bv(v) + 1, bv(v));
+        vs[v] = bv(v) + 1;
+    }
+    s->primed_set = keep(bdd_makeset(vs, nv));
+    s->trans = keep(bddfalse);
+    for (int m = 0; m < e->nmoves && hooks.error == 0; m++) {
+        const GameEncTerm *set = &e->moves[m].set;
+        memset(mine, 0, (size_t)nv);
+        BDD t = keep(s->pre[m]);
+        for (int i = 0; i < set->n; i++) {
+            int v = set->lits[i].var;
+            mine[v] = 1;
+            assign(&t,
+                   bdd_and(t, set->lits[i].value ? bdd_ithvar(bv(v) + 1) : bdd_nithvar(bv(v) + 1)));
+        }
+        for (int v = nv - 1; v >= 0; v--) {
+            if (!mine[v]) {
+                BDD same = keep(bdd_biimp(bdd_ithvar(bv(v)), bdd_ithvar(bv(v) + 1)));
+                assign(&t, bdd_and(t, same));
+                bdd_delref(same);
+            }
+        }
+        assign(&s->trans, bdd_or(s->trans, t));
+        bdd_delref(t);
+    }
+    free(mine);
+    free(vs);
+    return bdd_failed(s);
+}
+
 /* ------------------------------------------------------------ progress */
 
 static void progress(Sym *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -469,8 +595,12 @@ static BDD union_all(BDD *parts, int n) {
 }
 
 /* The successors of the non-primitive set n (a set of one ply). */
-static BDD image(Sym *s, BDD n) {
+static BDD image(Sym *s, BDD n, int k0) {
     int k = 0;
+    if (s->mono) {
+        s->images++;
+        return keep(bdd_appex(n, s->step[k0], bddop_and, s->cp_set[k0]));
+    }
     if (s->relprod) {
         for (int g = 0; g < s->ngroups && hooks.error == 0; g++) {
             struct Group *gr = &s->grp[g];
@@ -500,16 +630,17 @@ static ErrCode forward(Sym *s) {
     s->last = 0;
     for (int p = 0; p <= s->depth; p++) {
         Ply *pl = &s->ply[p];
-        pl->reach_count = count_of(pl->reach);
+        pl->reach_count = count_of(s, pl->reach, p);
         pl->reach_nodes = bdd_nodecount(pl->reach);
-        BDD n = keep(bdd_apply(pl->reach, s->prim_any, bddop_diff));
-        BDD stuck = keep(bdd_apply(n, s->has_move, bddop_diff));
+        int k = ply_copy(s, p);
+        BDD n = keep(bdd_apply(pl->reach, s->cp_prim_any[k], bddop_diff));
+        BDD stuck = keep(bdd_apply(n, s->cp_has_move[k], bddop_diff));
         ErrCode rc = bdd_failed(s);
         if (rc == ERR_OK && stuck != bddfalse) {
             rc = error_set(s->err, ERR_INTERNAL,
                            "game '%s': its encoding has %.0f positions at ply %d that are not "
                            "primitive but have no move",
-                           g->module->name, count_of(stuck), p);
+                           g->module->name, count_of(s, stuck, p), p);
         }
         bdd_delref(stuck);
         if (rc == ERR_OK && p == s->depth && n != bddfalse) {
@@ -523,7 +654,7 @@ static ErrCode forward(Sym *s) {
             }
             return rc;
         }
-        s->ply[p + 1].reach = image(s, n);
+        s->ply[p + 1].reach = image(s, n, ply_copy(s, p));
         bdd_delref(n);
         rc = bdd_failed(s);
         if (rc != ERR_OK) {
@@ -549,6 +680,13 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
         return keep(bddfalse);
     }
     int k = 0;
+    if (s->mono) {
+        /* t lives on the other copy than the ply being classified */
+        BDD q = keep(bdd_appex(s->step[s->cur], t, bddop_and, s->cp_set[1 - s->cur]));
+        s->preimages++;
+        assign(&q, bdd_and(q, within));
+        return q;
+    }
     for (int g = 0; s->relprod && g < s->ngroups && hooks.error == 0; g++) {
         struct Group *gr = &s->grp[g];
         if (gr->np == bddfalse) {
@@ -583,6 +721,9 @@ static BDD preimage(Sym *s, BDD within, BDD t) {
 
 /* s->np[m] = n and pre_m for every move (bddfalse when n is). */
 static void set_np(Sym *s, BDD n) {
+    if (s->mono) {
+        return;
+    }
     for (int g = 0; s->relprod && g < s->ngroups; g++) {
         assign(&s->grp[g].np, n == bddfalse ? bddfalse : bdd_and(n, s->grp[g].pre));
     }
@@ -636,10 +777,11 @@ static ErrCode classify(Sym *s, int p) {
     if (rc != ERR_OK) {
         return rc;
     }
+    s->cur = ply_copy(s, p);
     for (int c = 0; c < NCLS; c++) {
-        assign(&pl->layer[c][0], bdd_and(pl->reach, s->prim[c]));
+        assign(&pl->layer[c][0], bdd_and(pl->reach, s->cp_prim[s->cur][c]));
     }
-    BDD n = keep(bdd_apply(pl->reach, s->prim_any, bddop_diff));
+    BDD n = keep(bdd_apply(pl->reach, s->cp_prim_any[s->cur], bddop_diff));
     if (n == bddfalse || next == NULL) {
         bdd_delref(n);
         return bdd_failed(s);
@@ -647,7 +789,7 @@ static ErrCode classify(Sym *s, int p) {
     set_np(s, n);
     if (!s->remoteness) {
         BDD nl = class_set(next, CLS_LOSE), nt = class_set(next, CLS_TIE);
-        BDD win = preimage(s, bddtrue, nl);
+        BDD win = preimage(s, n, nl);
         BDD rest = keep(bdd_apply(n, win, bddop_diff));
         BDD tie = preimage(s, rest, nt);
         assign(&pl->layer[CLS_WIN][0], bdd_or(pl->layer[CLS_WIN][0], win));
@@ -695,7 +837,7 @@ static ErrCode classify(Sym *s, int p) {
         rc = error_set(s->err, ERR_INTERNAL,
                        "symbolic: %.0f positions at ply %d have no value (a child outside the "
                        "next ply?)",
-                       count_of(lose), p);
+                       count_of(s, lose, p), p);
     }
     bdd_delref(lose);
     bdd_delref(open);
@@ -711,6 +853,7 @@ static struct {
     Sym *s;
     Value value;
     uint32_t r;
+    int copy; /* the copy of the variables of the ply exported */
     uint8_t *values;
     int *free_vars;
     ErrCode rc;
@@ -739,12 +882,12 @@ static void on_sat(char *profile, int size) {
         return;
     }
     int nfree = 0;
-    for (int v = 0; bv(v) < size; v++) {
-        if (profile[bv(v)] < 0) {
+    for (int v = 0; bv(v) + ex.copy < size; v++) {
+        if (profile[bv(v) + ex.copy] < 0) {
             ex.free_vars[nfree++] = v;
             ex.values[v] = 0;
         } else {
-            ex.values[v] = (uint8_t)profile[bv(v)];
+            ex.values[v] = (uint8_t)profile[bv(v) + ex.copy];
         }
     }
     if (nfree > 20) {
@@ -762,8 +905,9 @@ static void on_sat(char *profile, int size) {
     }
 }
 
-static ErrCode export_ply(Sym *s, const Ply *pl) {
+static ErrCode export_ply(Sym *s, const Ply *pl, int p) {
     ex.s = s;
+    ex.copy = ply_copy(s, p);
     ex.rc = ERR_OK;
     for (int c = 0; c < NCLS && ex.rc == ERR_OK; c++) {
         for (int r = 0; r < pl->nlayers && ex.rc == ERR_OK; r++) {
@@ -899,11 +1043,11 @@ static ErrCode save_ply(Sym *s, int p) {
     for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
         for (int r = 0; r < pl->nlayers; r++) {
             roots[c * pl->nlayers + r] = pl->layer[c][r];
-            sp.counts[c * pl->nlayers + r] = (uint64_t)llround(count_of(pl->layer[c][r]));
+            sp.counts[c * pl->nlayers + r] = (uint64_t)llround(count_of(s, pl->layer[c][r], p));
         }
     }
     if (rc == ERR_OK) {
-        rc = symio_dump(roots, n, &sp, s->err);
+        rc = symio_dump(roots, n, ply_copy(s, p), &sp, s->err);
     }
     if (rc == ERR_OK) {
         rc = symdb_ply_write(&s->dir, s->g, &sp, &s->entry[p], s->err);
@@ -941,7 +1085,7 @@ static ErrCode load_ply(Sym *s, int p) {
         rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to load ply %d", p);
     }
     if (rc == ERR_OK) {
-        rc = symio_load(&sp, b, s->err);
+        rc = symio_load(&sp, b, ply_copy(s, p), s->err);
     }
     for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
         BDD *dst = &pl->layer[i / want][i % want];
@@ -952,11 +1096,11 @@ static ErrCode load_ply(Sym *s, int p) {
         rc = bdd_failed(s);
     }
     for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
-        if ((uint64_t)llround(count_of(b[i])) != sp.counts[i]) {
+        if ((uint64_t)llround(count_of(s, b[i], p)) != sp.counts[i]) {
             rc = error_set(s->err, ERR_IO,
                            "%s/%s: a set holds %.0f positions, %" PRIu64
                            " when saved; remove the directory and solve again",
-                           s->dir.path, s->entry[p].name, count_of(b[i]), sp.counts[i]);
+                           s->dir.path, s->entry[p].name, count_of(s, b[i], p), sp.counts[i]);
         }
     }
     free(b);
@@ -975,7 +1119,7 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
         for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
             pl->count[c] = 0;
             for (int r = 0; r < pl->nlayers; r++) {
-                double k = count_of(pl->layer[c][r]);
+                double k = count_of(s, pl->layer[c][r], p);
                 pl->count[c] += k;
                 if (k > 0 && (uint32_t)r > s->max_remoteness) {
                     s->max_remoteness = (uint32_t)r;
@@ -997,7 +1141,7 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
         }
         if (rc == ERR_OK && s->export_db) {
             double t = clock_seconds();
-            rc = export_ply(s, pl);
+            rc = export_ply(s, pl, p);
             s->t_export += clock_seconds() - t;
         }
         if (rc == ERR_OK && s->saving && p < s->resume_from) {
@@ -1180,6 +1324,12 @@ static void stop_buddy(Sym *s) {
     }
     free(s->grp);
     free(s->group_of);
+    if (s->all_to_primed != NULL) {
+        bdd_freepair(s->all_to_primed);
+    }
+    if (s->all_to_plain != NULL) {
+        bdd_freepair(s->all_to_plain);
+    }
     unprimed_set = bddfalse;
     free(ex.values);
     free(ex.free_vars);
@@ -1212,7 +1362,8 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         .err = err,
         .remoteness = opt_bool(&cfg->options, "remoteness"),
         .simplify = opt_bool(&cfg->options, "simplify"),
-        .relprod = opt_bool(&cfg->options, "relprod"),
+        .relprod = opt_int(&cfg->options, "relprod") == 1,
+        .mono = opt_int(&cfg->options, "relprod") == 2,
         .depth = (int)g->max_depth,
         .progress = cfg->progress,
         .t0 = clock_seconds(),
@@ -1324,13 +1475,15 @@ static const OptionSpec symbolic_options[] = {
      .help = "split values into remoteness layers (0: win/lose/tie only, faster)"},
     {.name = "simplify",
      .type = OPT_BOOL,
-     .def = 1,
+     .def = 0,
      .help = "shrink each finished ply's sets with its reachable positions as care set"},
     {.name = "relprod",
-     .type = OPT_BOOL,
-     .def = 0,
-     .help = "one relational product per group of moves (a column) instead of one cofactor "
-             "per move"},
+     .type = OPT_INT,
+     .min = 0,
+     .max = 2,
+     .def = 2,
+     .help = "preimages: 0 one cofactor per move, 1 one relational product per group of moves "
+             "(a column), 2 one relational product over all moves"},
     {.name = "nodes",
      .type = OPT_INT,
      .min = 1000,

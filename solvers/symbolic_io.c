@@ -12,7 +12,8 @@ typedef struct Dump {
     uint32_t *id;
     uint64_t mask;
     SymPly *sp;
-    bool bad; /* a primed variable in a set */
+    bool bad; /* a variable of the other copy in a set */
+    int copy; /* the copy of the variables saved: 2v + copy is variable v */
 } Dump;
 
 static uint64_t slot_of(const Dump *d, int b) {
@@ -34,7 +35,7 @@ static uint32_t visit(Dump *d, BDD b) {
     }
     uint32_t lo = visit(d, bdd_low(b)), hi = visit(d, bdd_high(b));
     int var = bdd_var(b);
-    d->bad = d->bad || (var & 1) != 0;
+    d->bad = d->bad || (var & 1) != d->copy;
     uint64_t k = d->sp->nnodes++;
     d->sp->nodes[3 * k] = (uint32_t)(var / 2);
     d->sp->nodes[3 * k + 1] = lo;
@@ -49,7 +50,7 @@ static uint32_t visit(Dump *d, BDD b) {
     return (uint32_t)(k + 2);
 }
 
-ErrCode symio_dump(const BDD *roots, int n, SymPly *sp, Error *err) {
+ErrCode symio_dump(const BDD *roots, int n, int copy, SymPly *sp, Error *err) {
     int total = bdd_anodecount((BDD *)roots, n);
     if (total < 0) {
         return error_set(err, ERR_INTERNAL, "symbolic: BuDDy cannot count the nodes to save");
@@ -58,7 +59,7 @@ ErrCode symio_dump(const BDD *roots, int n, SymPly *sp, Error *err) {
     while (size < 2 * (uint64_t)total + 16) {
         size *= 2;
     }
-    Dump d = {.mask = size - 1, .sp = sp};
+    Dump d = {.mask = size - 1, .sp = sp, .copy = copy};
     d.key = malloc((size_t)size * sizeof *d.key);
     d.id = malloc((size_t)size * sizeof *d.id);
     sp->nodes = malloc(((size_t)total * 3 + 1) * sizeof *sp->nodes);
@@ -78,12 +79,12 @@ ErrCode symio_dump(const BDD *roots, int n, SymPly *sp, Error *err) {
     if (d.bad || sp->nnodes != (uint64_t)total) {
         return error_set(err, ERR_INTERNAL,
                          "symbolic: the sets to save hold %" PRIu64 " nodes (BuDDy counts %d)%s",
-                         sp->nnodes, total, d.bad ? " and a primed variable" : "");
+                         sp->nnodes, total, d.bad ? " and a variable of the other copy" : "");
     }
     return ERR_OK;
 }
 
-ErrCode symio_load(const SymPly *sp, BDD *out, Error *err) {
+ErrCode symio_load(const SymPly *sp, BDD *out, int copy, Error *err) {
     BDD *b = malloc(((size_t)sp->nnodes + 2) * sizeof *b);
     if (b == NULL) {
         return error_set(err, ERR_MEMORY, "symbolic: out of memory to load ply %u", sp->ply);
@@ -92,7 +93,7 @@ ErrCode symio_load(const SymPly *sp, BDD *out, Error *err) {
     b[1] = bddtrue;
     for (uint64_t k = 0; k < sp->nnodes; k++) {
         const uint32_t *nd = &sp->nodes[3 * k];
-        b[k + 2] = bdd_addref(bdd_ite(bdd_ithvar(2 * (int)nd[0]), b[nd[2]], b[nd[1]]));
+        b[k + 2] = bdd_addref(bdd_ite(bdd_ithvar(2 * (int)nd[0] + copy), b[nd[2]], b[nd[1]]));
     }
     uint64_t nroots = (uint64_t)SYMDB_CLASSES * sp->nlayers;
     for (uint64_t i = 0; i < nroots; i++) {

@@ -17,8 +17,10 @@
  *   - Win/lose/tie only (remoteness=0): the totals and the root value equal
  *     the tier solver's; no database is kept (it would lack remoteness).
  *   - Without a database (export_max=0), the totals and the histogram by
- *     remoteness equal the tier solver's, with one cofactor per move and
- *     with the grouped relational products (relprod=1).
+ *     remoteness equal the tier solver's, with each preimage formulation
+ *     (relprod=0: a cofactor per move, 1: a product per group of moves,
+ *     2: one product over the whole relation, the default), with and
+ *     without the care-set simplification (simplify).
  *   - Refusals: a game without an encoding (ERR_UNSUPPORTED, naming it),
  *     --threads 2 (ERR_USAGE), a node table too small (ERR_MEMORY, no crash).
  *   - The database on disk (--db, solvers/symbolic_db.h): on tic-tac-toe
@@ -193,9 +195,17 @@ static void summary_matches_tier(void **state) {
     summary_matches_tier_with(*state, "export_max=0");
 }
 
-/* The grouped relational products (relprod) give the same sets. */
+/* The other preimage formulations (one cofactor per move, one relational
+ * product per group of moves; the default is one product over the whole
+ * transition relation), with and without the care-set simplification,
+ * give the same sets. */
 static void relprod_matches_tier(void **state) {
-    summary_matches_tier_with(*state, "export_max=0,relprod=1");
+    static const char *const opts[] = {
+        "export_max=0,relprod=0", "export_max=0,relprod=1", "export_max=0,relprod=0,simplify=1",
+        "export_max=0,relprod=1,simplify=1", "export_max=0,relprod=2,simplify=1"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        summary_matches_tier_with(*state, opts[i]);
+    }
 }
 
 /* ---------------------------------------------------------- on disk */
@@ -387,7 +397,7 @@ int main(void) {
             .initial_state = (void *)small[i],
         };
         tests[n++] = (struct CMUnitTest){
-            .name = test_strdupf("relprod totals match tier on %s", small[i]),
+            .name = test_strdupf("relprod 0/1/2 and simplify totals match tier on %s", small[i]),
             .test_func = relprod_matches_tier,
             .initial_state = (void *)small[i],
         };
