@@ -80,7 +80,9 @@ for j in "$big"/*.json; do
          .game + (if (.variant // "") != "" then ":" + .variant else "" end),
          (if $solver != "" then $solver else .solver end),
          ((.solver_stats.mpi_ranks // 0) | tostring), ((.threads // 0) | tostring),
-         .value, ((.remoteness // "") | tostring), ((.positions // "") | tostring),
+         # a solve without remoteness (symbolic:remoteness=0) reports 0: no "in 0"
+         .value, (if .solver_stats.remoteness == 0 then "" else (.remoteness // "") | tostring end),
+         ((.positions // "") | tostring),
          ((.wall_seconds // "") | tostring), ((.peak_bytes // "") | tostring),
          ((.peak_rss_bytes // "") | tostring), $date, $load] | @tsv' "$j" \
         >>"$tmp/big.tsv" || die "cannot read '$j'"
