@@ -24,22 +24,25 @@ mem=${MEM_PER_RANK:-3G}
 runs=${RUNS:-1:2:tier 2:1:tier 2:1:tier:sliced}
 repeat=${REPEAT:-1}
 err=$(mktemp)
-trap 'rm -f "$err"' EXIT
+rssf=$(mktemp)
+trap 'rm -f "$err" "$rssf"' EXIT
 for game in $games; do
     for run in $(for _ in $(seq "$repeat"); do echo $runs; done); do
         ranks=${run%%:*} rest=${run#*:}
         threads=${rest%%:*} solver=${rest#*:}
         cmd="mpirun --allow-run-as-root --oversubscribe --bind-to none -np $ranks"
-        cmd="$cmd /usr/bin/time -f rank_maxrss_kb=%M $bin $game"
+        # each rank appends its line to one file (O_APPEND: one write each;
+        # on a shared stderr the ranks' characters could interleave)
+        cmd="$cmd /usr/bin/time -a -o $rssf -f rank_maxrss_kb=%M $bin $game"
         cmd="$cmd --solver $solver --threads $threads --max-memory $mem --json"
         start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
         load0=$(cut -d' ' -f1-3 /proc/loadavg)
         t0=$(date +%s.%N)
+        : >"$rssf"
         json=$($cmd 2>"$err")
         t1=$(date +%s.%N)
         load1=$(cut -d' ' -f1-3 /proc/loadavg)
-        # (the ranks' lines may arrive interleaved on one line)
-        rss=$(grep -o 'rank_maxrss_kb=[0-9]*' "$err" | sed 's/.*=//' | paste -sd, -)
+        rss=$(grep -o 'rank_maxrss_kb=[0-9]*' "$rssf" | sed 's/.*=//' | paste -sd, -)
         echo "$json" | jq -c --arg date "$start" --arg cmd "$cmd" --arg l0 "$load0" \
             --arg l1 "$load1" --argjson ranks "$ranks" --argjson threads "$threads" \
             --arg solver "$solver" --argjson rss "[$rss]" \

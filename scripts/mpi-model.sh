@@ -18,6 +18,12 @@
 #            2 x 1 `tier` and `tier:sliced`: (wall - setup - exchange) /
 #            compute, the three terms as tier-plan predicts them with the
 #            parameters above and imbalance 1.
+# PER_BOARD=1: cost and setup are each board's own, from its 1 x 2 `tier`
+# runs (CAL's boards for the imbalance factors, CHECK's 1 x 2 runs for
+# CHECK's predictions: those runs take no part in the check, which compares
+# with the 2 x 1 runs only), instead of the means over CAL's boards: the
+# cost per position differs from board to board (2x between 4x6 and 6x4 on a
+# quiet machine), the overheads of distribution less so.
 # Prints the parameters, then per board and shape of CHECK: the prediction,
 # the measured runs, their median and the error of the median, for the
 # solver's wall and for mpirun's whole run.
@@ -58,10 +64,19 @@ setup=$(for g in $boards; do
     sel "$cal" "$g" 1 2 tier "(.wall_seconds - .solver_stats.compute_seconds_max) / $s" | med
 done | mean)
 base="--cost $cost --latency $latency --setup $setup"
+per_board=${PER_BOARD:-0}
+# own FILE GAME: --cost and --setup of GAME's own 1 x 2 `tier` runs in FILE
+own() {
+    c=$(sel "$1" "$2" 1 2 tier '.solver_stats.compute_seconds_max * 2 / .positions' | med)
+    s=$(sel "$1" "$2" 1 2 tier "(.wall_seconds - .solver_stats.compute_seconds_max) / $(slots "$2")" | med)
+    echo "--cost $c --latency $latency --setup $s"
+}
 imb() { # SOLVER LINE
     for g in $boards; do
         p=$(sel "$cal" "$g" 1 2 tier '.positions' | head -n 1)
-        o="$base --positions $p"
+        b=$base
+        [ "$per_board" = 1 ] && b=$(own "$cal" "$g")
+        o="$b --positions $p"
         su=$(part "$g" 2 "$o" "$2" setup)
         co=$(part "$g" 2 "$o" "$2" compute)
         ex=$(part "$g" 2 "$o" "$2" exchange)
@@ -71,14 +86,24 @@ imb() { # SOLVER LINE
 imbalance=$(imb tier 1)
 imbalance_sliced=$(imb tier:sliced 2)
 echo "calibrated on: $(echo "$boards" | tr '\n' ' ')and tictactoe ($cal)"
-params="$base --imbalance $imbalance --imbalance-sliced $imbalance_sliced --startup $startup"
-echo "parameters: $params"
+rest="--imbalance $imbalance --imbalance-sliced $imbalance_sliced --startup $startup"
+params="$base $rest"
+if [ "$per_board" = 1 ]; then
+    echo "parameters: $rest, --latency $latency; cost and setup each board's own:"
+    for g in $boards; do echo "  $g (CAL): $(own "$cal" "$g")"; done
+else
+    echo "parameters: $params"
+fi
 [ -n "$check" ] || exit 0
 echo
 echo "| board, 2 x 1 | solver | predicted s | measured s (median) | error | mpirun predicted s | mpirun measured s (median) | error |"
 echo "|---|---|---|---|---|---|---|---|"
 for g in $(spec "$check"); do
     p=$(sel "$check" "$g" 2 1 tier '.positions' | head -n 1)
+    if [ "$per_board" = 1 ]; then
+        params="$(own "$check" "$g") $rest"
+        echo "  $g (CHECK's 1 x 2 runs): $(own "$check" "$g")" >&2
+    fi
     for solver in tier tier:sliced; do
         line=1
         [ "$solver" = tier:sliced ] && line=2
