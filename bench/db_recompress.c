@@ -1,7 +1,7 @@
 /* bench/db_recompress.c: what other zstd parameters would make of a
  * database's blocks (docs/database.md, scripts/db-zstd-params.sh).
  *
- *     db_recompress LEVEL MIN_MATCH STRIDE FILE.gmdb...
+ *     db_recompress [--packed] LEVEL MIN_MATCH STRIDE FILE.gmdb...
  *
  * Streams every STRIDE-th block of each record file (core/dbstore.h's
  * format, 1-byte records without scores), decompresses it and compresses
@@ -13,6 +13,14 @@
  * of the new compression and the CPU seconds spent in it. Instruction
  * counts come from running it under callgrind with
  * --toggle-collect=compress_block (the script does).
+ *
+ * --packed: each block is first packed as a bitmap of its non-zero
+ * (reached) records, one bit a record, followed by only those records,
+ * and the packed bytes are compressed; compress_block then counts the
+ * packing too. Every recompressed block is decompressed again (and, with
+ * --packed, unpacked) by decompress_block and compared with the original
+ * records: callgrind --toggle-collect=decompress_block counts a reader's
+ * instructions.
  *
  * Cost: one file in memory at a time (its compressed size), 4 KiB a block
  * otherwise. Not part of the solver: a measurement tool, built by the
@@ -38,10 +46,140 @@ static double cpu_seconds(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Packs n records (n <= 65536): a bitmap of the non-zero ones (bit i%8 of
+ * byte i/8), then the non-zero records in order. Returns the packed
+ * bytes. O(n / 8 + non-zero records). */
+static size_t pack(const unsigned char *src, size_t n, unsigned char *dst) {
+    size_t mb = (n + 7) / 8;
+    unsigned char *p = dst + mb;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, src + i, n - i < 8 ? n - i : 8);
+        w |= w >> 4;
+        w |= w >> 2;
+        w |= w >> 1;
+        w &= UINT64_C(0x0101010101010101);
+        unsigned m = (unsigned)((w * UINT64_C(0x0102040810204080)) >> 56);
+        dst[i / 8] = (unsigned char)m;
+        while (m != 0) {
+            *p++ = src[i + (unsigned)__builtin_ctz(m)];
+            m &= m - 1;
+        }
+    }
+    return (size_t)(p - dst);
+}
+
+/* The inverse of pack: n records from `len` packed bytes, or 0 when they
+ * are not a packing of n records. */
+static size_t unpack(const unsigned char *src, size_t len, size_t n, unsigned char *dst) {
+    size_t mb = (n + 7) / 8;
+    if (len < mb) {
+        return 0;
+    }
+    const unsigned char *p = src + mb, *end = src + len;
+    memset(dst, 0, n);
+    for (size_t i = 0; i < mb; i++) {
+        unsigned m = src[i];
+        if ((size_t)__builtin_popcount(m) > (size_t)(end - p) ||
+            (i * 8 + 8 > n && (m >> (n - i * 8)) != 0)) {
+            return 0;
+        }
+        while (m != 0) {
+            dst[i * 8 + (unsigned)__builtin_ctz(m)] = *p++;
+            m &= m - 1;
+        }
+    }
+    return p == end ? n : 0;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+/* pack and unpack with BMI2's pext/pdep: 8 records a step, no loop over
+ * the non-zero ones. O(n / 8). */
+__attribute__((target("bmi2,popcnt"))) static size_t pack_bmi2(const unsigned char *src, size_t n,
+                                                               unsigned char *dst) {
+    size_t mb = (n + 7) / 8;
+    unsigned char *p = dst + mb;
+    const uint64_t lo = UINT64_C(0x0101010101010101);
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w = 0;
+        if (i + 8 <= n) {
+            memcpy(&w, src + i, 8);
+        } else {
+            memcpy(&w, src + i, n - i);
+        }
+        uint64_t t = w | w >> 4;
+        t |= t >> 2;
+        t |= t >> 1;
+        t &= lo;
+        dst[i / 8] = (unsigned char)_pext_u64(t, lo);
+        uint64_t v = _pext_u64(w, t * 0xff);
+        memcpy(p, &v, 8); /* dst has 8 bytes of slack */
+        p += _mm_popcnt_u64(t);
+    }
+    return (size_t)(p - dst);
+}
+
+__attribute__((target("bmi2,popcnt"))) static size_t
+unpack_bmi2(const unsigned char *src, size_t len, size_t n, unsigned char *dst) {
+    size_t mb = (n + 7) / 8;
+    if (len < mb || (n % 8 != 0 && (src[mb - 1] >> (n % 8)) != 0)) {
+        return 0;
+    }
+    const uint64_t lo = UINT64_C(0x0101010101010101);
+    size_t at = mb;
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t t = _pdep_u64(src[i / 8], lo);
+        unsigned k = (unsigned)_mm_popcnt_u64(t);
+        if (at + k > len) {
+            return 0;
+        }
+        uint64_t v;
+        memcpy(&v, src + at, 8); /* src has 8 bytes of slack; the bytes past k are masked */
+        v = _pdep_u64(v, t * 0xff);
+        if (i + 8 <= n) {
+            memcpy(dst + i, &v, 8);
+        } else {
+            memcpy(dst + i, &v, n - i);
+        }
+        at += k;
+    }
+    return at == len ? n : 0;
+}
+#endif
+
+static int packed, bmi2;
+
 /* Not inlined: callgrind counts the instructions under this name. */
 __attribute__((noinline)) size_t compress_block(ZSTD_CCtx *c, void *out, size_t cap,
                                                 const void *src, size_t n) {
+    if (packed) {
+        static unsigned char buf[65536 + 8192 + 8];
+#if defined(__x86_64__)
+        if (bmi2) {
+            return ZSTD_compress2(c, out, cap, buf, pack_bmi2(src, n, buf));
+        }
+#endif
+        return ZSTD_compress2(c, out, cap, buf, pack(src, n, buf));
+    }
     return ZSTD_compress2(c, out, cap, src, n);
+}
+
+/* Decompresses (and unpacks) one recompressed block: n records, or 0. */
+__attribute__((noinline)) size_t decompress_block(ZSTD_DCtx *d, void *out, size_t n,
+                                                  const void *src, size_t len) {
+    if (packed) {
+        static unsigned char buf[65536 + 8192];
+        size_t got = ZSTD_decompressDCtx(d, buf, sizeof buf, src, len);
+#if defined(__x86_64__)
+        if (bmi2) {
+            return ZSTD_isError(got) ? 0 : unpack_bmi2(buf, got, n, out);
+        }
+#endif
+        return ZSTD_isError(got) ? 0 : unpack(buf, got, n, out);
+    }
+    size_t got = ZSTD_decompressDCtx(d, out, n, src, len);
+    return ZSTD_isError(got) ? 0 : got;
 }
 
 static unsigned char *slurp(const char *path, size_t *size) {
@@ -62,8 +200,24 @@ static unsigned char *slurp(const char *path, size_t *size) {
 }
 
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--packed") == 0) {
+        packed = 1;
+        argv++;
+        argc--;
+    } else if (argc > 1 && strcmp(argv[1], "--packed-bmi2") == 0) {
+#if defined(__x86_64__)
+        __builtin_cpu_init();
+        packed = bmi2 = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
+        if (!bmi2) {
+            fprintf(stderr, "db_recompress: --packed-bmi2 needs an x86-64 with BMI2\n");
+            return 2;
+        }
+        argv++;
+        argc--;
+    }
     if (argc < 5) {
-        fprintf(stderr, "usage: db_recompress LEVEL MIN_MATCH STRIDE FILE.gmdb...\n");
+        fprintf(stderr, "usage: db_recompress [--packed] LEVEL MIN_MATCH STRIDE FILE.gmdb...\n");
         return 2;
     }
     int level = atoi(argv[1]), min_match = atoi(argv[2]);
@@ -77,7 +231,7 @@ int main(int argc, char **argv) {
                 level, min_match, stride);
         return 2;
     }
-    static unsigned char raw[65536], out[65536 + 1024];
+    static unsigned char raw[65536], back[65536], out[65536 + 8192 + 1024];
     uint64_t zero = 0, constant = 0, compressed = 0, raw_bytes = 0, old_bytes = 0, new_bytes = 0;
     double seconds = 0;
     for (int a = 4; a < argc; a++) {
@@ -126,16 +280,22 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "db_recompress: zstd: %s\n", ZSTD_getErrorName(r));
                 return 6;
             }
+            if (decompress_block(d, back, (size_t)n, out, r) != n || memcmp(back, raw, n) != 0) {
+                fprintf(stderr, "db_recompress: %s: block %llu does not round-trip\n", argv[a],
+                        (unsigned long long)k);
+                return 6;
+            }
             compressed++;
             new_bytes += r;
         }
         free(b);
     }
-    printf("level %d min_match %d: blocks %llu zero, %llu constant non-zero, %llu compressed; "
+    printf("%s%slevel %d min_match %d: blocks %llu zero, %llu constant non-zero, %llu compressed; "
            "raw %llu bytes, stored %llu, recompressed %llu (%+.1f%%); %.3f CPU s\n",
-           level, min_match, (unsigned long long)zero, (unsigned long long)constant,
-           (unsigned long long)compressed, (unsigned long long)raw_bytes,
-           (unsigned long long)old_bytes, (unsigned long long)new_bytes,
+           packed ? "packed " : "", bmi2 ? "(bmi2) " : "", level, min_match,
+           (unsigned long long)zero, (unsigned long long)constant, (unsigned long long)compressed,
+           (unsigned long long)raw_bytes, (unsigned long long)old_bytes,
+           (unsigned long long)new_bytes,
            old_bytes ? 100.0 * ((double)new_bytes - (double)old_bytes) / (double)old_bytes : 0.0,
            seconds);
     ZSTD_freeCCtx(c);
