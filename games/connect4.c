@@ -1104,6 +1104,23 @@ static int c4_tromp_values(const Game *g, Position pos, uint8_t *values) {
 
 /* The terms of "player p (who just moved) has the k cells of `cells`":
  * the pieces, and per column one variable above its highest cell. */
+/* Completes builder b with the encoding's position and values functions and
+ * hangs it on the game (both encodings end so); enc_finish destroys b when
+ * it refuses. */
+static ErrCode install_encoding(Game *g, C4 *t, EncBuilder *b,
+                                Position (*position)(const Game *, const uint8_t *),
+                                int (*values)(const Game *, Position, uint8_t *), Error *err) {
+    b->enc.position = position;
+    b->enc.values = values;
+    ErrCode rc = enc_finish(b, "connect4", err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    t->enc = b;
+    g->encoding = &b->enc;
+    return ERR_OK;
+}
+
 static void tromp_line(EncBuilder *b, const C4 *t, const int *cells, int p) {
     int cols[16], need[16], ncols = 0; /* need: the highest row + 1 */
     for (int j = 0; j < t->k; j++) {
@@ -1198,15 +1215,7 @@ static ErrCode init_encoding_tromp(Game *g, C4 *t, Error *err) {
         enc_lit(b, tv(t, c, t->h), 1);
     }
     enc_primitive_term(b, enc_term(b));
-    b->enc.position = c4_tromp_position;
-    b->enc.values = c4_tromp_values;
-    ErrCode rc = enc_finish(b, "connect4", err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    t->enc = b;
-    g->encoding = &b->enc;
-    return ERR_OK;
+    return install_encoding(g, t, b, c4_tromp_position, c4_tromp_values, err);
 }
 
 static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
@@ -1258,15 +1267,7 @@ static ErrCode init_encoding(Game *g, C4 *t, Error *err) {
         enc_lit(b, occ_var(bit), 1);
     }
     enc_primitive_term(b, enc_term(b));
-    b->enc.position = c4_enc_position;
-    b->enc.values = c4_enc_values;
-    ErrCode rc = enc_finish(b, "connect4", err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    t->enc = b;
-    g->encoding = &b->enc;
-    return ERR_OK;
+    return install_encoding(g, t, b, c4_enc_position, c4_enc_values, err);
 }
 
 /* ------------------------------------------------------------------ module */

@@ -491,19 +491,10 @@ static void remoteness_overflow_is_an_error(void **state) {
 
 /* ------------------------------------------------- whole-sector mode */
 
-static ErrCode sector_solve(const Game *g, const char *opts, const char *dir, int threads,
-                            SolveResult *res, Error *err) {
-    const SolverModule *s = solver_find("tier");
-    assert_non_null(s);
-    SolveConfig cfg = {.threads = threads, .work_dir = dir};
-    assert_int_equal(options_parse(s->options, opts, "tier", &cfg.options, err), ERR_OK);
-    return solver_run(s, g, &cfg, res, err);
-}
-
 static void sector_ok(const Game *g, const char *opts, const char *dir, int threads,
                       SolveResult *res) {
     Error err = {0};
-    if (sector_solve(g, opts, dir, threads, res, &err) != ERR_OK) {
+    if (test_run_tier(g, opts, threads, dir, res, &err) != ERR_OK) {
         fail_msg("tier:%s on %s:%s: %s", opts, g->module->name, g->variant, err.msg);
     }
 }
@@ -579,7 +570,7 @@ static void sector_mode_matches_retro(void **state) {
         snprintf(opts, sizeof opts, "sector=%d", g->tiers->count(g));
         Error err = {0};
         SolveResult bad;
-        assert_int_equal(sector_solve(g, opts, NULL, 1, &bad, &err), ERR_USAGE);
+        assert_int_equal(test_run_tier(g, opts, 1, NULL, &bad, &err), ERR_USAGE);
         assert_non_null(strstr(err.msg, "tier:sector"));
         solve_result_free(&retro);
         solve_result_free(&whole);

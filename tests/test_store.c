@@ -40,18 +40,7 @@
 #include "core/dbstore.h"
 #include "solvers/store.h"
 
-static char *make_dir(void) {
-    char *dir = test_strdupf("/tmp/test_store.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_dir(char *dir) {
-    char *cmd = test_strdupf("rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    free(dir);
-}
+static char *make_dir(void) { return test_make_dir("test_store"); }
 
 static ErrCode run_tier(const Game *g, const char *dir, SolveResult *res, Error *err) {
     const SolverModule *s = solver_find("tier");
@@ -161,7 +150,7 @@ static void round_trip(void **state) {
         store_close(&st);
         db_summary_free(&sum);
         solve_result_free(&res);
-        remove_dir(dir);
+        test_remove_dir(dir);
     }
     game_destroy(g);
 }
@@ -244,7 +233,7 @@ static void flip_caught(const char *spec, int tier) {
         fail_msg("%s: expected '%s', got %d: %s", spec, want, rc, err.msg);
     }
     free(want);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -327,7 +316,7 @@ static void files_identical_across_threads(void **state) {
             free(p0);
         }
         for (int t = 0; t < 3; t++) {
-            remove_dir(dirs[t]);
+            test_remove_dir(dirs[t]);
         }
         game_destroy(g);
     }
@@ -397,8 +386,8 @@ static void symlink_not_followed(void **state) {
     free(tmp);
     free(manifest);
     free(victim);
-    remove_dir(other);
-    remove_dir(dir);
+    test_remove_dir(other);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -411,7 +400,7 @@ static void world_writable_refused(void **state) {
     assert_int_equal(chmod(dir, 01777), 0);
     tier_ok(g, dir);
     assert_int_equal(chmod(dir, 0700), 0);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -425,7 +414,7 @@ static void fifo_refused(void **state) {
         assert_int_equal(mkfifo(fifo, 0644), 0);
         tier_refused(g, dir, "not a regular file");
         free(fifo);
-        remove_dir(dir);
+        test_remove_dir(dir);
     }
     /* The manifest, to the reader. */
     char *dir = make_dir();
@@ -433,7 +422,7 @@ static void fifo_refused(void **state) {
     assert_int_equal(mkfifo(fifo, 0644), 0);
     store_refused(g, dir, "not a regular file");
     free(fifo);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -451,7 +440,7 @@ static void second_writer_refused(void **state) {
     dbstore_dir_close(&d);
     tier_ok(g, dir);
     free(pid);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -516,12 +505,12 @@ static void crafted_files_refused(void **state) {
     tier_refused(g, dir, "bits past the end of tier 0");
     write_reach(g, dir, 0);
     tier_refused(g, dir, "the initial position is not reached");
-    remove_dir(dir);
+    test_remove_dir(dir);
     /* Tier files against the bitmaps of a real forward pass. */
     dir = make_dir();
     write_tier(g, dir, 5, 0xFF, UINT64_MAX, 0);
     tier_refused(g, dir, "tier-0005.gmdb holds impossible records");
-    remove_dir(dir);
+    test_remove_dir(dir);
     dir = make_dir();
     write_tier(g, dir, 0, 0, 0, DB_DRAW);
     tier_refused(g, dir, "a draw, in a game that cannot draw");
@@ -529,7 +518,7 @@ static void crafted_files_refused(void **state) {
     tier_refused(g, dir, "an undecided record");
     write_tier(g, dir, 0, 0, 0, 0);
     tier_refused(g, dir, "no record for a reachable position");
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -563,7 +552,7 @@ static void bad_dirs_refused(void **state) {
     store_refused(g, dir, "not complete (no checksum line");
     free(manifest);
     free(tier);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
     game_destroy(other);
 }

@@ -210,18 +210,7 @@ static void relprod_matches_tier(void **state) {
 
 /* ---------------------------------------------------------- on disk */
 
-static char *make_dir(void) {
-    char *dir = test_strdupf("/tmp/test_symbolic.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_dir(char *dir) {
-    char *cmd = test_strdupf("rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    free(dir);
-}
+static char *make_dir(void) { return test_make_dir("test_symbolic"); }
 
 static ErrCode run_saving(const Game *g, const char *opts, const char *dir, SolveResult *res,
                           Error *err) {
@@ -291,7 +280,7 @@ static void disk_answers_every_position(void **state) {
     solve_result_free(&again);
     solve_result_free(&sym);
     solve_result_free(&dfs);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -335,7 +324,7 @@ static void disk_refusals(void **state) {
     store_close(&st);
     /* A solve on it refuses the damaged ply rather than resuming from it. */
     assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_IO);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 

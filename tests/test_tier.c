@@ -35,19 +35,10 @@
 
 #include "core/mem.h"
 
-static ErrCode run_tier(const Game *g, const char *opts, int threads, const char *dir,
-                        SolveResult *res, Error *err) {
-    const SolverModule *s = solver_find("tier");
-    assert_non_null(s);
-    SolveConfig cfg = {.threads = threads, .work_dir = dir};
-    assert_int_equal(options_parse(s->options, opts, "tier", &cfg.options, err), ERR_OK);
-    return solver_run(s, g, &cfg, res, err);
-}
-
 static void solve_ok(const Game *g, const char *opts, int threads, const char *dir,
                      SolveResult *res) {
     Error err = {0};
-    if (run_tier(g, opts, threads, dir, res, &err) != ERR_OK) {
+    if (test_run_tier(g, opts, threads, dir, res, &err) != ERR_OK) {
         fail_msg("tier on %s:%s: %s", g->module->name, g->variant, err.msg);
     }
 }
@@ -286,18 +277,7 @@ static void winby_layered_graph(void **state) {
 
 /* ------------------------------------------------------ work directory */
 
-static char *make_dir(void) {
-    char *dir = test_strdupf("/tmp/test_tier.XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    return dir;
-}
-
-static void remove_dir(char *dir) {
-    char *cmd = test_strdupf("rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-    free(dir);
-}
+static char *make_dir(void) { return test_make_dir("test_tier"); }
 
 static char *tier_file(const char *dir, int tier) {
     return tier < 0 ? test_strdupf("%s/reach.gmdb", dir)
@@ -337,7 +317,7 @@ static void copy_file(const char *from, const char *to) {
 static void refused(const Game *g, const char *dir, const char *part) {
     SolveResult res;
     Error err = {0};
-    ErrCode rc = run_tier(g, NULL, 2, dir, &res, &err);
+    ErrCode rc = test_run_tier(g, NULL, 2, dir, &res, &err);
     if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
         fail_msg("expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
     }
@@ -396,7 +376,7 @@ static void files_resume(void **state) {
     free(manifest);
     solve_result_free(&first);
     solve_result_free(&plain);
-    remove_dir(dir);
+    test_remove_dir(dir);
     game_destroy(g);
 }
 
@@ -448,8 +428,8 @@ static void files_refused(void **state) {
     free(p6);
     free(saved);
     free(foreign);
-    remove_dir(dir);
-    remove_dir(other_dir);
+    test_remove_dir(dir);
+    test_remove_dir(other_dir);
     game_destroy(g);
     game_destroy(other);
 }
@@ -471,7 +451,7 @@ static void memory_budget(void **state) {
     assert_int_equal(res.root.value, VALUE_TIE);
     solve_result_free(&res);
     mem_set_limit(2000);
-    ErrCode rc = run_tier(g, NULL, 1, NULL, &res, &err);
+    ErrCode rc = test_run_tier(g, NULL, 1, NULL, &res, &err);
     mem_set_limit(0);
     assert_int_equal(rc, ERR_MEMORY);
     assert_non_null(strstr(err.msg, "tiers in use"));
@@ -493,7 +473,7 @@ static void cyclic_tiers_refused(void **state) {
     fake.tiers = &ops;
     SolveResult res;
     Error err = {0};
-    assert_int_equal(run_tier(&fake, NULL, 1, NULL, &res, &err), ERR_INTERNAL);
+    assert_int_equal(test_run_tier(&fake, NULL, 1, NULL, &res, &err), ERR_INTERNAL);
     assert_non_null(strstr(err.msg, "cycle"));
     game_destroy(g);
 }

@@ -23,6 +23,28 @@ char *test_strdupf(const char *fmt, ...) {
     return s;
 }
 
+char *test_make_dir(const char *name) {
+    char *dir = test_strdupf("/tmp/%s.XXXXXX", name);
+    assert_non_null(mkdtemp(dir));
+    return dir;
+}
+
+void test_remove_dir(char *dir) {
+    char *cmd = test_strdupf("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    free(dir);
+}
+
+ErrCode test_run_tier(const Game *g, const char *opts, int threads, const char *dir,
+                      SolveResult *res, Error *err) {
+    const SolverModule *s = solver_find("tier");
+    assert_non_null(s);
+    SolveConfig cfg = {.threads = threads, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, opts, "tier", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
 char **test_game_specs(size_t *count) {
     size_t cap = 16, n = 0;
     char **specs = malloc(cap * sizeof *specs);

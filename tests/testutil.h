@@ -62,4 +62,14 @@ int test_run_group(const char *name, struct CMUnitTest *tests, size_t n);
 /* printf into a new heap string. */
 char *test_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A new empty directory /tmp/NAME.XXXXXX (heap string), and its removal
+ * with everything in it (frees the string). */
+char *test_make_dir(const char *name);
+void test_remove_dir(char *dir);
+
+/* Runs the tier solver with OPTS (its option string, e.g. "sector=3") on
+ * THREADS threads, its files in DIR (NULL: none); returns its code. */
+ErrCode test_run_tier(const Game *g, const char *opts, int threads, const char *dir,
+                      SolveResult *res, Error *err);
+
 #endif /* TESTS_TESTUTIL_H */
