@@ -140,6 +140,53 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
                       const int16_t *winby, int threads, uint64_t *header_sum, uint64_t *bytes,
                       Error *err);
 
+/* Writing a record file in pieces, from several threads at once (the tier
+ * solver's writer, core/dbwriter.h): the same bytes as dbstore_write.
+ * A piece is a run of at most DBSTORE_PIECE_BLOCKS blocks; each is
+ * compressed by any thread into its own buffer, then the pieces are put
+ * into a sink in block order, and the sink is closed with the index. */
+#define DBSTORE_PIECE_BLOCKS 16
+
+/* Blocks of a file described by info. */
+uint64_t dbstore_blocks(const DbStoreInfo *info);
+
+/* A compressor: a zstd context with the parameters of new files, and its
+ * scratch (about 200 KiB). One per thread. NULL: out of memory. */
+typedef struct DbStoreZ DbStoreZ;
+DbStoreZ *dbstore_z_new(void);
+void dbstore_z_free(DbStoreZ *z);
+
+/* Compresses blocks [k0, k1) (k1 - k0 <= DBSTORE_PIECE_BLOCKS) of the file
+ * whose records (and scores) are given, sets their index entries (8 bytes
+ * a block at index + 8 * k) and returns their frames, back to back, in a
+ * new malloc'ed *out (NULL when every block is all zero) of *bytes bytes.
+ * Records of width 1, 2 or 8 only (a block's raw bytes fit the scratch).
+ * Thread-safe for disjoint ranges, each thread with its own z. */
+ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void *records,
+                               const int16_t *winby, uint64_t k0, uint64_t k1, unsigned char *index,
+                               void **out, size_t *bytes, Error *err);
+
+/* A file being written: a fresh temporary file (created as dbstore_write
+ * does), its header reserved. */
+typedef struct DbStoreSink {
+    int fd; /* -1: not open */
+    char name[DBSTORE_NAME_MAX];
+    char tmp[DBSTORE_NAME_MAX + 64];
+    char path[4200];
+    uint64_t data_bytes;
+} DbStoreSink;
+
+ErrCode dbstore_sink_open(const DbDir *d, const char *name, DbStoreSink *s, Error *err);
+/* Appends the frames of the next piece. */
+ErrCode dbstore_sink_put(DbStoreSink *s, const void *data, size_t n, Error *err);
+/* Writes the index (dbstore_blocks(info) entries) and the header, flushes
+ * and renames the file over its name (atomic, as dbstore_write); with rc
+ * != ERR_OK (a failure before), or on a failure here, removes the
+ * temporary file instead and returns the error. Closes s either way. */
+ErrCode dbstore_sink_close(const DbDir *d, DbStoreSink *s, const DbStoreInfo *info,
+                           const unsigned char *index, ErrCode rc, uint64_t *header_sum,
+                           uint64_t *bytes, Error *err);
+
 /* Reads a whole record file into `records` (and `winby`), checking that its
  * header matches *expect and every checksum. *found is false (and ERR_OK
  * returned) when the file does not exist. */
