@@ -63,7 +63,14 @@ struct DbWriter {
     int zstarted;  /* compressor threads started */
     bool io_started;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
+    /* who waits for what: the compressors for work (zcv), the I/O thread
+     * for a job or for the piece io_piece of io_job (iocv), the caller for
+     * pieces or written files (ccv, when caller_waiting); each is woken
+     * only for its own event, not by every piece */
+    pthread_cond_t zcv, iocv, ccv;
+    const struct Job *io_job;
+    uint64_t io_piece;
+    bool caller_waiting;
     Job jobs[WRITER_QUEUE]; /* a ring: jobs[head], then the next */
     int head, len;
     int paused; /* dbwriter_pause without its dbwriter_resume */
@@ -131,7 +138,12 @@ static void compress_next(DbWriter *w, Job *j, DbStoreZ *z) {
     fail(w, rc, &e);
     j->pieces[p] = (Piece){out, n, true};
     j->done++;
-    pthread_cond_broadcast(&w->cv);
+    if (w->io_job == j && w->io_piece == p) {
+        pthread_cond_signal(&w->iocv);
+    }
+    if (w->caller_waiting) {
+        pthread_cond_signal(&w->ccv);
+    }
 }
 
 typedef struct ZArg {
@@ -147,7 +159,7 @@ static void *z_main(void *arg) {
     for (;;) {
         Job *j = NULL;
         while (!w->stop && (w->paused > 0 || (j = job_to_compress(w)) == NULL)) {
-            pthread_cond_wait(&w->cv, &w->mu);
+            pthread_cond_wait(&w->zcv, &w->mu);
         }
         if (j == NULL) {
             break; /* stop: the queue is empty (dbwriter_stop waited for it) */
@@ -164,7 +176,7 @@ static void *io_main(void *arg) {
     pthread_mutex_lock(&w->mu);
     for (;;) {
         while (w->len == 0 && !w->stop) {
-            pthread_cond_wait(&w->cv, &w->mu);
+            pthread_cond_wait(&w->iocv, &w->mu);
         }
         if (w->len == 0) {
             break;
@@ -181,8 +193,11 @@ static void *io_main(void *arg) {
         for (uint64_t p = 0; p < j->npieces; p++) {
             pthread_mutex_lock(&w->mu);
             while (!j->pieces[p].done) {
-                pthread_cond_wait(&w->cv, &w->mu);
+                w->io_job = j;
+                w->io_piece = p;
+                pthread_cond_wait(&w->iocv, &w->mu);
             }
+            w->io_job = NULL;
             Piece piece = j->pieces[p];
             j->pieces[p].data = NULL;
             pthread_mutex_unlock(&w->mu);
@@ -220,10 +235,17 @@ static void *io_main(void *arg) {
         memset(j, 0, sizeof *j);
         w->head = (w->head + 1) % WRITER_QUEUE;
         w->len--;
-        pthread_cond_broadcast(&w->cv);
+        pthread_cond_signal(&w->ccv);
     }
     pthread_mutex_unlock(&w->mu);
     return NULL;
+}
+
+/* The caller sleeps until a piece is done or a file written (w->mu held). */
+static void caller_wait(DbWriter *w) {
+    w->caller_waiting = true;
+    pthread_cond_wait(&w->ccv, &w->mu);
+    w->caller_waiting = false;
 }
 
 /* The caller compresses pieces until every queued job is compressed (w->mu
@@ -236,7 +258,7 @@ static void help(DbWriter *w) {
         } else if (all_compressed(w)) {
             return;
         } else {
-            pthread_cond_wait(&w->cv, &w->mu); /* a piece in another thread's hands */
+            caller_wait(w); /* a piece in another thread's hands */
         }
     }
 }
@@ -247,7 +269,9 @@ static void writer_free(DbWriter *w) {
     }
     free(w->zs);
     free(w->z);
-    pthread_cond_destroy(&w->cv);
+    pthread_cond_destroy(&w->zcv);
+    pthread_cond_destroy(&w->iocv);
+    pthread_cond_destroy(&w->ccv);
     pthread_mutex_destroy(&w->mu);
     free(w);
 }
@@ -264,10 +288,11 @@ ErrCode dbwriter_start(DbDir *d, int threads, DbWriter **out, Error *err) {
         free(w);
         return error_set(err, ERR_MEMORY, "cannot create the database writer's lock");
     }
-    if (pthread_cond_init(&w->cv, NULL) != 0) {
-        pthread_mutex_destroy(&w->mu);
+    if (pthread_cond_init(&w->zcv, NULL) != 0 || pthread_cond_init(&w->iocv, NULL) != 0 ||
+        pthread_cond_init(&w->ccv, NULL) != 0) {
+        pthread_mutex_destroy(&w->mu); /* the conditions hold no resources on Linux */
         free(w);
-        return error_set(err, ERR_MEMORY, "cannot create the database writer's condition");
+        return error_set(err, ERR_MEMORY, "cannot create the database writer's conditions");
     }
     w->z = calloc((size_t)w->nz, sizeof *w->z);
     w->zs = calloc((size_t)w->nz + 1, sizeof *w->zs);
@@ -314,7 +339,7 @@ ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, 
     pthread_mutex_lock(&w->mu);
     help(w);
     while (w->len == WRITER_QUEUE) {
-        pthread_cond_wait(&w->cv, &w->mu); /* the oldest file's I/O */
+        caller_wait(w); /* the oldest file's I/O */
     }
     ErrCode rc = failure(w, err);
     if (rc == ERR_OK) {
@@ -339,7 +364,8 @@ ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, 
                      : error_set(err, ERR_MEMORY, "cannot allocate the index of %s", name);
         } else {
             w->len++;
-            pthread_cond_broadcast(&w->cv);
+            pthread_cond_broadcast(&w->zcv);
+            pthread_cond_signal(&w->iocv);
         }
     }
     w->waited += clock_seconds() - t0;
@@ -352,7 +378,7 @@ ErrCode dbwriter_wait(DbWriter *w, Error *err) {
     pthread_mutex_lock(&w->mu);
     help(w);
     while (w->len > 0) {
-        pthread_cond_wait(&w->cv, &w->mu);
+        caller_wait(w);
     }
     ErrCode rc = failure(w, err);
     w->waited += clock_seconds() - t0;
@@ -372,7 +398,7 @@ void dbwriter_resume(DbWriter *w) {
     if (w != NULL) {
         pthread_mutex_lock(&w->mu);
         w->paused--;
-        pthread_cond_broadcast(&w->cv);
+        pthread_cond_broadcast(&w->zcv);
         pthread_mutex_unlock(&w->mu);
     }
 }
@@ -398,10 +424,11 @@ void dbwriter_stop(DbWriter *w) {
     pthread_mutex_lock(&w->mu);
     help(w);
     while (w->len > 0 && w->io_started) {
-        pthread_cond_wait(&w->cv, &w->mu);
+        caller_wait(w);
     }
     w->stop = true;
-    pthread_cond_broadcast(&w->cv);
+    pthread_cond_broadcast(&w->zcv);
+    pthread_cond_signal(&w->iocv);
     pthread_mutex_unlock(&w->mu);
     if (w->io_started) {
         pthread_join(w->io, NULL);

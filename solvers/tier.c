@@ -202,9 +202,10 @@ typedef struct TierSolve {
     uint64_t *rbounds;   /* every tier's split: ntiers * (N + 1) word bounds */
     bool presplit;       /* sliced: every tier split, the other ranks' bitmap words dropped */
     DbDir dir;           /* work_dir, open and locked (dir.fd >= 0) */
-    /* The files are written in the background (core/dbwriter.h) while the
-     * next tier is solved; writing_tier is the tier whose write may still
-     * be in flight (-1: none), which tier_free waits for. */
+    /* The files are written in the background (core/dbwriter.h): each
+     * tier is compressed between the parallel loops that follow it and
+     * written meanwhile; writing_tier is the tier whose compression may
+     * still be unfinished (-1: none), which tier_free waits for. */
     DbWriter *writer;
     int writing_tier;
     char spec[DBSTORE_SPEC_MAX];
@@ -435,8 +436,13 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
     uint64_t lo = ti->lo, hi = ti->hi;
     uint64_t done = 0;
     double t0 = clock_seconds();
-    dbwriter_pause(s->writer); /* the loop's threads take every core */
-#pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
+    /* A team takes every core: the writer's compressors wait meanwhile
+     * (core/dbwriter.h); beside one thread they may go on. */
+    bool team = ti->reached >= s->parallel_min && s->threads > 1;
+    if (team) {
+        dbwriter_pause(s->writer);
+    }
+#pragma omp parallel num_threads(s->threads) if (team)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
@@ -472,7 +478,9 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
         }
         worker_end(s);
     }
-    dbwriter_resume(s->writer);
+    if (team) {
+        dbwriter_resume(s->writer);
+    }
     s->compute_seconds += clock_seconds() - t0;
 }
 
