@@ -253,15 +253,18 @@ int main(int argc, char **argv) {
         }
         uint64_t records = get64(b + 32), blocks = get64(b + 56), index = get64(b + 64);
         uint32_t width = get32(b + 24), br = get32(b + 48);
-        if (width != 1 || get32(b + 28) != 0 || br == 0 || br > sizeof raw ||
-            index + blocks * 8 != size) {
-            fprintf(stderr, "db_recompress: %s: only 1-byte records without scores\n", argv[a]);
+        if ((width != 1 && (width != 8 || packed)) || get32(b + 28) != 0 || br == 0 ||
+            (uint64_t)br * width > sizeof raw || index + blocks * 8 != size) {
+            fprintf(stderr,
+                    "db_recompress: %s: only 1-byte records (or, not packed, the 8-byte words of "
+                    "reach.gmdb) without scores\n",
+                    argv[a]);
             return 5;
         }
         uint64_t off = 512;
         for (uint64_t k = 0; k < blocks; k++) {
             uint32_t cs = get32(b + index + 8 * k);
-            uint64_t n = records - k * br < br ? records - k * br : br;
+            uint64_t n = (records - k * br < br ? records - k * br : br) * width; /* bytes */
             uint64_t at = off;
             off += cs;
             if (k % (uint64_t)stride != 0) {

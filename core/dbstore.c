@@ -281,7 +281,7 @@ static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br
     le_put64(b + 32, info->records);
     le_put64(b + 40, info->first);
     le_put32(b + 48, br);
-    le_put32(b + 52, DBSTORE_LEVEL);
+    le_put32(b + 52, (uint32_t)dbstore_level(info->kind));
     le_put64(b + 56, blocks);
     le_put64(b + 64, index_off);
     le_put64(b + 72, data_bytes);
@@ -310,12 +310,16 @@ static bool all_zero(const unsigned char *p, uint64_t n) {
 /* A compression context with the parameters of new files set once
  * (DBSTORE_LEVEL, DBSTORE_MIN_MATCH; ZSTD_compress2 keeps them from block
  * to block), or NULL. */
-static ZSTD_CCtx *new_cctx(void) {
+int dbstore_level(DbStoreKind kind) {
+    return kind == DBSTORE_REACH ? DBSTORE_REACH_LEVEL : DBSTORE_LEVEL;
+}
+
+static ZSTD_CCtx *new_cctx(int level) {
     ZSTD_CCtx *c = ZSTD_createCCtx();
     if (c == NULL) {
         return NULL;
     }
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, DBSTORE_LEVEL)) ||
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, DBSTORE_MIN_MATCH))) {
         ZSTD_freeCCtx(c);
         return NULL;
@@ -372,8 +376,8 @@ uint64_t dbstore_blocks(const DbStoreInfo *info) {
 #define Z_RAW_MAX (DBSTORE_BLOCK_BYTES * 3)
 
 struct DbStoreZ {
-    ZSTD_CCtx *cctx;
-    size_t bound; /* ZSTD_compressBound(Z_RAW_MAX) */
+    ZSTD_CCtx *cctx, *reach_cctx; /* DBSTORE_LEVEL, DBSTORE_REACH_LEVEL */
+    size_t bound;                 /* ZSTD_compressBound(Z_RAW_MAX) */
     unsigned char raw[Z_RAW_MAX];
     unsigned char *out; /* DBSTORE_PIECE_BLOCKS * bound */
 };
@@ -384,9 +388,10 @@ DbStoreZ *dbstore_z_new(void) {
         return NULL;
     }
     z->bound = ZSTD_compressBound(Z_RAW_MAX);
-    z->cctx = new_cctx();
+    z->cctx = new_cctx(DBSTORE_LEVEL);
+    z->reach_cctx = new_cctx(DBSTORE_REACH_LEVEL);
     z->out = malloc(DBSTORE_PIECE_BLOCKS * z->bound);
-    if (z->cctx == NULL || z->out == NULL) {
+    if (z->cctx == NULL || z->reach_cctx == NULL || z->out == NULL) {
         dbstore_z_free(z);
         return NULL;
     }
@@ -396,6 +401,7 @@ DbStoreZ *dbstore_z_new(void) {
 void dbstore_z_free(DbStoreZ *z) {
     if (z != NULL) {
         ZSTD_freeCCtx(z->cctx);
+        ZSTD_freeCCtx(z->reach_cctx);
         free(z->out);
         free(z);
     }
@@ -414,8 +420,8 @@ ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void 
     }
     size_t n = 0;
     for (uint64_t k = k0; k < k1; k++) {
-        size_t c = compress_block(z->cctx, info, br, records, winby, k, z->raw, z->out + n,
-                                  z->bound, index);
+        size_t c = compress_block(info->kind == DBSTORE_REACH ? z->reach_cctx : z->cctx, info, br,
+                                  records, winby, k, z->raw, z->out + n, z->bound, index);
         if (c == SIZE_MAX) {
             return error_set(err, ERR_INTERNAL, "zstd could not compress block %" PRIu64, k);
         }
@@ -514,7 +520,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
             error_set(err, ERR_MEMORY, "cannot allocate the buffers to write %s/%s", d->path, name);
     }
     for (int t = 0; t < threads && rc == ERR_OK; t++) {
-        cctx[t] = new_cctx();
+        cctx[t] = new_cctx(dbstore_level(info->kind));
         if (cctx[t] == NULL) {
             rc = error_set(err, ERR_MEMORY, "cannot create a zstd context");
         }

@@ -26,7 +26,7 @@
  *         16  i32 index (tier, file no.)  20  i32 count (tiers or files)
  *         24  u32 width (bytes a record)  28  u32 winby (1: int16 scores)
  *         32  u64 records                 40  u64 first (first hash slot)
- *         48  u32 block records B         52  u32 zstd level
+ *         48  u32 block records B         52  i32 zstd level
  *         56  u64 blocks                  64  u64 index offset
  *         72  u64 data bytes              80  u64 index checksum
  *         88  char spec[256], NUL-padded (the game variant)
@@ -80,6 +80,15 @@
 #ifndef DBSTORE_LEVEL
 #define DBSTORE_LEVEL 1
 #endif
+/* zstd level of the tier solver's reach.gmdb (bitmap words, kept only
+ * while a solve is in progress, for resuming it): a fast level (negative:
+ * literals stored raw). On Connect Four 6x4's bitmaps 55% fewer
+ * instructions than level 1 for 31% more bytes (docs/database.md,
+ * scripts/db-zstd-params.sh); bitmaps are 13% of the instructions a 6x4
+ * database costs to write. */
+#ifndef DBSTORE_REACH_LEVEL
+#define DBSTORE_REACH_LEVEL -3
+#endif
 /* zstd's minimum match length (ZSTD_c_minMatch, 3..7; 0: the level's
  * default, 5 for 4 KiB blocks at level 1). 7 finds fewer, longer matches:
  * on Connect Four 6x5's records 9% fewer instructions and 5% fewer bytes
@@ -131,6 +140,9 @@ bool dbstore_exists(const DbDir *d, const char *name);
 
 /* Removes DIR/name (ignores a missing file). */
 void dbstore_remove(const DbDir *d, const char *name);
+
+/* The zstd level of new files of this kind (the header's level field). */
+int dbstore_level(DbStoreKind kind);
 
 /* Writes a record file: `records` (info->records * info->width bytes) and,
  * with info->winby, `winby` (info->records scores), compressed by blocks
