@@ -81,13 +81,14 @@
 #define DBSTORE_LEVEL 1
 #endif
 /* zstd level of the tier solver's reach.gmdb (bitmap words, kept only
- * while a solve is in progress, for resuming it): a fast level (negative:
- * literals stored raw). On Connect Four 6x4's bitmaps 55% fewer
- * instructions than level 1 for 31% more bytes (docs/database.md,
- * scripts/db-zstd-params.sh); bitmaps are 13% of the instructions a 6x4
- * database costs to write. */
+ * while a solve is in progress, for resuming it, then removed): a fast
+ * level (negative: literals stored raw), since its instructions are spent
+ * inside the solve and its bytes hardly matter. On Connect Four 6x4's
+ * bitmaps 73% fewer instructions than level 1 (with DBSTORE_MIN_MATCH)
+ * for 55% more bytes; at level 1 the bitmaps were 13% of the instructions
+ * of writing a 6x4 database (docs/database.md, bench/db_recompress.c). */
 #ifndef DBSTORE_REACH_LEVEL
-#define DBSTORE_REACH_LEVEL -3
+#define DBSTORE_REACH_LEVEL -10
 #endif
 /* zstd's minimum match length (ZSTD_c_minMatch, 3..7; 0: the level's
  * default, 5 for 4 KiB blocks at level 1). 7 finds fewer, longer matches:
