@@ -27,6 +27,7 @@
  * script with the system's libzstd.
  */
 #define _POSIX_C_SOURCE 200809L
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_c_literalCompressionMode (--raw-literals) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +201,12 @@ static unsigned char *slurp(const char *path, size_t *size) {
 }
 
 int main(int argc, char **argv) {
+    int raw_literals = 0;
+    if (argc > 1 && strcmp(argv[1], "--raw-literals") == 0) {
+        raw_literals = 1;
+        argv++;
+        argc--;
+    }
     if (argc > 1 && strcmp(argv[1], "--packed") == 0) {
         packed = 1;
         argv++;
@@ -217,7 +224,8 @@ int main(int argc, char **argv) {
         argc--;
     }
     if (argc < 5) {
-        fprintf(stderr, "usage: db_recompress [--packed] LEVEL MIN_MATCH STRIDE FILE.gmdb...\n");
+        fprintf(stderr, "usage: db_recompress [--raw-literals] [--packed|--packed-bmi2] LEVEL "
+                        "MIN_MATCH STRIDE FILE.gmdb...\n");
         return 2;
     }
     int level = atoi(argv[1]), min_match = atoi(argv[2]);
@@ -226,7 +234,9 @@ int main(int argc, char **argv) {
     ZSTD_DCtx *d = ZSTD_createDCtx();
     if (c == NULL || d == NULL || stride < 1 ||
         ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, min_match))) {
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, min_match)) ||
+        (raw_literals &&
+         ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_literalCompressionMode, ZSTD_ps_disable)))) {
         fprintf(stderr, "db_recompress: bad parameters (level %d, min match %d, stride %ld)\n",
                 level, min_match, stride);
         return 2;
@@ -243,15 +253,18 @@ int main(int argc, char **argv) {
         }
         uint64_t records = get64(b + 32), blocks = get64(b + 56), index = get64(b + 64);
         uint32_t width = get32(b + 24), br = get32(b + 48);
-        if (width != 1 || get32(b + 28) != 0 || br == 0 || br > sizeof raw ||
-            index + blocks * 8 != size) {
-            fprintf(stderr, "db_recompress: %s: only 1-byte records without scores\n", argv[a]);
+        if ((width != 1 && (width != 8 || packed)) || get32(b + 28) != 0 || br == 0 ||
+            (uint64_t)br * width > sizeof raw || index + blocks * 8 != size) {
+            fprintf(stderr,
+                    "db_recompress: %s: only 1-byte records (or, not packed, the 8-byte words of "
+                    "reach.gmdb) without scores\n",
+                    argv[a]);
             return 5;
         }
         uint64_t off = 512;
         for (uint64_t k = 0; k < blocks; k++) {
             uint32_t cs = get32(b + index + 8 * k);
-            uint64_t n = records - k * br < br ? records - k * br : br;
+            uint64_t n = (records - k * br < br ? records - k * br : br) * width; /* bytes */
             uint64_t at = off;
             off += cs;
             if (k % (uint64_t)stride != 0) {
@@ -290,14 +303,15 @@ int main(int argc, char **argv) {
         }
         free(b);
     }
-    printf("%s%slevel %d min_match %d: blocks %llu zero, %llu constant non-zero, %llu compressed; "
-           "raw %llu bytes, stored %llu, recompressed %llu (%+.1f%%); %.3f CPU s\n",
-           packed ? "packed " : "", bmi2 ? "(bmi2) " : "", level, min_match,
-           (unsigned long long)zero, (unsigned long long)constant, (unsigned long long)compressed,
-           (unsigned long long)raw_bytes, (unsigned long long)old_bytes,
-           (unsigned long long)new_bytes,
-           old_bytes ? 100.0 * ((double)new_bytes - (double)old_bytes) / (double)old_bytes : 0.0,
-           seconds);
+    printf(
+        "%s%s%slevel %d min_match %d: blocks %llu zero, %llu constant non-zero, %llu compressed; "
+        "raw %llu bytes, stored %llu, recompressed %llu (%+.1f%%); %.3f CPU s\n",
+        raw_literals ? "raw literals, " : "", packed ? "packed " : "", bmi2 ? "(bmi2) " : "", level,
+        min_match, (unsigned long long)zero, (unsigned long long)constant,
+        (unsigned long long)compressed, (unsigned long long)raw_bytes,
+        (unsigned long long)old_bytes, (unsigned long long)new_bytes,
+        old_bytes ? 100.0 * ((double)new_bytes - (double)old_bytes) / (double)old_bytes : 0.0,
+        seconds);
     ZSTD_freeCCtx(c);
     ZSTD_freeDCtx(d);
     return 0;

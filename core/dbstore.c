@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <omp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,7 +281,7 @@ static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br
     le_put64(b + 32, info->records);
     le_put64(b + 40, info->first);
     le_put32(b + 48, br);
-    le_put32(b + 52, DBSTORE_LEVEL);
+    le_put32(b + 52, (uint32_t)dbstore_level(info->kind));
     le_put64(b + 56, blocks);
     le_put64(b + 64, index_off);
     le_put64(b + 72, data_bytes);
@@ -309,17 +310,185 @@ static bool all_zero(const unsigned char *p, uint64_t n) {
 /* A compression context with the parameters of new files set once
  * (DBSTORE_LEVEL, DBSTORE_MIN_MATCH; ZSTD_compress2 keeps them from block
  * to block), or NULL. */
-static ZSTD_CCtx *new_cctx(void) {
+int dbstore_level(DbStoreKind kind) {
+    return kind == DBSTORE_REACH ? DBSTORE_REACH_LEVEL : DBSTORE_LEVEL;
+}
+
+static ZSTD_CCtx *new_cctx(int level) {
     ZSTD_CCtx *c = ZSTD_createCCtx();
     if (c == NULL) {
         return NULL;
     }
-    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, DBSTORE_LEVEL)) ||
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, DBSTORE_MIN_MATCH))) {
         ZSTD_freeCCtx(c);
         return NULL;
     }
     return c;
+}
+
+/* Raw bytes of a block at most (records, then scores): the scratch of a
+ * compressor. */
+static uint64_t raw_max_of(const DbStoreInfo *info, uint32_t br) {
+    return (uint64_t)br * info->width + (info->winby ? (uint64_t)br * 2 : 0);
+}
+
+/* Compresses block k of a file (its records, then with info->winby its
+ * scores) with c into out (cap bytes) and sets its index entry (size,
+ * checksum). raw: scratch of raw_max_of bytes (scores only). Returns the
+ * compressed bytes (0: every record and score is 0, nothing stored), or
+ * SIZE_MAX on a zstd error. Deterministic: the same bytes whatever the
+ * context's history (parameters set once, ZSTD_compress2), so the thread
+ * that compresses a block does not change the file. */
+static size_t compress_block(ZSTD_CCtx *c, const DbStoreInfo *info, uint32_t br,
+                             const unsigned char *rec, const int16_t *winby, uint64_t k,
+                             unsigned char *raw, unsigned char *out, size_t cap,
+                             unsigned char *index) {
+    uint64_t r0 = k * br, n = info->records - r0 < br ? info->records - r0 : br;
+    const unsigned char *src = rec + r0 * info->width;
+    uint64_t len = n * info->width;
+    bool zero = all_zero(src, len);
+    if (info->winby) {
+        zero = zero && all_zero((const unsigned char *)(winby + r0), n * 2);
+        memcpy(raw, src, len);
+        memcpy(raw + len, winby + r0, n * 2);
+        src = raw;
+        len += n * 2;
+    }
+    size_t z = 0;
+    if (!zero) {
+        z = ZSTD_compress2(c, out, cap, src, (size_t)len);
+        if (ZSTD_isError(z)) {
+            return SIZE_MAX;
+        }
+    }
+    le_put32(index + 8 * k, (uint32_t)z);
+    le_put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, out, z));
+    return z;
+}
+
+uint64_t dbstore_blocks(const DbStoreInfo *info) {
+    return info->width == 0 ? 0 : blocks_of(info->records, block_records_for(info->width));
+}
+
+/* Scratch of a compressor: raw bytes of one block at most (records of 1
+ * byte with their 2-byte scores), and the bound of a piece's output. */
+#define Z_RAW_MAX (DBSTORE_BLOCK_BYTES * 3)
+
+struct DbStoreZ {
+    ZSTD_CCtx *cctx, *reach_cctx; /* DBSTORE_LEVEL, DBSTORE_REACH_LEVEL */
+    size_t bound;                 /* ZSTD_compressBound(Z_RAW_MAX) */
+    unsigned char raw[Z_RAW_MAX];
+    unsigned char *out; /* DBSTORE_PIECE_BLOCKS * bound */
+};
+
+DbStoreZ *dbstore_z_new(void) {
+    DbStoreZ *z = calloc(1, sizeof *z);
+    if (z == NULL) {
+        return NULL;
+    }
+    z->bound = ZSTD_compressBound(Z_RAW_MAX);
+    z->cctx = new_cctx(DBSTORE_LEVEL);
+    z->reach_cctx = new_cctx(DBSTORE_REACH_LEVEL);
+    z->out = malloc(DBSTORE_PIECE_BLOCKS * z->bound);
+    if (z->cctx == NULL || z->reach_cctx == NULL || z->out == NULL) {
+        dbstore_z_free(z);
+        return NULL;
+    }
+    return z;
+}
+
+void dbstore_z_free(DbStoreZ *z) {
+    if (z != NULL) {
+        ZSTD_freeCCtx(z->cctx);
+        ZSTD_freeCCtx(z->reach_cctx);
+        free(z->out);
+        free(z);
+    }
+}
+
+ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void *records,
+                               const int16_t *winby, uint64_t k0, uint64_t k1, unsigned char *index,
+                               void **out, size_t *bytes, Error *err) {
+    *out = NULL;
+    *bytes = 0;
+    uint32_t br = block_records_for(info->width);
+    if (k1 < k0 || k1 - k0 > DBSTORE_PIECE_BLOCKS || k1 > dbstore_blocks(info) ||
+        raw_max_of(info, br) > Z_RAW_MAX) {
+        return error_set(err, ERR_INTERNAL, "dbstore: bad piece [%" PRIu64 ", %" PRIu64 ")", k0,
+                         k1);
+    }
+    size_t n = 0;
+    for (uint64_t k = k0; k < k1; k++) {
+        size_t c = compress_block(info->kind == DBSTORE_REACH ? z->reach_cctx : z->cctx, info, br,
+                                  records, winby, k, z->raw, z->out + n, z->bound, index);
+        if (c == SIZE_MAX) {
+            return error_set(err, ERR_INTERNAL, "zstd could not compress block %" PRIu64, k);
+        }
+        n += c;
+    }
+    if (n > 0) {
+        *out = malloc(n);
+        if (*out == NULL) {
+            return error_set(err, ERR_MEMORY, "cannot allocate %zu bytes of compressed blocks", n);
+        }
+        memcpy(*out, z->out, n);
+    }
+    *bytes = n;
+    return ERR_OK;
+}
+
+ErrCode dbstore_sink_open(const DbDir *d, const char *name, DbStoreSink *s, Error *err) {
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->path, sizeof s->path, "%s/%s", d->path, name);
+    s->fd = create_tmp(d, name, s->tmp, sizeof s->tmp, err);
+    if (s->fd < 0) {
+        return ERR_IO;
+    }
+    unsigned char header[DBSTORE_HEADER_BYTES] = {0}; /* filled in last */
+    ErrCode rc = write_all(s->fd, header, sizeof header, s->path, err);
+    if (rc != ERR_OK) {
+        close(s->fd);
+        unlinkat(d->fd, s->tmp, 0);
+        s->fd = -1;
+    }
+    return rc;
+}
+
+ErrCode dbstore_sink_put(DbStoreSink *s, const void *data, size_t n, Error *err) {
+    s->data_bytes += n;
+    return write_all(s->fd, data, n, s->path, err);
+}
+
+ErrCode dbstore_sink_close(const DbDir *d, DbStoreSink *s, const DbStoreInfo *info,
+                           const unsigned char *index, ErrCode rc, uint64_t *header_sum,
+                           uint64_t *bytes, Error *err) {
+    if (s->fd < 0) {
+        return rc != ERR_OK ? rc : error_set(err, ERR_INTERNAL, "dbstore: %s not open", s->name);
+    }
+    uint64_t blocks = dbstore_blocks(info);
+    uint64_t index_off = DBSTORE_HEADER_BYTES + s->data_bytes;
+    unsigned char header[DBSTORE_HEADER_BYTES];
+    if (rc == ERR_OK) {
+        rc = write_all(s->fd, index, blocks * 8, s->path, err);
+    }
+    if (rc == ERR_OK) {
+        encode_header(header, info, block_records_for(info->width), blocks, index_off,
+                      s->data_bytes, dbfile_checksum(0, index, blocks * 8));
+        if (pwrite(s->fd, header, sizeof header, 0) != (ssize_t)sizeof header) {
+            rc = error_set(err, ERR_IO, "cannot write %s: %s", s->path, strerror(errno));
+        }
+    }
+    rc = commit_tmp(d, s->fd, s->tmp, s->name, rc, err);
+    s->fd = -1;
+    if (rc == ERR_OK && header_sum != NULL) {
+        *header_sum = le_get64(header + 504);
+    }
+    if (rc == ERR_OK && bytes != NULL) {
+        *bytes = index_off + blocks * 8;
+    }
+    return rc;
 }
 
 /* Blocks compressed per batch: bounds the memory of a write. */
@@ -336,7 +505,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
     }
     uint32_t br = block_records_for(info->width);
     uint64_t blocks = blocks_of(info->records, br);
-    uint64_t raw_max = (uint64_t)br * info->width + (info->winby ? (uint64_t)br * 2 : 0);
+    uint64_t raw_max = raw_max_of(info, br);
     size_t bound = ZSTD_compressBound((size_t)raw_max);
     uint64_t batch = blocks < BATCH_BLOCKS ? (blocks ? blocks : 1) : BATCH_BLOCKS;
     unsigned char *out = malloc((size_t)batch * bound);
@@ -351,82 +520,39 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
             error_set(err, ERR_MEMORY, "cannot allocate the buffers to write %s/%s", d->path, name);
     }
     for (int t = 0; t < threads && rc == ERR_OK; t++) {
-        cctx[t] = new_cctx();
+        cctx[t] = new_cctx(dbstore_level(info->kind));
         if (cctx[t] == NULL) {
             rc = error_set(err, ERR_MEMORY, "cannot create a zstd context");
         }
     }
-    char tmp[DBSTORE_NAME_MAX + 64];
-    int fd = -1;
+    DbStoreSink sink = {.fd = -1};
     if (rc == ERR_OK) {
-        fd = create_tmp(d, name, tmp, sizeof tmp, err);
-        rc = fd >= 0 ? ERR_OK : ERR_IO;
+        rc = dbstore_sink_open(d, name, &sink, err);
     }
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s", d->path, name);
-    unsigned char header[DBSTORE_HEADER_BYTES] = {0};
-    if (rc == ERR_OK) {
-        rc = write_all(fd, header, sizeof header, path, err); /* filled in last */
-    }
-    uint64_t data_bytes = 0;
-    const unsigned char *rec = records;
     for (uint64_t b0 = 0; b0 < blocks && rc == ERR_OK; b0 += batch) {
         uint64_t b1 = b0 + batch < blocks ? b0 + batch : blocks;
         volatile int zerr = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4) if (b1 - b0 > 8 && threads > 1)
         for (uint64_t k = b0; k < b1; k++) {
             int tid = omp_get_thread_num();
-            uint64_t r0 = k * br, n = info->records - r0 < br ? info->records - r0 : br;
-            const unsigned char *src = rec + r0 * info->width;
-            uint64_t len = n * info->width;
-            bool zero = all_zero(src, len);
-            if (info->winby) {
-                zero = zero && all_zero((const unsigned char *)(winby + r0), n * 2);
-                unsigned char *buf = raw + (size_t)tid * raw_max;
-                memcpy(buf, src, len);
-                memcpy(buf + len, winby + r0, n * 2);
-                src = buf;
-                len += n * 2;
-            }
-            size_t c = 0;
-            if (!zero) {
-                c = ZSTD_compress2(cctx[tid], out + (k - b0) * bound, bound, src, (size_t)len);
-                if (ZSTD_isError(c)) {
-                    zerr = 1;
-                    c = 0;
-                }
+            size_t c = compress_block(cctx[tid], info, br, records, winby, k,
+                                      raw == NULL ? NULL : raw + (size_t)tid * raw_max,
+                                      out + (k - b0) * bound, bound, index);
+            if (c == SIZE_MAX) {
+                zerr = 1;
+                c = 0;
             }
             osize[k - b0] = c;
-            le_put32(index + 8 * k, (uint32_t)c);
-            le_put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, out + (k - b0) * bound, c));
         }
         if (zerr) {
-            rc = error_set(err, ERR_INTERNAL, "zstd could not compress a block of %s", path);
+            rc = error_set(err, ERR_INTERNAL, "zstd could not compress a block of %s", sink.path);
         }
         for (uint64_t k = b0; k < b1 && rc == ERR_OK; k++) {
-            rc = write_all(fd, out + (k - b0) * bound, osize[k - b0], path, err);
-            data_bytes += osize[k - b0];
+            rc = dbstore_sink_put(&sink, out + (k - b0) * bound, osize[k - b0], err);
         }
     }
-    uint64_t index_off = DBSTORE_HEADER_BYTES + data_bytes;
-    if (rc == ERR_OK) {
-        rc = write_all(fd, index, blocks * 8, path, err);
-    }
-    if (rc == ERR_OK) {
-        encode_header(header, info, br, blocks, index_off, data_bytes,
-                      dbfile_checksum(0, index, blocks * 8));
-        if (pwrite(fd, header, sizeof header, 0) != (ssize_t)sizeof header) {
-            rc = error_set(err, ERR_IO, "cannot write %s: %s", path, strerror(errno));
-        }
-    }
-    if (fd >= 0) {
-        rc = commit_tmp(d, fd, tmp, name, rc, err);
-    }
-    if (rc == ERR_OK && header_sum != NULL) {
-        *header_sum = le_get64(header + 504);
-    }
-    if (rc == ERR_OK && bytes != NULL) {
-        *bytes = index_off + blocks * 8;
+    if (sink.fd >= 0) {
+        rc = dbstore_sink_close(d, &sink, info, index, rc, header_sum, bytes, err);
     }
     for (int t = 0; t < threads && cctx != NULL; t++) {
         ZSTD_freeCCtx(cctx[t]);

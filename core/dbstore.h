@@ -26,7 +26,7 @@
  *         16  i32 index (tier, file no.)  20  i32 count (tiers or files)
  *         24  u32 width (bytes a record)  28  u32 winby (1: int16 scores)
  *         32  u64 records                 40  u64 first (first hash slot)
- *         48  u32 block records B         52  u32 zstd level
+ *         48  u32 block records B         52  i32 zstd level
  *         56  u64 blocks                  64  u64 index offset
  *         72  u64 data bytes              80  u64 index checksum
  *         88  char spec[256], NUL-padded (the game variant)
@@ -80,6 +80,16 @@
 #ifndef DBSTORE_LEVEL
 #define DBSTORE_LEVEL 1
 #endif
+/* zstd level of the tier solver's reach.gmdb (bitmap words, kept only
+ * while a solve is in progress, for resuming it, then removed): a fast
+ * level (negative: literals stored raw), since its instructions are spent
+ * inside the solve and its bytes hardly matter. On Connect Four 6x4's
+ * bitmaps 73% fewer instructions than level 1 (with DBSTORE_MIN_MATCH)
+ * for 55% more bytes; at level 1 the bitmaps were 13% of the instructions
+ * of writing a 6x4 database (docs/database.md, bench/db_recompress.c). */
+#ifndef DBSTORE_REACH_LEVEL
+#define DBSTORE_REACH_LEVEL -10
+#endif
 /* zstd's minimum match length (ZSTD_c_minMatch, 3..7; 0: the level's
  * default, 5 for 4 KiB blocks at level 1). 7 finds fewer, longer matches:
  * on Connect Four 6x5's records 9% fewer instructions and 5% fewer bytes
@@ -132,6 +142,9 @@ bool dbstore_exists(const DbDir *d, const char *name);
 /* Removes DIR/name (ignores a missing file). */
 void dbstore_remove(const DbDir *d, const char *name);
 
+/* The zstd level of new files of this kind (the header's level field). */
+int dbstore_level(DbStoreKind kind);
+
 /* Writes a record file: `records` (info->records * info->width bytes) and,
  * with info->winby, `winby` (info->records scores), compressed by blocks
  * on `threads` threads (OpenMP). *header_sum and *bytes (either may be
@@ -139,6 +152,53 @@ void dbstore_remove(const DbDir *d, const char *name);
 ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const void *records,
                       const int16_t *winby, int threads, uint64_t *header_sum, uint64_t *bytes,
                       Error *err);
+
+/* Writing a record file in pieces, from several threads at once (the tier
+ * solver's writer, core/dbwriter.h): the same bytes as dbstore_write.
+ * A piece is a run of at most DBSTORE_PIECE_BLOCKS blocks; each is
+ * compressed by any thread into its own buffer, then the pieces are put
+ * into a sink in block order, and the sink is closed with the index. */
+#define DBSTORE_PIECE_BLOCKS 16
+
+/* Blocks of a file described by info. */
+uint64_t dbstore_blocks(const DbStoreInfo *info);
+
+/* A compressor: a zstd context with the parameters of new files, and its
+ * scratch (about 200 KiB). One per thread. NULL: out of memory. */
+typedef struct DbStoreZ DbStoreZ;
+DbStoreZ *dbstore_z_new(void);
+void dbstore_z_free(DbStoreZ *z);
+
+/* Compresses blocks [k0, k1) (k1 - k0 <= DBSTORE_PIECE_BLOCKS) of the file
+ * whose records (and scores) are given, sets their index entries (8 bytes
+ * a block at index + 8 * k) and returns their frames, back to back, in a
+ * new malloc'ed *out (NULL when every block is all zero) of *bytes bytes.
+ * Records of width 1, 2 or 8 only (a block's raw bytes fit the scratch).
+ * Thread-safe for disjoint ranges, each thread with its own z. */
+ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void *records,
+                               const int16_t *winby, uint64_t k0, uint64_t k1, unsigned char *index,
+                               void **out, size_t *bytes, Error *err);
+
+/* A file being written: a fresh temporary file (created as dbstore_write
+ * does), its header reserved. */
+typedef struct DbStoreSink {
+    int fd; /* -1: not open */
+    char name[DBSTORE_NAME_MAX];
+    char tmp[DBSTORE_NAME_MAX + 64];
+    char path[4200];
+    uint64_t data_bytes;
+} DbStoreSink;
+
+ErrCode dbstore_sink_open(const DbDir *d, const char *name, DbStoreSink *s, Error *err);
+/* Appends the frames of the next piece. */
+ErrCode dbstore_sink_put(DbStoreSink *s, const void *data, size_t n, Error *err);
+/* Writes the index (dbstore_blocks(info) entries) and the header, flushes
+ * and renames the file over its name (atomic, as dbstore_write); with rc
+ * != ERR_OK (a failure before), or on a failure here, removes the
+ * temporary file instead and returns the error. Closes s either way. */
+ErrCode dbstore_sink_close(const DbDir *d, DbStoreSink *s, const DbStoreInfo *info,
+                           const unsigned char *index, ErrCode rc, uint64_t *header_sum,
+                           uint64_t *bytes, Error *err);
 
 /* Reads a whole record file into `records` (and `winby`), checking that its
  * header matches *expect and every checksum. *found is false (and ERR_OK

@@ -2,20 +2,28 @@
  * so that a solver keeps solving while a finished part of its database is
  * compressed and written.
  *
- * One thread takes the writes in the order they are submitted and runs
- * dbstore_write on each (the same files, byte for byte, as a direct call:
- * atomic tmp + fsync + rename, the directory flushed). At most one write
- * is in flight: dbwriter_submit first waits for the previous one, so the
- * caller holds at most one finished part beyond what it would hold
- * anyway, and the files appear on disk in the order submitted (a resumed
- * solve sees a prefix of them). The caller keeps the submitted buffers
- * alive and unchanged until dbwriter_wait (or the next submit) returns.
+ * Files are written in the order they are submitted, each the same bytes
+ * as a direct dbstore_write (atomic tmp + fsync + rename, the directory
+ * flushed). A file is compressed in pieces (dbstore_compress_piece) by
+ * background compressor threads, which work only while the caller has not
+ * paused them (dbwriter_pause: the caller runs its own parallel loop and
+ * wants every core), and by the caller's thread itself whenever it waits
+ * (dbwriter_submit, dbwriter_wait); a separate I/O thread puts the pieces
+ * into the file as they are done and closes it.
+ *
+ * At most one file is being compressed: dbwriter_submit first finishes
+ * compressing the files queued before (helping), so when it returns the
+ * buffers of every earlier submit are no longer read (their I/O may still
+ * run, from the compressed pieces). The caller keeps the buffers of the
+ * last submit alive and unchanged until the next submit or dbwriter_wait
+ * returns. The files appear on disk in the order submitted (a resumed
+ * solve sees a prefix of them).
  *
  * The first failed write is kept and returned by the next submit or wait;
  * later submits are then refused with the same error (nothing more is
  * written).
  *
- * Not thread-safe: one caller thread submits and waits.
+ * Not thread-safe: one caller thread submits, waits, pauses and resumes.
  */
 #ifndef CORE_DBWRITER_H
 #define CORE_DBWRITER_H
@@ -27,30 +35,44 @@
 
 typedef struct DbWriter DbWriter;
 
-/* Starts the writer thread for directory d (kept open and locked by the
- * caller until dbwriter_stop). Each file is compressed on `threads`
- * OpenMP threads (1: in the writer thread alone, which is what a solver
- * running its own threads meanwhile wants). */
+/* Starts the writer's threads for directory d (kept open and locked by the
+ * caller until dbwriter_stop): max(1, threads - 1) compressors, for the
+ * cores a caller running `threads` threads leaves idle between its
+ * parallel loops (its own thread is busy then), and one for I/O. */
 ErrCode dbwriter_start(DbDir *d, int threads, DbWriter **w, Error *err);
 
 /* Queues the write of `name` (the arguments of dbstore_write; the strings
- * and *info are copied). Waits for the previous write first and returns
- * its error, if any (then nothing is queued). *header_sum and *bytes are
- * set when the write completes, before the next submit or wait returns. */
+ * and *info are copied). First compresses what is left of the files
+ * queued before, on the calling thread beside the compressors, and waits
+ * for the I/O of any file before those; returns the first error, if any
+ * (then nothing is queued). *header_sum and *bytes are set when the write
+ * completes, before the next dbwriter_wait (or the second submit after
+ * this one) returns. */
 ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, const void *records,
                         const int16_t *winby, uint64_t *header_sum, uint64_t *bytes, Error *err);
 
-/* Waits until the queued write (if any) is done; returns the first error
- * of any write. */
+/* Waits until every queued file is written (compressing on the calling
+ * thread meanwhile); returns the first error of any write. */
 ErrCode dbwriter_wait(DbWriter *w, Error *err);
 
-/* Seconds the writer spent writing (busy), and the caller spent waiting
- * for it, since the start. */
+/* Pauses the background compressors (each after the piece in its hands,
+ * about 16 blocks, well under a millisecond) until the matching
+ * dbwriter_resume: around a parallel loop of the caller. Nests; NULL is
+ * fine. The I/O thread goes on (it needs little CPU). */
+void dbwriter_pause(DbWriter *w);
+void dbwriter_resume(DbWriter *w);
+
+/* CPU seconds spent compressing and writing files, summed over every
+ * thread that did (the compressors, the I/O thread and the caller's
+ * thread while it helped), and the wall seconds the caller spent inside
+ * dbwriter_submit and dbwriter_wait (helping or waiting), since the
+ * start. */
 double dbwriter_busy_seconds(DbWriter *w);
 double dbwriter_wait_seconds(DbWriter *w);
 
-/* Waits for the queued write, stops the thread and frees w (NULL is
- * fine). Its error, if any, is dropped: call dbwriter_wait first. */
+/* Finishes the queued files (as dbwriter_wait), stops the threads and
+ * frees w (NULL is fine). Their error, if any, is dropped: call
+ * dbwriter_wait first. */
 void dbwriter_stop(DbWriter *w);
 
 #endif /* CORE_DBWRITER_H */

@@ -202,9 +202,10 @@ typedef struct TierSolve {
     uint64_t *rbounds;   /* every tier's split: ntiers * (N + 1) word bounds */
     bool presplit;       /* sliced: every tier split, the other ranks' bitmap words dropped */
     DbDir dir;           /* work_dir, open and locked (dir.fd >= 0) */
-    /* The files are written in the background (core/dbwriter.h) while the
-     * next tier is solved; writing_tier is the tier whose write may still
-     * be in flight (-1: none), which tier_free waits for. */
+    /* The files are written in the background (core/dbwriter.h): each
+     * tier is compressed between the parallel loops that follow it and
+     * written meanwhile; writing_tier is the tier whose compression may
+     * still be unfinished (-1: none), which tier_free waits for. */
     DbWriter *writer;
     int writing_tier;
     char spec[DBSTORE_SPEC_MAX];
@@ -222,8 +223,9 @@ typedef struct TierSolve {
     int sector;                         /* tier:sector: the tier solved whole, or -1 */
     uint64_t sector_count[VALUE_COUNT]; /* tier:sector: the sector's own positions by value */
     uint64_t loopy_stats[4];            /* loopy tiers: frontier (win/lose, tie), draws, events */
-    /* database files: the writer's busy time (compress and write, beside
-     * the solve), the solve's time waiting for it, the bytes written */
+    /* database files: the CPU seconds spent compressing and writing them
+     * (every thread), the solve's wall time inside the writer's submit and
+     * wait (helping compress, or waiting), the bytes written */
     double write_seconds, write_wait_seconds, bytes_written;
     /* distribution (core/dist.h): word bounds of the ranks' ranges of the
      * tier being walked (size + 1 entries, then scratch), per-tier MPI
@@ -434,7 +436,13 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
     uint64_t lo = ti->lo, hi = ti->hi;
     uint64_t done = 0;
     double t0 = clock_seconds();
-#pragma omp parallel num_threads(s->threads) if (ti->reached >= s->parallel_min)
+    /* A team takes every core: the writer's compressors wait meanwhile
+     * (core/dbwriter.h); beside one thread they may go on. */
+    bool team = ti->reached >= s->parallel_min && s->threads > 1;
+    if (team) {
+        dbwriter_pause(s->writer);
+    }
+#pragma omp parallel num_threads(s->threads) if (team)
     {
         worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
@@ -469,6 +477,9 @@ static void walk_tier(TierSolve *s, int tier, const char *phase, TierVisit visit
             }
         }
         worker_end(s);
+    }
+    if (team) {
+        dbwriter_resume(s->writer);
     }
     s->compute_seconds += clock_seconds() - t0;
 }
@@ -1229,7 +1240,9 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
         job.child[k].vals = &c->vals;
     }
     Error e;
+    dbwriter_pause(s->writer); /* its parallel loops take every core */
     ErrCode rc = solve ? tier_loopy_solve(&job, &e) : tier_loopy_reach(&job, &e);
+    dbwriter_resume(s->writer);
     if (rc != ERR_OK) {
         fail_parallel(s, rc, "%s", e.msg);
     }
@@ -2160,9 +2173,9 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     /* A rank refused (memory, files) ends every rank here, not in a wait. */
     rc = dist_agree(rc, err);
     if (rc == ERR_OK && s.dir.fd >= 0) {
-        /* the writer compresses on the solve's thread count: at nice +10
-         * it fills idle cores, and when the solve waits for it, both
-         * compress (6x5: the wait 16-17 s -> 9 s, docs/database.md) */
+        /* the writer compresses only between the solve's parallel loops
+         * (walk_tier pauses it) and when the solve waits for it
+         * (docs/database.md) */
         rc = dbwriter_start(&s.dir, s.threads, &s.writer, err);
     }
     if (rc == ERR_OK) {

@@ -10,6 +10,11 @@
  *     through the tier fast path (Connect Four);
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
+ *   - the background writer (core/dbwriter.h: pieces compressed by any
+ *     thread, streamed by its I/O thread) writes the same bytes as a direct
+ *     dbstore_write, the reference, for 1-, 2- and 8-byte records, with and
+ *     without scores, with all-zero blocks, several files queued, and its
+ *     compressors paused (the caller compresses every piece);
  * and the file-safety cases of issue 10 (items 1-3, 8, 9), each against
  * the tier solver's resume (run_tier) or the reader:
  *   - a symbolic link planted as the temporary name is not followed (the
@@ -38,6 +43,7 @@
 
 #include "core/dbfile.h"
 #include "core/dbstore.h"
+#include "core/dbwriter.h"
 #include "solvers/store.h"
 
 static char *make_dir(void) { return test_make_dir("test_store"); }
@@ -322,6 +328,110 @@ static void files_identical_across_threads(void **state) {
     }
 }
 
+/* The background writer against dbstore_write: the same files, byte for
+ * byte. Records: a pseudo-random pattern with runs of zeros, so that some
+ * blocks are all zero (stored as nothing) and the others compress; sizes
+ * that end in a partial block and span several pieces. */
+static void writer_matches_direct(void **state) {
+    (void)state;
+    char *dir = make_dir();
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    const struct {
+        uint32_t width;
+        bool winby;
+        DbStoreKind kind;
+        uint64_t records;
+    } files[] = {
+        {1, false, DBSTORE_RECORDS, 40 * 4096 + 17}, {1, true, DBSTORE_RECORDS, 20 * 4096 + 5},
+        {2, false, DBSTORE_RECORDS, 30 * 2048 + 1},  {2, true, DBSTORE_RECORDS, 3},
+        {8, false, DBSTORE_REACH, 50 * 512 + 100},   {1, false, DBSTORE_RECORDS, 0},
+    };
+    enum { NFILES = sizeof files / sizeof files[0] };
+    unsigned char *rec[NFILES];
+    int16_t *wb[NFILES];
+    uint64_t sum[NFILES], bytes[NFILES];
+    uint64_t x = 88172645463325252u; /* xorshift64 */
+    for (int f = 0; f < NFILES; f++) {
+        uint64_t n = files[f].records * files[f].width;
+        rec[f] = calloc(n + 1, 1);
+        wb[f] = files[f].winby ? calloc(files[f].records + 1, sizeof(int16_t)) : NULL;
+        assert_non_null(rec[f]);
+        for (uint64_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            /* blocks 3, 4 and 9 of every file stay zero */
+            uint64_t blk = i / 4096;
+            rec[f][i] = blk == 3 || blk == 4 || blk == 9 || x % 3 == 0 ? 0 : (unsigned char)(x % 5);
+            if (wb[f] != NULL && i < files[f].records && rec[f][i] != 0) {
+                wb[f][i] = (int16_t)(x % 7) - 3;
+            }
+        }
+    }
+    /* the writer, its compressors paused for the first three files (the
+     * caller compresses them), then free */
+    for (int threads = 1; threads <= 3; threads += 2) {
+        DbWriter *w = NULL;
+        assert_int_equal(dbwriter_start(&d, threads, &w, &err), ERR_OK);
+        dbwriter_pause(w);
+        for (int f = 0; f < NFILES; f++) {
+            if (f == 3) {
+                dbwriter_resume(w);
+            }
+            DbStoreInfo info = {.kind = files[f].kind,
+                                .index = f,
+                                .count = NFILES,
+                                .width = files[f].width,
+                                .winby = files[f].winby,
+                                .records = files[f].records};
+            snprintf(info.spec, sizeof info.spec, "test");
+            char name[32];
+            snprintf(name, sizeof name, "w%d.gmdb", f);
+            assert_int_equal(
+                dbwriter_submit(w, name, &info, rec[f], wb[f], &sum[f], &bytes[f], &err), ERR_OK);
+        }
+        assert_int_equal(dbwriter_wait(w, &err), ERR_OK);
+        assert_true(dbwriter_busy_seconds(w) > 0);
+        dbwriter_stop(w);
+        for (int f = 0; f < NFILES; f++) {
+            DbStoreInfo info = {.kind = files[f].kind,
+                                .index = f,
+                                .count = NFILES,
+                                .width = files[f].width,
+                                .winby = files[f].winby,
+                                .records = files[f].records};
+            snprintf(info.spec, sizeof info.spec, "test");
+            char name[32];
+            snprintf(name, sizeof name, "d%d.gmdb", f);
+            uint64_t dsum = 0, dbytes = 0;
+            assert_int_equal(
+                dbstore_write(&d, name, &info, rec[f], wb[f], threads, &dsum, &dbytes, &err),
+                ERR_OK);
+            assert_true(dsum == sum[f] && dbytes == bytes[f]);
+            char *pw = test_strdupf("%s/w%d.gmdb", dir, f);
+            char *pd = test_strdupf("%s/d%d.gmdb", dir, f);
+            size_t nw, nd;
+            unsigned char *bw = slurp(pw, &nw), *bd = slurp(pd, &nd);
+            if (nw != nd || memcmp(bw, bd, nd) != 0 || nd != dbytes) {
+                fail_msg("file %d (%u-byte records%s), %d threads: the writer's bytes differ "
+                         "from dbstore_write's",
+                         f, files[f].width, files[f].winby ? ", scores" : "", threads);
+            }
+            free(bw);
+            free(bd);
+            free(pw);
+            free(pd);
+        }
+    }
+    for (int f = 0; f < NFILES; f++) {
+        free(rec[f]);
+        free(wb[f]);
+    }
+    dbstore_dir_close(&d);
+    test_remove_dir(dir);
+}
+
 /* ----------------------------------------------------- issue 10 items */
 
 static char *path_in(const char *dir, const char *name) { return test_strdupf("%s/%s", dir, name); }
@@ -575,6 +685,7 @@ int main(void) {
         {"verify catches a flipped record", verify_catches_flip},
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
+        {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"item 1: a planted symlink is not followed", symlink_not_followed},
         {"item 1: a world-writable directory without sticky bit is refused",
          world_writable_refused},
