@@ -278,6 +278,7 @@ typedef struct MoveResult {
     Value value;         /* for the player making the move */
     uint32_t remoteness; /* moves to the end when this move is played, counting it */
     WinBy winby;
+    int order; /* its place in generate_moves' order: the last tie-break */
 } MoveResult;
 
 typedef struct Query {
@@ -288,12 +289,13 @@ typedef struct Query {
     MoveResult moves[GAME_MAX_MOVES]; /* best first by value and remoteness */
     PickRule rule;
     int pick; /* index in moves of the picked move; -1 when there is none */
+    bool no_remoteness; /* the source holds no remoteness: none printed or compared */
 } Query;
 
 /* Where queries are answered from: the solve's database in memory, or a
  * database on disk. */
 typedef struct Source {
-    const SolveResult *res; /* res->db, when store is NULL */
+    const SolveResult *res; /* res->db, when store is NULL; res->no_remoteness */
     Store *store;
 } Source;
 
@@ -349,7 +351,7 @@ static int compare_moves(const void *pa, const void *pb) {
         bool slower_first = a->value == VALUE_LOSE;
         return (a->remoteness < b->remoteness) == slower_first ? 1 : -1;
     }
-    return 0;
+    return a->order - b->order;
 }
 
 /* The index of the move the rule picks from q->moves (sorted best first),
@@ -401,6 +403,8 @@ static ErrCode run_query(const Game *g, const Source *src, const char *text, Pic
     q->nmoves = 0;
     q->rule = rule;
     q->pick = -1;
+    q->no_remoteness =
+        src->res->no_remoteness || (src->store != NULL && !store_has_remoteness(src->store));
     if (g->ops->primitive(g, pos) != VALUE_UNDECIDED) {
         return ERR_OK;
     }
@@ -408,6 +412,7 @@ static ErrCode run_query(const Game *g, const Source *src, const char *text, Pic
     int n = g->ops->generate_moves(g, pos, moves);
     for (int i = 0; i < n; i++) {
         MoveResult *m = &q->moves[q->nmoves++];
+        m->order = i;
         Position child = g->ops->do_move(g, pos, moves[i]);
         game_move_name(g, pos, moves[i], m->name, sizeof m->name);
         g->ops->format(g, child, m->text, sizeof m->text);
@@ -426,7 +431,7 @@ static ErrCode run_query(const Game *g, const Source *src, const char *text, Pic
         }
         m->value = value_for_mover(c.value);
         /* Counted from the queried position: this move plus the child's. */
-        m->remoteness = c.value == VALUE_DRAW ? 0 : c.remoteness + 1;
+        m->remoteness = c.value == VALUE_DRAW || q->no_remoteness ? 0 : c.remoteness + 1;
     }
     qsort(q->moves, (size_t)q->nmoves, sizeof q->moves[0], compare_moves);
     q->pick = pick_move(q, rule, g->has_winby ? g->ops->turn(g, pos) : 0);
@@ -435,9 +440,10 @@ static ErrCode run_query(const Game *g, const Source *src, const char *text, Pic
 
 /* ---------------------------------------------------------------- reports */
 
-static void describe_outcome(Outcome o, char *buf, size_t n) {
-    if (o.value == VALUE_DRAW) {
-        snprintf(buf, n, "draw");
+/* "win in 3", or the value alone for a draw and when no remoteness is known. */
+static void describe_outcome(Outcome o, bool no_remoteness, char *buf, size_t n) {
+    if (o.value == VALUE_DRAW || no_remoteness) {
+        snprintf(buf, n, "%s", value_name(o.value));
     } else {
         snprintf(buf, n, "%s in %" PRIu32, value_name(o.value), o.remoteness);
     }
@@ -447,7 +453,7 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
                        const DbSummary *sum, const Query *q) {
     char spec[GAME_VARIANT_MAX + 64], buf[64], peak[32], rss[32];
     game_spec(g, spec, sizeof spec);
-    describe_outcome(res->root, buf, sizeof buf);
+    describe_outcome(res->root, res->no_remoteness, buf, sizeof buf);
     printf("game        %s (%s)\n", spec, g->module->title);
     printf("solver      %s\n", solver);
     printf("value       %s", buf);
@@ -478,7 +484,7 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
     if (res->has_checksum) {
         printf("checksum    %016" PRIx64 " (of the database)\n", res->checksum);
     }
-    if (sum != NULL && sum->by_remoteness != NULL) {
+    if (sum != NULL && sum->by_remoteness != NULL && !res->no_remoteness) {
         printf("\nremoteness        win       lose        tie       draw\n");
         for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
             const uint64_t *c = sum->by_remoteness[r];
@@ -491,7 +497,7 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
         Position pos;
         g->ops->parse(g, q->text, &pos, NULL);
         game_print(g, pos, board, sizeof board);
-        describe_outcome(q->outcome, buf, sizeof buf);
+        describe_outcome(q->outcome, q->no_remoteness, buf, sizeof buf);
         printf("\nposition    %s\n%s", q->text, board);
         printf("value       %s for the player to move", buf);
         if (res->has_winby) {
@@ -503,7 +509,8 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
         }
         for (int i = 0; i < q->nmoves; i++) {
             const MoveResult *m = &q->moves[i];
-            describe_outcome((Outcome){m->value, m->remoteness}, buf, sizeof buf);
+            describe_outcome((Outcome){m->value, m->remoteness}, q->no_remoteness, buf,
+                             sizeof buf);
             printf("  %-8s %-14s -> %s", m->name, buf, m->text);
             if (res->has_winby) {
                 printf("  winby %" PRId32, m->winby);
@@ -522,7 +529,9 @@ static void json_query(JsonWriter *w, const char *key, const Game *g, const Quer
     json_object_begin(w, key);
     json_string(w, "position", q->text);
     json_string(w, "value", value_name(q->outcome.value));
-    json_uint(w, "remoteness", q->outcome.remoteness);
+    if (!q->no_remoteness) {
+        json_uint(w, "remoteness", q->outcome.remoteness);
+    }
     if (g->has_winby) {
         json_int(w, "winby", q->winby);
     }
@@ -533,7 +542,9 @@ static void json_query(JsonWriter *w, const char *key, const Game *g, const Quer
         json_string(w, "move", m->name);
         json_string(w, "position", m->text);
         json_string(w, "value", value_name(m->value));
-        json_uint(w, "remoteness", m->remoteness);
+        if (!q->no_remoteness) {
+            json_uint(w, "remoteness", m->remoteness);
+        }
         if (g->has_winby) {
             json_int(w, "winby", m->winby);
         }
@@ -564,7 +575,9 @@ static void print_json(const Game *g, const char *solver, const char *source,
     json_string(&w, "solver", solver);
     json_string(&w, "source", source);
     json_string(&w, "value", value_name(res->root.value));
-    json_uint(&w, "remoteness", res->root.remoteness);
+    if (!res->no_remoteness) {
+        json_uint(&w, "remoteness", res->root.remoteness);
+    }
     if (res->has_winby) {
         json_int(&w, "winby", res->root_winby);
     }
@@ -604,7 +617,7 @@ static void print_json(const Game *g, const char *solver, const char *source,
         snprintf(hex, sizeof hex, "%016" PRIx64, res->checksum);
         json_string(&w, "db_checksum", hex);
     }
-    if (sum != NULL && sum->by_remoteness != NULL) {
+    if (sum != NULL && sum->by_remoteness != NULL && !res->no_remoteness) {
         json_array_begin(&w, "by_remoteness");
         for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
             const uint64_t *c = sum->by_remoteness[r];
@@ -739,6 +752,7 @@ static int from_disk(const Game *g, Args *a) {
         }
         res.root = (Outcome){db_raw_value(&st.fmt, raw), db_raw_remoteness(&st.fmt, raw)};
         res.root_winby = w;
+        res.no_remoteness = !store_has_remoteness(&st);
     }
     DbSummary sum = {0};
     if (rc == ERR_OK && a->analyze) {

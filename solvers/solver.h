@@ -70,6 +70,10 @@ typedef struct SolveExtra {
 
 typedef struct SolveResult {
     Outcome root; /* value and remoteness of the initial position */
+    /* The solve (or the database read) computed no remoteness
+     * (symbolic:remoteness=0): root.remoteness and every remoteness a query
+     * finds are meaningless, and are neither printed nor used to pick. */
+    bool no_remoteness;
     bool has_winby;
     WinBy root_winby; /* when has_winby */
     bool has_db;      /* db holds every reached position */

@@ -380,6 +380,8 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
     return ERR_OK;
 }
 
+bool store_has_remoteness(const Store *st) { return st->bdd == NULL || symdb_remoteness(st->bdd); }
+
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err) {
     if (st->bdd != NULL) {
         *winby = 0;

@@ -95,6 +95,10 @@ typedef struct Store {
 ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err);
 void store_close(Store *st);
 
+/* False when the database holds no remoteness (a symbolic:remoteness=0
+ * solve's BDDs): the remoteness of every record is then meaningless. */
+bool store_has_remoteness(const Store *st);
+
 /* The record (raw, core/db.h) and score of position pos (canonical). */
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err);
 

@@ -1207,7 +1207,7 @@ static ErrCode choose_export(Sym *s, const SolveConfig *cfg, double positions) {
     if (!s->remoteness) {
         fprintf(stderr,
                 "symbolic: remoteness=0: win/lose/tie only, so no database in memory%s "
-                "and the remoteness printed is not computed\n",
+                "and no remoteness is computed or printed\n",
                 s->saving ? " (--query reads the values from --db DIR's BDDs)"
                           : " (--query is not available)");
         return ERR_OK;
@@ -1369,6 +1369,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         .t0 = clock_seconds(),
     };
     res->threads = 1;
+    res->no_remoteness = !s.remoteness;
     DbSummary sum = {0};
     ErrCode rc = start_buddy(&s, cfg);
     if (rc == ERR_OK) {

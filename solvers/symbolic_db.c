@@ -205,7 +205,10 @@ struct SymDb {
     bool used[SYMDB_CACHE];
     int next; /* the slot replaced next (round robin) */
     bool noted;
+    bool remoteness; /* the plies hold remoteness layers (not remoteness=0) */
 };
+
+static ErrCode ply_of(SymDb *db, int p, const SymPly **sp, Error *err);
 
 ErrCode symdb_open(const Game *g, const DbDir *d, const DbManifest *m, SymDb **out, Error *err) {
     *out = NULL;
@@ -238,9 +241,20 @@ ErrCode symdb_open(const Game *g, const DbDir *d, const DbManifest *m, SymDb **o
     db->d = d;
     db->m = m;
     db->values = values;
+    /* Ply 0 (one position) says whether the plies hold remoteness layers;
+     * every ply of a solve is alike (symdb_ply_read checks their layers). */
+    const SymPly *sp;
+    ErrCode rc = ply_of(db, 0, &sp, err);
+    if (rc != ERR_OK) {
+        symdb_close(db);
+        return rc;
+    }
+    db->remoteness = sp->remoteness;
     *out = db;
     return ERR_OK;
 }
+
+bool symdb_remoteness(const SymDb *db) { return db->remoteness; }
 
 void symdb_close(SymDb *db) {
     if (db == NULL) {
@@ -274,8 +288,8 @@ static ErrCode ply_of(SymDb *db, int p, const SymPly **sp, Error *err) {
     if (!db->cache[i].remoteness && !db->noted) {
         db->noted = true;
         fprintf(stderr,
-                "symbolic: %s holds win/lose/tie only (solved with remoteness=0): the "
-                "remoteness printed is not stored\n",
+                "symbolic: %s holds win/lose/tie only (solved with remoteness=0): no "
+                "remoteness is printed\n",
                 db->d->path);
     }
     return ERR_OK;

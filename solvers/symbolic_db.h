@@ -95,6 +95,9 @@ typedef struct SymDb SymDb;
  * (ERR_IO) a manifest that does not list plies 0..n-1. */
 ErrCode symdb_open(const Game *g, const DbDir *d, const DbManifest *m, SymDb **out, Error *err);
 void symdb_close(SymDb *db);
+/* Whether the database holds remoteness (false: solved with remoteness=0,
+ * win/lose/tie only; the remoteness symdb_get returns is then 0). */
+bool symdb_remoteness(const SymDb *db);
 
 /* The raw record (core/db.h, in fmt's width) of position pos: DB_UNREACHED
  * when it is in no set of its ply. Loads its ply's file on first use (a few

@@ -547,6 +547,24 @@ j=$("$solve" tictactoe --solver gps --work-dir "$wd/w" --json 2>/tmp/cli_err.$$)
 echo "$j" | jq -e '.value == "tie"' >/dev/null && [ -f "$wd/w/manifest" ] &&
     ok "work-dir saves gps's database" || bad "work-dir gps: $(cat /tmp/cli_err.$$)"
 refuse_code "db and work-dir" 2 "given twice" tictactoe --db "$wd/a" --work-dir "$wd/b"
+# A database without remoteness (symbolic:remoteness=0, win/lose/tie only)
+# prints none: no "remoteness" in the JSON, no "in N" in the text; its
+# values agree with the tier solver's (a second solver) for a position and
+# its children.
+p=----/x---/xo--/xoo- # x wins by column 1; ties elsewhere (a mixed list)
+"$solve" connect4:w=4,h=4 --solver symbolic:remoteness=0 --db "$wd/s" --json >/dev/null 2>&1
+j=$("$solve" connect4:w=4,h=4 --db "$wd/s" --query "$p" --json 2>/dev/null)
+t=$("$solve" connect4:w=4,h=4 --solver tier --query "$p" --json 2>/dev/null)
+if [ -n "$j" ] && [ -n "$t" ] &&
+    echo "$j" | jq -e '(has("remoteness") | not) and (.query | has("remoteness") | not) and
+        all(.query.moves[]; has("remoteness") | not)' >/dev/null &&
+    [ "$(echo "$j" | jq -c '[.value, .query.value, ([.query.moves[] | [.move, .value]] | sort)]')" = \
+        "$(echo "$t" | jq -c '[.value, .query.value, ([.query.moves[] | [.move, .value]] | sort)]')" ] &&
+    ! "$solve" connect4:w=4,h=4 --db "$wd/s" --query "$p" 2>/dev/null | grep -q ' in [0-9]'; then
+    ok "no remoteness printed from a remoteness=0 database"
+else
+    bad "remoteness=0 database query: $j"
+fi
 rm -rf "$wd" /tmp/cli_err.$$
 
 echo "cli: $pass passed, $fail failed"
