@@ -219,6 +219,7 @@ typedef struct TierSolve {
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
     bool stored_edges;                  /* loopy tiers: back edges even with generate_parents */
+    bool wide_index;                    /* loopy tiers: 64-bit indices in every tier (tests) */
     int sector;                         /* tier:sector: the tier solved whole, or -1 */
     uint64_t sector_count[VALUE_COUNT]; /* tier:sector: the sector's own positions by value */
     uint64_t loopy_stats[4];            /* loopy tiers: frontier (win/lose, tie), draws, events */
@@ -1211,6 +1212,7 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
         .chunk = s->chunk_words * 64,
         .tier_major = s->tier_major,
         .stored_edges = s->stored_edges,
+        .wide_index = s->wide_index,
         .tier = t,
         .size = ti->size,
         .first = ti->first,
@@ -1314,16 +1316,18 @@ static void trim_bitmaps(TierSolve *s) {
 #endif
 }
 
-/* tier:sector: refuses, before any tier is solved, a sector that cannot be
- * solved: a loopy tier of TIER_LOOPY_MAX_SIZE slots or more (ERR_LIMIT),
- * or a peak over the memory budget (ERR_MEMORY). The peak counted: the
+/* tier:sector: refuses, before any tier is solved, a sector whose peak
+ * would exceed the memory budget (ERR_MEMORY). The peak counted: the
  * records the window holds at its fullest (window_peak), the reachability
- * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes),
- * an upper bound since the window's fullest moment and the largest loopy
- * pass need not coincide. Before the bitmaps exist (`reached` false) the
- * loopy pass's 10 bytes a reachable position are not known and not
- * counted: what is counted is then certain to be needed; once they exist
- * (sector_reach) it is counted exactly. O(tiers^2) for window_peak. */
+ * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes, an
+ * upper bound), the sum an upper bound since the window's fullest moment
+ * and the largest loopy pass need not coincide. Before the bitmaps exist
+ * (`reached` false) the loopy pass's 14 or 22 bytes a reachable position
+ * are not known and not counted: what is counted is then certain to be
+ * needed; once they exist (sector_reach) they are counted. A tier of more
+ * than 2^32 slots is no longer refused (until 2026-11-23 the loopy pass's
+ * 32-bit indices stopped at 2^31 slots: ERR_LIMIT); its loopy pass keeps
+ * 64-bit indices (TIER_LOOPY_WIDE_FROM). O(tiers^2) for window_peak. */
 static ErrCode sector_fits(TierSolve *s, bool reached) {
     bool edges = s->stored_edges || s->g->ops->generate_parents == NULL;
     uint64_t loopy = 0;
@@ -1331,12 +1335,6 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
         const TierInfo *ti = &s->t[t];
         if (ti->outside || !ti->loopy) {
             continue;
-        }
-        if (ti->size >= TIER_LOOPY_MAX_SIZE) {
-            return error_set(s->err, ERR_LIMIT,
-                             "tier:sector=%d: tier %d has %" PRIu64
-                             " slots; the loopy tier pass indexes fewer than 2^31 (docs/loopy.md)",
-                             s->sector, t, ti->size);
         }
         uint64_t b = tier_loopy_bytes(ti->size, reached ? ti->reached : 0, edges);
         loopy = b > loopy ? b : loopy;
@@ -2077,6 +2075,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
     s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
     s.stored_edges = opt_bool(&cfg->options, "stored_edges");
+    s.wide_index = opt_bool(&cfg->options, "wide_index");
     s.sector = (int)opt_int(&cfg->options, "sector");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
@@ -2306,6 +2305,10 @@ static const OptionSpec tier_options[] = {
     {.name = "stored_edges",
      .type = OPT_BOOL,
      .help = "loopy tiers: store back edges even when the game has un-moves"},
+    {.name = "wide_index",
+     .type = OPT_BOOL,
+     .help = "loopy tiers: 64-bit slot indices in every tier, not only in those of more than "
+             "2^32 slots (for the tests of that code)"},
     {.name = "sector",
      .type = OPT_INT,
      .min = -1,

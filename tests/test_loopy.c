@@ -384,10 +384,14 @@ static void loopy_graph_by_tiers(void **state) {
         {18, VALUE_LOSE, 0, 0}, {19, VALUE_LOSE, 1, 0},      {20, VALUE_WIN, 0, 0},
         {275, VALUE_WIN, 0, 0},
     };
+    /* wide_index: the 64-bit slot indices of tiers over 2^32 slots, here
+     * on a small graph (no test can afford such a tier). */
     static const char *const specs[] = {"tier", "tier:parallel_min=0,chunk=64",
-                                        "tier:stored_edges,parallel_min=0,chunk=64"};
+                                        "tier:stored_edges,parallel_min=0,chunk=64",
+                                        "tier:wide_index,parallel_min=0,chunk=64",
+                                        "tier:wide_index,stored_edges,parallel_min=0,chunk=64"};
     for (int threads = 1; threads <= 2; threads++) {
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 5; k++) {
             const SolverModule *s = NULL;
             SolveConfig cfg = {.threads = threads};
             SolveResult res;
@@ -548,6 +552,16 @@ static void sector_mode_matches_retro(void **state) {
             }
         }
         assert_true(more > 0); /* the sectors hold positions no play reaches */
+        /* The 64-bit slot indices of tiers over 2^32 slots (forced here):
+         * the same records, with un-moves and with stored back edges. */
+        for (int k = 0; k < 2; k++) {
+            SolveResult wide;
+            snprintf(opts, sizeof opts, "sector=%d,wide_index%s", root, k ? ",stored_edges" : "");
+            sector_ok(g, opts, NULL, 2, &wide);
+            assert_true(wide.has_checksum && whole.has_checksum);
+            assert_int_equal(wide.checksum, whole.checksum);
+            solve_result_free(&wide);
+        }
         /* The same by parts: a child sector first, into a directory. */
         char dir[] = "/tmp/gamesman-sector-XXXXXX";
         assert_non_null(mkdtemp(dir));
