@@ -325,9 +325,14 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
         uint64_t *t = cur;
         cur = next;
         next = t;
+        j->expanded += popcount_bitmap(next, nwords); /* the round just expanded */
         memset(next, 0, (size_t)nwords * 8);
         count = popcount_bitmap(cur, nwords);
         note(j, "reach round, new positions", count);
+        if (count > 0 && j->stop_at > 0 && clock_seconds() >= j->stop_at) {
+            j->stopped = true;
+            break;
+        }
     }
     free(cur);
     free(next);

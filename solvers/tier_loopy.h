@@ -46,6 +46,9 @@ typedef struct TierLoopyJob {
     SolveResult *res;      /* worker threads add their counters here */
     uint64_t *worker_peak; /* [threads]: worker jemalloc peaks (max kept) */
     uint64_t stats[4];     /* out: frontier positions taken (win/lose, tie), draws, events */
+    double stop_at;        /* reach pass: clock_seconds() after which it stops (0: never) */
+    bool stopped;          /* out: the reach pass stopped before its fixpoint */
+    uint64_t expanded;     /* out: positions the reach pass expanded */
     bool progress;         /* a line per phase on stderr */
     double t0;             /* clock_seconds() at the start of the solve, for those lines */
 } TierLoopyJob;
@@ -71,7 +74,9 @@ uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
 
 /* Reach pass: the positions of the tier reachable from those whose bits are
  * set (moves inside the tier, to a fixpoint), and the bits of every child
- * tier position they move to. */
+ * tier position they move to. With stop_at (tier:estimate's calibration)
+ * it may stop after a round, before the fixpoint (stopped): the bitmaps
+ * then hold only part of the reachable positions. */
 ErrCode tier_loopy_reach(TierLoopyJob *job, Error *err);
 
 /* Solve pass: every reachable position of the tier gets its value and
