@@ -69,7 +69,7 @@ unsigned tier_loopy_index_bytes(uint64_t size, bool wide);
  * most one a position), 1/8 a slot (ranks) and the event levels' offsets
  * (128 KiB); with stored edges also 8 a slot, plus I an in-tier edge, which
  * is not counted here (the solve checks it when it has counted the edges).
- * So 14 bytes a reachable position below 2^32 slots, 22 from there on. */
+ * So 14 bytes a reachable position up to 2^32 slots, 22 above. */
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
 
 /* Reach pass: the positions of the tier reachable from those whose bits are
