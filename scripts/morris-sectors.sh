@@ -3,9 +3,10 @@
 # games/morris.c lays them out, with what the tier solver would need to
 # solve each one: positions (both players to move, before symmetry),
 # records (2 bytes a position), the loopy pass's working set with `sym`
-# (solvers/tier_loopy.c: 10 bytes a canonical position, about 1/16 of the
-# slots, and 3/8 of a byte a slot for the ranks and the reach rounds'
-# bitmaps; events not counted), and the tier file on disk (records +
+# (solvers/tier_loopy.c: 14 bytes a canonical position, 22 in a sector of
+# more than 2^32 slots (64-bit indices), about 1/16 of the slots, counter,
+# event levels, frontier and the events of one pass; and 3/8 of a byte a
+# slot for the ranks and the reach rounds' bitmaps), and the tier file on disk (records +
 # header; compression makes it several times smaller). Mid- and endgame sectors (no stones
 # in hand, Gasser's databases) first, in order of size; then the totals of
 # the placement sectors.
@@ -17,9 +18,10 @@
 #       records, bitmaps, the loopy pass: the window may hold more): with
 #       the loopy pass's arrays indexed by slot (6 bytes a slot, the code
 #       before 2026-11-23 15:00), by rank among the canonical positions
-#       (10 bytes a position + 1/8 a slot, solvers/tier_loopy.c now), and
-#       with a symmetry-reduced index (not built: every term / 16). The
-#       2^31-slot limit of a loopy tier holds for the first two.
+#       (10 bytes a position + 1/8 a slot, 14:30-17:30 UTC; 14 or 22 bytes
+#       a position since, the events of a pass counted too), and with a
+#       symmetry-reduced index (not built: every term / 16). The 2^31-slot
+#       limit of a loopy tier held for the first two (lifted 2026-11-23).
 #       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
 #       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
 #       not measurements.
@@ -64,11 +66,11 @@ function need() {
         split(name[i], wb, "-")
         s = key[i]; c = sz(wb[1] - 1, wb[2]) + sz(wb[1], wb[2] - 1)
         today = 2 * (s + c) + (s + c) / 8 + 6 * s + 4 * s / 16
-        a = 2 * (s + c) + (s + c) / 8 + 6 * s / 16 + s / 8 + 4 * s / 16
-        bb = (2 * (s + c) + (s + c) / 8 + 10 * s) / 16
+        pb = (s > 4294967296) ? 22 : 14
+        a = 2 * (s + c) + (s + c) / 8 + pb * s / 16 + s / 8
+        bb = (2 * (s + c) + (s + c) / 8 + pb * s) / 16
         over = s >= 2147483648 ? " (over 2^31 slots)" : ""
-        printf "| %s | %.0f | %s%s | %s%s | %s |\n", name[i], s, size(today), over, size(a), over,
-            size(bb)
+        printf "| %s | %.0f | %s%s | %s | %s |\n", name[i], s, size(today), over, size(a), size(bb)
     }
 }
 BEGIN {
@@ -91,7 +93,7 @@ BEGIN {
         split(name[i], wb, "-")
         if (wb[1] < 3 || wb[2] < 3) continue  # a side with < 3 stones: lost, no moves
         printf "| %s | %.0f | %s | %s | %s |\n", name[i], key[i], size(2 * key[i]),
-            size(10 * key[i] / 16 + 3 * key[i] / 8), size(2 * key[i] + 4096)
+            size(((key[i] > 4294967296) ? 22 : 14) * key[i] / 16 + 3 * key[i] / 8), size(2 * key[i] + 4096)
     }
     for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
         if (bh > n || (wh == 0 && bh == 0)) continue

@@ -220,9 +220,13 @@ typedef struct TierSolve {
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
     bool stored_edges;                  /* loopy tiers: back edges even with generate_parents */
+    bool wide_index;                    /* loopy tiers: 64-bit indices in every tier (tests) */
     int sector;                         /* tier:sector: the tier solved whole, or -1 */
     uint64_t sector_count[VALUE_COUNT]; /* tier:sector: the sector's own positions by value */
     uint64_t loopy_stats[4];            /* loopy tiers: frontier (win/lose, tie), draws, events */
+    double loopy_stop_at;               /* tier:estimate: TierLoopyJob.stop_at (0: never) */
+    bool loopy_stopped;                 /* the last loopy reach pass stopped early */
+    uint64_t loopy_expanded;            /* the positions it expanded */
     /* database files: the CPU seconds spent compressing and writing them
      * (every thread), the solve's wall time inside the writer's submit and
      * wait (helping compress, or waiting), the bytes written */
@@ -1222,6 +1226,7 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
         .chunk = s->chunk_words * 64,
         .tier_major = s->tier_major,
         .stored_edges = s->stored_edges,
+        .wide_index = s->wide_index,
         .tier = t,
         .size = ti->size,
         .first = ti->first,
@@ -1232,6 +1237,7 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
         .worker_peak = s->worker_peak,
         .progress = s->progress,
         .t0 = s->t0,
+        .stop_at = s->loopy_stop_at,
     };
     for (int k = 0; k < ti->nchildren; k++) {
         TierInfo *c = &s->t[ti->children[k]];
@@ -1249,6 +1255,8 @@ static void loopy_pass(TierSolve *s, int t, bool solve) {
     for (int k = 0; k < 4; k++) {
         s->loopy_stats[k] += job.stats[k];
     }
+    s->loopy_stopped = job.stopped;
+    s->loopy_expanded = job.expanded;
 }
 
 /* The bitmaps of a complete database, whose reach file is gone (the records
@@ -1327,16 +1335,18 @@ static void trim_bitmaps(TierSolve *s) {
 #endif
 }
 
-/* tier:sector: refuses, before any tier is solved, a sector that cannot be
- * solved: a loopy tier of TIER_LOOPY_MAX_SIZE slots or more (ERR_LIMIT),
- * or a peak over the memory budget (ERR_MEMORY). The peak counted: the
+/* tier:sector: refuses, before any tier is solved, a sector whose peak
+ * would exceed the memory budget (ERR_MEMORY). The peak counted: the
  * records the window holds at its fullest (window_peak), the reachability
- * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes),
- * an upper bound since the window's fullest moment and the largest loopy
- * pass need not coincide. Before the bitmaps exist (`reached` false) the
- * loopy pass's 10 bytes a reachable position are not known and not
- * counted: what is counted is then certain to be needed; once they exist
- * (sector_reach) it is counted exactly. O(tiers^2) for window_peak. */
+ * bitmaps, and the largest loopy pass's working set (tier_loopy_bytes, an
+ * upper bound), the sum an upper bound since the window's fullest moment
+ * and the largest loopy pass need not coincide. Before the bitmaps exist
+ * (`reached` false) the loopy pass's 14 or 22 bytes a reachable position
+ * are not known and not counted: what is counted is then certain to be
+ * needed; once they exist (sector_reach) they are counted. A tier of more
+ * than 2^32 slots is no longer refused (until 2026-11-23 the loopy pass's
+ * 32-bit indices stopped at 2^31 slots: ERR_LIMIT); its loopy pass keeps
+ * 64-bit indices (TIER_LOOPY_WIDE_FROM). O(tiers^2) for window_peak. */
 static ErrCode sector_fits(TierSolve *s, bool reached) {
     bool edges = s->stored_edges || s->g->ops->generate_parents == NULL;
     uint64_t loopy = 0;
@@ -1344,12 +1354,6 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
         const TierInfo *ti = &s->t[t];
         if (ti->outside || !ti->loopy) {
             continue;
-        }
-        if (ti->size >= TIER_LOOPY_MAX_SIZE) {
-            return error_set(s->err, ERR_LIMIT,
-                             "tier:sector=%d: tier %d has %" PRIu64
-                             " slots; the loopy tier pass indexes fewer than 2^31 (docs/loopy.md)",
-                             s->sector, t, ti->size);
         }
         uint64_t b = tier_loopy_bytes(ti->size, reached ? ti->reached : 0, edges);
         loopy = b > loopy ? b : loopy;
@@ -1858,7 +1862,14 @@ static ErrCode manifest_close(TierSolve *s, const DbSummary *sum) {
  * times the threads: an upper bound with every unwalked slot reachable,
  * and an extrapolation at the reachable fraction of the last walked tier.
  * Small tiers fit the caches, so the rate is optimistic for tiers of
- * gigabytes (docs/connect-four.md: estimate against the measured 6x5 solve). */
+ * gigabytes (docs/connect-four.md: estimate against the measured 6x5 solve).
+ * A loopy tier is closed under its in-tier moves by tier_loopy_reach, as
+ * the reach pass does, stopped after the round that passes
+ * ESTIMATE_SECONDS (then it is not walked, only its rate counts, and the
+ * calibration ends); its solve pass (one expansion a position, then
+ * un-moves from the frontier) is timed as 2 expansions too, an
+ * underestimate; the largest loopy pass's working set (tier_loopy_bytes,
+ * on the reachable count or its bound) is added to the peak. */
 #define ESTIMATE_BITMAP_BYTES (UINT64_C(64) << 20)
 #define ESTIMATE_SECONDS 3.0
 
@@ -1886,7 +1897,7 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
     }
     uint64_t saved_min = s->parallel_min, used = 0, expanded = 0;
     s->parallel_min = UINT64_MAX;
-    int last = -1;
+    int last = -1, partial = -1; /* the last tier walked; a loopy tier stopped early */
     ErrCode rc = ERR_OK;
     double t0 = clock_seconds();
     TierInfo *root = &s->t[s->root_tier];
@@ -1925,8 +1936,20 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
         }
         if (rc == ERR_OK) {
             ti->reached = popcount_bitmap(ti->reach, words_of(ti->size));
-            walk_tier(s, s->order[k], "estimate", mark_children);
-            expanded += ti->reached;
+            if (ti->loopy) { /* its moves may stay in it: closed as the reach pass does */
+                s->loopy_stop_at = t0 + ESTIMATE_SECONDS;
+                loopy_pass(s, s->order[k], false);
+                s->loopy_stop_at = 0;
+                expanded += s->loopy_expanded;
+                if (s->loopy_stopped) {
+                    partial = s->order[k];
+                    break; /* out of time: it and its children are not counted */
+                }
+                ti->reached = popcount_bitmap(ti->reach, words_of(ti->size));
+            } else {
+                walk_tier(s, s->order[k], "estimate", mark_children);
+                expanded += ti->reached;
+            }
             walked[s->order[k]] = true;
             last = s->order[k];
         }
@@ -1966,10 +1989,27 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
         fprintf(stderr, "%6d %18" PRIu64 " %18s %12s\n", t, ti->size, rb,
                 mem_format(record_bytes(s, ti->size), a, sizeof a));
     }
+    /* The largest loopy pass, on the reachable counts above (a bound for
+     * the unwalked tiers), on top of the records. */
+    uint64_t loopy = 0;
+    bool edges = s->stored_edges || g->ops->generate_parents == NULL;
+    for (int t = 0; t < s->ntiers; t++) {
+        if (s->t[t].loopy) {
+            uint64_t r = walked[t] ? s->t[t].reached : s->t[t].size;
+            uint64_t lb = tier_loopy_bytes(s->t[t].size, r, edges);
+            loopy = lb > loopy ? lb : loopy;
+        }
+    }
     free(walked);
-    fprintf(stderr, "memory: %s, peak %s (bitmaps %s, tier records %s); budget %s: %s\n",
+    uint64_t records = peak - bitmaps;
+    peak += loopy;
+    char e[32], lp[64] = "";
+    if (loopy > 0) {
+        snprintf(lp, sizeof lp, ", loopy pass %s", mem_format(loopy, e, sizeof e));
+    }
+    fprintf(stderr, "memory: %s, peak %s (bitmaps %s, tier records %s%s); budget %s: %s\n",
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
-            mem_format(bitmaps, b, sizeof b), mem_format(peak - bitmaps, c, sizeof c),
+            mem_format(bitmaps, b, sizeof b), mem_format(records, c, sizeof c), lp,
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
     fprintf(stderr,
             "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
@@ -1988,6 +2028,13 @@ static ErrCode estimate(TierSolve *s, bool window_only) {
     if (expanded < 1000 || rate <= 0) {
         fprintf(stderr, "time: too few positions in the first tiers to calibrate (%" PRIu64 ")\n",
                 expanded);
+    } else if (last < 0) {
+        upper = about = 2.0 * (double)bound / (rate * s->threads);
+        fprintf(stderr,
+                "time: calibrated on part of loopy tier %d's closure (%" PRIu64
+                " positions in %.2f s, %.3g positions/s on one thread); on %d threads, at most "
+                "%.3g s with every slot reachable\n",
+                partial, expanded, elapsed, rate, s->threads, upper);
     } else {
         upper = 2.0 * (double)bound / (rate * s->threads);
         about = 2.0 * guess / (rate * s->threads);
@@ -2090,6 +2137,7 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     s.chunk_words = (uint64_t)opt_int(&cfg->options, "chunk") / 64;
     s.parallel_min = (uint64_t)opt_int(&cfg->options, "parallel_min");
     s.stored_edges = opt_bool(&cfg->options, "stored_edges");
+    s.wide_index = opt_bool(&cfg->options, "wide_index");
     s.sector = (int)opt_int(&cfg->options, "sector");
     if (!opt_bool(&cfg->options, "stateless")) {
         s.fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
@@ -2319,6 +2367,10 @@ static const OptionSpec tier_options[] = {
     {.name = "stored_edges",
      .type = OPT_BOOL,
      .help = "loopy tiers: store back edges even when the game has un-moves"},
+    {.name = "wide_index",
+     .type = OPT_BOOL,
+     .help = "loopy tiers: 64-bit slot indices in every tier, not only in those of more than "
+             "2^32 slots (for the tests of that code)"},
     {.name = "sector",
      .type = OPT_INT,
      .min = -1,

@@ -58,10 +58,14 @@
  * counter, 2+2 of event level (indexed by the position's rank among the
  * reachable ones, so a tier whose bitmap is sparse, as a Morris sector with
  * `sym` where 1/16 of the slots are canonical, pays for its positions, not
- * its slots) and 4 of frontier; per slot 1/8 for the ranks (a prefix count
- * per bitmap word) and 1/4 for the reach rounds' bitmaps; 4 per event; with
- * stored edges 8 per slot and 4 per in-tier edge. Tiers of 2^31 slots or
- * more are refused (32-bit indices in the frontier, events and edges).
+ * its slots) and I of frontier; per slot 1/8 for the ranks (a prefix count
+ * per bitmap word) and 1/4 for the reach rounds' bitmaps; I per event; with
+ * stored edges 8 per slot and I per in-tier edge; I = 4 bytes, or 8 in a
+ * tier of more than 2^32 slots (below). The frontier, the events
+ * and the edges hold slot indices, 4 bytes each in a tier of at most
+ * 2^32 slots and 8 above (TIER_LOOPY_WIDE_FROM: the width is chosen
+ * per tier, so the tiers that fit 32 bits pay nothing for the larger ones;
+ * every access goes through ix_get/ix_put, one predictable branch).
  * WinBy scores in loopy tiers are not supported (refused).
  */
 #include "solvers/tier_loopy.h"
@@ -89,14 +93,34 @@ typedef struct Loopy {
     uint16_t *left;   /* [reached] children not yet known to be wins for the opponent */
     uint16_t *wl_ev;  /* [reached] 0, or 1 + level of the virtual child, bit 15: it loses */
     uint16_t *tie_ev; /* [reached] 0, or 1 + the smallest tie level among child-tier children */
-    uint32_t *queue;  /* [reached] the frontier */
+    /* The arrays of slot indices below hold uint32_t, or uint64_t when
+     * wide (ix_get, ix_put). */
+    bool wide;        /* 8-byte slot indices (tier_loopy_index_bytes) */
+    void *queue;      /* [reached] the frontier */
     uint64_t tail;    /* queue entries, appended atomically */
     uint64_t *pfirst; /* stored edges: parents of i at pars[pfirst[i] .. pfirst[i + 1]) */
-    uint32_t *pars;   /* stored edges */
+    void *pars;       /* stored edges */
     Position **pbuf;  /* [threads] generate_parents buffers */
-    uint32_t **ibuf;  /* [threads] the same, as indices */
+    void **ibuf;      /* [threads] the same, as indices */
     bool use_parents; /* generate_parents, not stored edges */
 } Loopy;
+
+unsigned tier_loopy_index_bytes(uint64_t size, bool wide) {
+    return wide || size > TIER_LOOPY_WIDE_FROM ? 8 : 4;
+}
+
+/* Entry k of an array of slot indices, and its store. */
+static inline uint64_t ix_get(const Loopy *L, const void *a, uint64_t k) {
+    return L->wide ? ((const uint64_t *)a)[k] : ((const uint32_t *)a)[k];
+}
+
+static inline void ix_put(const Loopy *L, void *a, uint64_t k, uint64_t v) {
+    if (L->wide) {
+        ((uint64_t *)a)[k] = v;
+    } else {
+        ((uint32_t *)a)[k] = (uint32_t)v;
+    }
+}
 
 static uint64_t words_of(uint64_t size) { return (size + 63) / 64; }
 
@@ -301,9 +325,14 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
         uint64_t *t = cur;
         cur = next;
         next = t;
+        j->expanded += popcount_bitmap(next, nwords); /* the round just expanded */
         memset(next, 0, (size_t)nwords * 8);
         count = popcount_bitmap(cur, nwords);
         note(j, "reach round, new positions", count);
+        if (count > 0 && j->stop_at > 0 && clock_seconds() >= j->stop_at) {
+            j->stopped = true;
+            break;
+        }
     }
     free(cur);
     free(next);
@@ -338,7 +367,7 @@ static bool rec_cas(Database *db, uint64_t i, uint32_t from, uint32_t to) {
 
 static void push(Loopy *L, uint64_t q) {
     uint64_t at = __atomic_fetch_add(&L->tail, 1, __ATOMIC_RELAXED);
-    L->queue[at] = (uint32_t)q;
+    ix_put(L, L->queue, at, q);
 }
 
 /* Decides undecided position q as v at remoteness r and queues it. */
@@ -373,16 +402,17 @@ static void apply(Loopy *L, uint64_t q, Value v, uint32_t r, bool tie_pass) {
     }
 }
 
-/* The reachable in-tier parents of index i, as indices. */
-static int64_t parents_of(Loopy *L, uint64_t i, const uint32_t **list) {
+/* The reachable in-tier parents of index i, as indices: ix_get(L, *list,
+ * 0 .. n - 1) for the n returned. */
+static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
     const TierLoopyJob *j = L->j;
     if (!L->use_parents) {
-        *list = L->pars + L->pfirst[i];
+        *list = (const char *)L->pars + L->pfirst[i] * (L->wide ? 8 : 4);
         return (int64_t)(L->pfirst[i + 1] - L->pfirst[i]);
     }
     int id = omp_get_thread_num();
     Position *buf = L->pbuf[id];
-    uint32_t *out = L->ibuf[id];
+    void *out = L->ibuf[id];
     Position p = position_of(j, i);
     int n = game_generate_parents(j->g, p, buf);
     if (n < 0 || n > j->g->max_parents) {
@@ -408,7 +438,7 @@ static int64_t parents_of(Loopy *L, uint64_t i, const uint32_t **list) {
             qi = j->g->tiers->index_of(j->g, q);
         }
         if (qi < j->size && is_reached(j, qi)) {
-            out[m++] = (uint32_t)qi;
+            ix_put(L, out, (uint64_t)m++, qi);
         }
     }
     *list = out;
@@ -482,7 +512,7 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool
     if (fill) {
         for (int k = 0; k < m; k++) {
             uint64_t at = __atomic_fetch_add(&L->pfirst[kids[k]], 1, __ATOMIC_RELAXED);
-            L->pars[at] = (uint32_t)i;
+            ix_put(L, L->pars, at, i);
         }
         return;
     }
@@ -538,12 +568,13 @@ static ErrCode build_edges(Loopy *L, uint64_t reached) {
     for (uint64_t i = 0; i < j->size; i++) {
         L->pfirst[i + 1] += L->pfirst[i];
     }
-    uint64_t edges = L->pfirst[j->size];
-    ErrCode rc = mem_check(edges * 4, "the loopy tier's back edges", L->err);
+    uint64_t edges = L->pfirst[j->size], ib = L->wide ? 8 : 4;
+    ErrCode rc = mem_check(edges * ib, "the loopy tier's back edges", L->err);
     if (rc != ERR_OK) {
         return rc;
     }
-    L->pars = mem_alloc((size_t)(edges > 0 ? edges : 1) * 4, "the loopy tier's back edges", L->err);
+    L->pars =
+        mem_alloc((size_t)(edges > 0 ? edges : 1) * ib, "the loopy tier's back edges", L->err);
     if (L->pars == NULL) {
         return ERR_MEMORY;
     }
@@ -556,10 +587,11 @@ static ErrCode build_edges(Loopy *L, uint64_t reached) {
     return ERR_OK;
 }
 
-/* The events of a pass, sorted by level (counting sort): ev[off[r] ..
- * off[r + 1]) are the indices whose event (lev[rank] & 0x7fff, 1 + level) is
- * at level r, for r < *nlevels. O(size/64 + reached + levels). */
-static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_t **off,
+/* The events of a pass, sorted by level (counting sort): ix_get(L, ev,
+ * off[r] .. off[r + 1] - 1) are the indices whose event (lev[rank] &
+ * 0x7fff, 1 + level) is at level r, for r < *nlevels. O(size/64 + reached
+ * + levels). */
+static ErrCode sort_events(Loopy *L, const uint16_t *lev, void **ev, uint64_t **off,
                            uint32_t *nlevels) {
     TierLoopyJob *j = L->j;
     const char *what = "the loopy tier's events";
@@ -584,9 +616,9 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_
     for (uint32_t r = 1; r <= top; r++) {
         start[r] += start[r - 1]; /* start[r]: events below level r */
     }
-    ErrCode rc = mem_check(total * 4, what, L->err);
-    uint32_t *e =
-        rc == ERR_OK ? mem_alloc((size_t)(total > 0 ? total : 1) * 4, what, L->err) : NULL;
+    uint64_t ib = L->wide ? 8 : 4;
+    ErrCode rc = mem_check(total * ib, what, L->err);
+    void *e = rc == ERR_OK ? mem_alloc((size_t)(total > 0 ? total : 1) * ib, what, L->err) : NULL;
     uint64_t *cursor = mem_alloc((size_t)(top + 1) * sizeof *cursor, what, L->err);
     if (e == NULL || cursor == NULL) {
         free(start);
@@ -600,7 +632,7 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, uint32_t **ev, uint64_
         for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
             uint32_t l = lev[k++] & 0x7fffu;
             if (l != 0) {
-                e[cursor[l - 1]++] = (uint32_t)(w * 64 + (uint64_t)__builtin_ctzll(bits));
+                ix_put(L, e, cursor[l - 1]++, w * 64 + (uint64_t)__builtin_ctzll(bits));
             }
         }
     }
@@ -618,7 +650,7 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
     TierLoopyJob *j = L->j;
     Database *db = j->vals;
     const uint16_t *lev = tie_pass ? L->tie_ev : L->wl_ev;
-    uint32_t *ev;
+    void *ev;
     uint64_t *off;
     uint32_t nlevels;
     ErrCode rc = sort_events(L, lev, &ev, &off, &nlevels);
@@ -631,7 +663,7 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
         if (db_raw_solved(db, raw) && db_raw_remoteness(db, raw) == 0) {
             Value v = db_raw_value(db, raw);
             if (tie_pass ? v == VALUE_TIE : (v == VALUE_WIN || v == VALUE_LOSE)) {
-                L->queue[L->tail++] = (uint32_t)i;
+                ix_put(L, L->queue, L->tail++, i);
             }
         }
     }
@@ -657,15 +689,15 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
                 }
                 if (k < nf) {
                     STAT_INC(calls);
-                    uint64_t i = L->queue[head + k];
+                    uint64_t i = ix_get(L, L->queue, head + k);
                     Value v = db_raw_value(db, rec_load(db, i));
-                    const uint32_t *list;
+                    const void *list;
                     int64_t n = parents_of(L, i, &list);
                     for (int64_t x = 0; x < n; x++) {
-                        apply(L, list[x], v, r, tie_pass);
+                        apply(L, ix_get(L, list, (uint64_t)x), v, r, tie_pass);
                     }
                 } else {
-                    uint32_t q = ev[e0 + (k - nf)];
+                    uint64_t q = ix_get(L, ev, e0 + (k - nf));
                     Value v = tie_pass                           ? VALUE_TIE
                               : (lev[slot_rank(L, q)] & 0x8000u) ? VALUE_LOSE
                                                                  : VALUE_WIN;
@@ -682,7 +714,9 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
 }
 
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges) {
-    return words_of(size) * 8 + reached * 10 + (stored_edges ? (size + 1) * 8 : 0);
+    uint64_t ib = tier_loopy_index_bytes(size, false);
+    return words_of(size) * 8 + reached * (6 + 2 * ib) + (LOOPY_LEVELS + 1) * 8 +
+           (stored_edges ? (size + 1) * 8 : 0);
 }
 
 static void release(Loopy *L) {
@@ -708,16 +742,12 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
                          "game '%s': the tier solver does not keep WinBy scores in loopy tiers",
                          g->module->name);
     }
-    if (j->size >= TIER_LOOPY_MAX_SIZE) {
-        return error_set(err, ERR_LIMIT,
-                         "game '%s': loopy tier %d has %" PRIu64
-                         " positions; the loopy tier pass indexes fewer than 2^31",
-                         g->module->name, j->tier, j->size);
-    }
-    Loopy L = {.j = j, .err = err};
+    Loopy L = {.j = j, .err = err, .wide = tier_loopy_index_bytes(j->size, j->wide_index) == 8};
+    uint64_t ib = L.wide ? 8 : 4;
     L.use_parents = g->ops->generate_parents != NULL && !j->stored_edges;
     uint64_t reached = popcount_bitmap(j->reach, words_of(j->size));
-    uint64_t need = tier_loopy_bytes(j->size, reached, !L.use_parents);
+    uint64_t need = tier_loopy_bytes(j->size, reached, !L.use_parents) +
+                    (L.wide && j->size <= TIER_LOOPY_WIDE_FROM ? reached * 8 : 0);
     ErrCode rc = mem_check(need, "the loopy tier's counters, events and frontier", err);
     if (rc != ERR_OK) {
         return rc;
@@ -732,7 +762,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
         L.rank0[w] = before;
         before += (uint64_t)__builtin_popcountll(j->reach[w]);
     }
-    L.queue = mem_alloc((size_t)reached * 4 + 4, what, err);
+    L.queue = mem_alloc((size_t)(reached + 1) * ib, what, err);
     if (!L.use_parents) {
         L.pfirst = mem_calloc((size_t)j->size + 1, sizeof *L.pfirst, what, err);
     } else {
@@ -740,7 +770,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
         L.ibuf = mem_calloc((size_t)j->threads, sizeof *L.ibuf, what, err);
         for (int t = 0; t < j->threads && L.pbuf != NULL && L.ibuf != NULL; t++) {
             L.pbuf[t] = mem_alloc((size_t)g->max_parents * sizeof(Position) + 8, what, err);
-            L.ibuf[t] = mem_alloc((size_t)g->max_parents * sizeof(uint32_t) + 4, what, err);
+            L.ibuf[t] = mem_alloc((size_t)(g->max_parents + 1) * ib, what, err);
             if (L.pbuf[t] == NULL || L.ibuf[t] == NULL) {
                 rc = ERR_MEMORY;
             }

@@ -35,6 +35,7 @@ typedef struct TierLoopyJob {
     uint64_t chunk;    /* positions per work unit, a multiple of 64 */
     bool tier_major;   /* positions of tier t are first(t) + index */
     bool stored_edges; /* keep back edges even when the game has generate_parents */
+    bool wide_index;   /* 64-bit indices even below TIER_LOOPY_WIDE_FROM slots (tests) */
     int tier;          /* the tier solved */
     uint64_t size;     /* its size */
     Position first;    /* tier-major games only */
@@ -45,23 +46,37 @@ typedef struct TierLoopyJob {
     SolveResult *res;      /* worker threads add their counters here */
     uint64_t *worker_peak; /* [threads]: worker jemalloc peaks (max kept) */
     uint64_t stats[4];     /* out: frontier positions taken (win/lose, tie), draws, events */
+    double stop_at;        /* reach pass: clock_seconds() after which it stops (0: never) */
+    bool stopped;          /* out: the reach pass stopped before its fixpoint */
+    uint64_t expanded;     /* out: positions the reach pass expanded */
     bool progress;         /* a line per phase on stderr */
     double t0;             /* clock_seconds() at the start of the solve, for those lines */
 } TierLoopyJob;
 
-/* Tiers of this many slots or more are refused (32-bit local indices). */
-#define TIER_LOOPY_MAX_SIZE (UINT64_C(1) << 31)
+/* Tiers of more than this many slots keep the slot indices of their
+ * frontier, events and back edges in 64 bits; the others in 32 (every index
+ * of such a tier is below 2^32), so their arrays do not grow. */
+#define TIER_LOOPY_WIDE_FROM (UINT64_C(1) << 32)
 
-/* The bytes tier_loopy_solve allocates beyond the tier's records for a
- * tier of `size` slots of which `reached` are reachable: 10 a reachable
- * position (counter, two event levels, frontier) and 1/8 a slot (ranks);
- * with stored edges also 8 a slot, plus 4 an in-tier edge, which is not
- * counted here (the solve checks it when it has counted the edges). */
+/* The bytes of one slot index in the loopy passes of a tier of `size`
+ * slots: 4, or 8 from TIER_LOOPY_WIDE_FROM slots on (or when wide). */
+unsigned tier_loopy_index_bytes(uint64_t size, bool wide);
+
+/* An upper bound on the bytes tier_loopy_solve allocates beyond the tier's
+ * records for a tier of `size` slots of which `reached` are reachable, with
+ * I = tier_loopy_index_bytes(size, false): 6 + 2 I a reachable position
+ * (counter, two event levels, the frontier, and the events of one pass, at
+ * most one a position), 1/8 a slot (ranks) and the event levels' offsets
+ * (128 KiB); with stored edges also 8 a slot, plus I an in-tier edge, which
+ * is not counted here (the solve checks it when it has counted the edges).
+ * So 14 bytes a reachable position up to 2^32 slots, 22 above. */
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
 
 /* Reach pass: the positions of the tier reachable from those whose bits are
  * set (moves inside the tier, to a fixpoint), and the bits of every child
- * tier position they move to. */
+ * tier position they move to. With stop_at (tier:estimate's calibration)
+ * it may stop after a round, before the fixpoint (stopped): the bitmaps
+ * then hold only part of the reachable positions. */
 ErrCode tier_loopy_reach(TierLoopyJob *job, Error *err);
 
 /* Solve pass: every reachable position of the tier gets its value and

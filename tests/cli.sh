@@ -439,12 +439,20 @@ refuse_code() {
 }
 # tier:sector refuses, before solving, a nine men's morris sector it cannot
 # hold (docs/loopy.md). Tier numbers: 715 tiers, sector W-B is tier
-# 615 + 10 W + B (scripts/morris-sector-solve.sh). 5-6 has
-# 2 C(24,5) C(19,6) = 2,306,437,056 slots, over 2^31. 4-4's window holds
-# 4-4, 3-4 and 4-3 at 2 bytes a slot: 2 (2 C(24,4) C(20,4) + 2 x 2 C(24,3)
-# C(21,4)) = 2 x 151,420,500 bytes = 288.8 MiB (binomials by hand).
-refuse_code "morris sector over 2^31 slots" 7 "tier 671 has 2306437056 slots" morris:n=9,sym \
-    --solver tier:sector=671 --max-memory 14G
+# 615 + 10 W + B (scripts/morris-sector-solve.sh). 6-6 has
+# 2 C(24,6) C(18,6) = 4,997,280,288 slots, over 2^32: its loopy pass has
+# 64-bit indices and is counted, not refused (exit 7 until 2026-11-23); its
+# ranks take ceil(4,997,280,288 / 64) x 8 = 624,660,040 bytes plus 16,386
+# x 8 of event offsets = 624,791,128 bytes = 595.8 MiB; its window holds
+# 6-6, 5-6 and 6-5 (2 C(24,5) C(19,6) = 2,306,437,056 slots each) at 2
+# bytes a slot: 2 x 9,610,154,400 bytes = 17.9 GiB, over 14 GiB. 4-4's
+# window holds 4-4, 3-4 and 4-3 at 2 bytes a slot: 2 (2 C(24,4) C(20,4) +
+# 2 x 2 C(24,3) C(21,4)) = 2 x 151,420,500 bytes = 288.8 MiB (binomials by
+# hand).
+refuse_code "morris sector over 2^32 slots: ranks counted" 4 "loopy pass 595.8 MiB before" \
+    morris:n=9,sym --solver tier:sector=681 --max-memory 14G
+refuse_code "morris sector over 2^32 slots: over the budget" 4 "(records 17.9 GiB," \
+    morris:n=9,sym --solver tier:sector=681 --max-memory 14G
 refuse_code "morris sector over the budget" 4 "records 288.8 MiB" morris:n=9,sym \
     --solver tier:sector=659 --max-memory 100M
 # Item 4: with MemAvailable missing or 0 (a bind-mounted /proc/meminfo, as in

@@ -384,10 +384,14 @@ static void loopy_graph_by_tiers(void **state) {
         {18, VALUE_LOSE, 0, 0}, {19, VALUE_LOSE, 1, 0},      {20, VALUE_WIN, 0, 0},
         {275, VALUE_WIN, 0, 0},
     };
+    /* wide_index: the 64-bit slot indices of tiers over 2^32 slots, here
+     * on a small graph (no test can afford such a tier). */
     static const char *const specs[] = {"tier", "tier:parallel_min=0,chunk=64",
-                                        "tier:stored_edges,parallel_min=0,chunk=64"};
+                                        "tier:stored_edges,parallel_min=0,chunk=64",
+                                        "tier:wide_index,parallel_min=0,chunk=64",
+                                        "tier:wide_index,stored_edges,parallel_min=0,chunk=64"};
     for (int threads = 1; threads <= 2; threads++) {
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 5; k++) {
             const SolverModule *s = NULL;
             SolveConfig cfg = {.threads = threads};
             SolveResult res;
@@ -548,6 +552,16 @@ static void sector_mode_matches_retro(void **state) {
             }
         }
         assert_true(more > 0); /* the sectors hold positions no play reaches */
+        /* The 64-bit slot indices of tiers over 2^32 slots (forced here):
+         * the same records, with un-moves and with stored back edges. */
+        for (int k = 0; k < 2; k++) {
+            SolveResult wide;
+            snprintf(opts, sizeof opts, "sector=%d,wide_index%s", root, k ? ",stored_edges" : "");
+            sector_ok(g, opts, NULL, 2, &wide);
+            assert_true(wide.has_checksum && whole.has_checksum);
+            assert_int_equal(wide.checksum, whole.checksum);
+            solve_result_free(&wide);
+        }
         /* The same by parts: a child sector first, into a directory. */
         char dir[] = "/tmp/gamesman-sector-XXXXXX";
         assert_non_null(mkdtemp(dir));
@@ -580,6 +594,98 @@ static void sector_mode_matches_retro(void **state) {
     }
 }
 
+/* ------------------------------------- Morris symmetry classes by Burnside */
+
+/* The boards of a Morris movement sector up to the board's 16 symmetries,
+ * counted from the board's geometry alone (not games/morris.c's tables):
+ * points 8r + k (ring r, k = 0..7 clockwise from the top-left corner), the
+ * symmetries k -> k + 2j and k -> 2j - k (mod 8) times the ring exchange
+ * r -> R - 1 - r. A symmetry fixes a board with w white and b black stones
+ * iff each of its cycles is one colour or empty; Burnside's lemma: classes
+ * = (1/16) sum over the symmetries of the boards each fixes. */
+static uint64_t burnside_classes(int rings, int w, int b) {
+    int npts = 8 * rings;
+    uint64_t total = 0;
+    for (int sw = 0; sw < 2; sw++) {
+        for (int refl = 0; refl < 2; refl++) {
+            for (int rot = 0; rot < 4; rot++) {
+                int perm[24], seen[24] = {0};
+                for (int r = 0; r < rings; r++) {
+                    for (int k = 0; k < 8; k++) {
+                        int kk = refl ? (2 * rot - k + 16) % 8 : (k + 2 * rot) % 8;
+                        perm[8 * r + k] = 8 * (sw ? rings - 1 - r : r) + kk;
+                    }
+                }
+                /* fix[i][j]: colourings of the cycles so far with i white
+                 * and j black points, each cycle one colour or empty. */
+                uint64_t fix[25][25] = {{0}};
+                fix[0][0] = 1;
+                for (int p = 0; p < npts; p++) {
+                    if (seen[p]) {
+                        continue;
+                    }
+                    int len = 0;
+                    for (int q = p; !seen[q]; q = perm[q]) {
+                        seen[q] = 1;
+                        len++;
+                    }
+                    for (int i = w; i >= 0; i--) {
+                        for (int j = b; j >= 0; j--) {
+                            uint64_t add =
+                                (i >= len ? fix[i - len][j] : 0) + (j >= len ? fix[i][j - len] : 0);
+                            fix[i][j] += add;
+                        }
+                    }
+                }
+                total += fix[w][b];
+            }
+        }
+    }
+    assert_int_equal(total % 16, 0);
+    return total / 16;
+}
+
+/* With sym, the slots of a movement sector that tier:sector solves (legal
+ * and canonical) are one board per class and mover: 2 x Burnside's count.
+ * Six men's morris sectors 3-3 and 4-3 (320,320 and 1,041,040 slots);
+ * nine men's morris 3-3 (5,383,840 slots, whose count 339,252 is also the
+ * sector positions of the solved table in docs/loopy.md) only when heavy
+ * tests run. */
+static void morris_sym_classes_by_burnside(void **state) {
+    (void)state;
+    const struct {
+        const char *spec, *text;
+        int rings, w, b;
+        bool heavy;
+    } cases[] = {
+        {"morris:n=6,sym", "www-------bbb---:0:0:w", 2, 3, 3, false},
+        {"morris:n=6,sym", "wwww------bbb---:0:0:w", 2, 4, 3, false},
+        {"morris:n=9,sym", "www---------bbb---------:0:0:w", 3, 3, 3, true},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (cases[c].heavy && !test_heavy_enabled()) {
+            continue;
+        }
+        Game *g = test_game(cases[c].spec);
+        int t = tier_of_text(g, cases[c].text);
+        uint64_t size = g->tiers->size(g, t), canonical = 0;
+        Position first = g->tiers->first(g, t);
+        for (uint64_t i = 0; i < size; i++) {
+            Position p = first + i;
+            if ((g->tiers->legal == NULL || g->tiers->legal(g, t, p)) &&
+                game_canonical(g, p) == p) {
+                canonical++;
+            }
+        }
+        uint64_t want = 2 * burnside_classes(cases[c].rings, cases[c].w, cases[c].b);
+        if (canonical != want) {
+            fail_msg("%s sector %d-%d: %" PRIu64 " canonical slots, Burnside %" PRIu64,
+                     cases[c].spec, cases[c].w, cases[c].b, canonical, want);
+        }
+        game_destroy(g);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dodgem_first_player_wins),
@@ -594,6 +700,7 @@ int main(void) {
         cmocka_unit_test(primitive_root),
         cmocka_unit_test(remoteness_overflow_is_an_error),
         cmocka_unit_test(sector_mode_matches_retro),
+        cmocka_unit_test(morris_sym_classes_by_burnside),
     };
     return cmocka_run_group_tests_name("loopy games and retrograde solvers", tests, NULL, NULL);
 }
