@@ -288,7 +288,7 @@ typedef struct Query {
     int nmoves;
     MoveResult moves[GAME_MAX_MOVES]; /* best first by value and remoteness */
     PickRule rule;
-    int pick; /* index in moves of the picked move; -1 when there is none */
+    int pick;           /* index in moves of the picked move; -1 when there is none */
     bool no_remoteness; /* the source holds no remoteness: none printed or compared */
 } Query;
 
@@ -509,8 +509,7 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
         }
         for (int i = 0; i < q->nmoves; i++) {
             const MoveResult *m = &q->moves[i];
-            describe_outcome((Outcome){m->value, m->remoteness}, q->no_remoteness, buf,
-                             sizeof buf);
+            describe_outcome((Outcome){m->value, m->remoteness}, q->no_remoteness, buf, sizeof buf);
             printf("  %-8s %-14s -> %s", m->name, buf, m->text);
             if (res->has_winby) {
                 printf("  winby %" PRId32, m->winby);
