@@ -328,6 +328,19 @@ static void files_identical_across_threads(void **state) {
     }
 }
 
+/* The header description of test file `index` of `count` (spec "test"). */
+static DbStoreInfo file_info(DbStoreKind kind, int index, int count, uint32_t width, bool winby,
+                             uint64_t records) {
+    DbStoreInfo info = {.kind = kind,
+                        .index = index,
+                        .count = count,
+                        .width = width,
+                        .winby = winby,
+                        .records = records};
+    snprintf(info.spec, sizeof info.spec, "test");
+    return info;
+}
+
 /* The background writer against dbstore_write: the same files, byte for
  * byte. Records: a pseudo-random pattern with runs of zeros, so that some
  * blocks are all zero (stored as nothing) and the others compress; sizes
@@ -379,13 +392,8 @@ static void writer_matches_direct(void **state) {
             if (f == 3) {
                 dbwriter_resume(w);
             }
-            DbStoreInfo info = {.kind = files[f].kind,
-                                .index = f,
-                                .count = NFILES,
-                                .width = files[f].width,
-                                .winby = files[f].winby,
-                                .records = files[f].records};
-            snprintf(info.spec, sizeof info.spec, "test");
+            DbStoreInfo info = file_info(files[f].kind, f, NFILES, files[f].width, files[f].winby,
+                                         files[f].records);
             char name[32];
             snprintf(name, sizeof name, "w%d.gmdb", f);
             assert_int_equal(
@@ -395,13 +403,8 @@ static void writer_matches_direct(void **state) {
         assert_true(dbwriter_busy_seconds(w) > 0);
         dbwriter_stop(w);
         for (int f = 0; f < NFILES; f++) {
-            DbStoreInfo info = {.kind = files[f].kind,
-                                .index = f,
-                                .count = NFILES,
-                                .width = files[f].width,
-                                .winby = files[f].winby,
-                                .records = files[f].records};
-            snprintf(info.spec, sizeof info.spec, "test");
+            DbStoreInfo info = file_info(files[f].kind, f, NFILES, files[f].width, files[f].winby,
+                                         files[f].records);
             char name[32];
             snprintf(name, sizeof name, "d%d.gmdb", f);
             uint64_t dsum = 0, dbytes = 0;
