@@ -1102,8 +1102,6 @@ static int c4_tromp_values(const Game *g, Position pos, uint8_t *values) {
     return b.cur.n;
 }
 
-/* The terms of "player p (who just moved) has the k cells of `cells`":
- * the pieces, and per column one variable above its highest cell. */
 /* Completes builder b with the encoding's position and values functions and
  * hangs it on the game (both encodings end so); enc_finish destroys b when
  * it refuses. */
@@ -1121,6 +1119,8 @@ static ErrCode install_encoding(Game *g, C4 *t, EncBuilder *b,
     return ERR_OK;
 }
 
+/* The terms of "player p (who just moved) has the k cells of `cells`":
+ * the pieces, and per column one variable above its highest cell. */
 static void tromp_line(EncBuilder *b, const C4 *t, const int *cells, int p) {
     int cols[16], need[16], ncols = 0; /* need: the highest row + 1 */
     for (int j = 0; j < t->k; j++) {
