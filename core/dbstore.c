@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zdict.h>
 #include <zstd.h>
 
 #include "core/dbfile.h"
@@ -269,7 +270,8 @@ static uint32_t block_records_for(uint32_t width) {
 static uint64_t blocks_of(uint64_t records, uint32_t br) { return (records + br - 1) / br; }
 
 static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br, uint64_t blocks,
-                          uint64_t index_off, uint64_t data_bytes, uint64_t index_sum) {
+                          uint64_t index_off, uint64_t data_bytes, uint64_t index_sum,
+                          uint32_t dict_bytes, uint32_t dict_sum) {
     memset(b, 0, DBSTORE_HEADER_BYTES);
     memcpy(b, store_magic, sizeof store_magic);
     le_put32(b + 8, DBSTORE_VERSION);
@@ -287,6 +289,8 @@ static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br
     le_put64(b + 72, data_bytes);
     le_put64(b + 80, index_sum);
     snprintf((char *)b + 88, DBSTORE_SPEC_MAX, "%s", info->spec);
+    le_put32(b + 344, dict_bytes);
+    le_put32(b + 348, dict_sum);
     le_put64(b + 504, dbfile_checksum(0, b, 504));
 }
 
@@ -307,20 +311,21 @@ static bool all_zero(const unsigned char *p, uint64_t n) {
     return true;
 }
 
-/* A compression context with the parameters of new files set once
- * (DBSTORE_LEVEL, DBSTORE_MIN_MATCH; ZSTD_compress2 keeps them from block
- * to block), or NULL. */
 int dbstore_level(DbStoreKind kind) {
     return kind == DBSTORE_REACH ? DBSTORE_REACH_LEVEL : DBSTORE_LEVEL;
 }
 
+/* A compression context with the parameters of new files set once
+ * (DBSTORE_LEVEL, DBSTORE_MIN_MATCH, no dictionary ID in the frames;
+ * ZSTD_compress2 keeps them from block to block), or NULL. */
 static ZSTD_CCtx *new_cctx(int level) {
     ZSTD_CCtx *c = ZSTD_createCCtx();
     if (c == NULL) {
         return NULL;
     }
     if (ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)) ||
-        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, DBSTORE_MIN_MATCH))) {
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, DBSTORE_MIN_MATCH)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_dictIDFlag, 0))) {
         ZSTD_freeCCtx(c);
         return NULL;
     }
@@ -331,6 +336,26 @@ static ZSTD_CCtx *new_cctx(int level) {
  * compressor. */
 static uint64_t raw_max_of(const DbStoreInfo *info, uint32_t br) {
     return (uint64_t)br * info->width + (info->winby ? (uint64_t)br * 2 : 0);
+}
+
+/* The raw bytes of block k (its records, then with info->winby its
+ * scores: copied into raw, raw_max_of bytes) in *src, *len; true when
+ * every one is 0. */
+static bool block_raw(const DbStoreInfo *info, uint32_t br, const unsigned char *rec,
+                      const int16_t *winby, uint64_t k, unsigned char *raw,
+                      const unsigned char **src, uint64_t *len) {
+    uint64_t r0 = k * br, n = info->records - r0 < br ? info->records - r0 : br;
+    *src = rec + r0 * info->width;
+    *len = n * info->width;
+    bool zero = all_zero(*src, *len);
+    if (info->winby) {
+        zero = zero && all_zero((const unsigned char *)(winby + r0), n * 2);
+        memcpy(raw, *src, *len);
+        memcpy(raw + *len, winby + r0, n * 2);
+        *src = raw;
+        *len += n * 2;
+    }
+    return zero;
 }
 
 /* Compresses block k of a file (its records, then with info->winby its
@@ -344,17 +369,9 @@ static size_t compress_block(ZSTD_CCtx *c, const DbStoreInfo *info, uint32_t br,
                              const unsigned char *rec, const int16_t *winby, uint64_t k,
                              unsigned char *raw, unsigned char *out, size_t cap,
                              unsigned char *index) {
-    uint64_t r0 = k * br, n = info->records - r0 < br ? info->records - r0 : br;
-    const unsigned char *src = rec + r0 * info->width;
-    uint64_t len = n * info->width;
-    bool zero = all_zero(src, len);
-    if (info->winby) {
-        zero = zero && all_zero((const unsigned char *)(winby + r0), n * 2);
-        memcpy(raw, src, len);
-        memcpy(raw + len, winby + r0, n * 2);
-        src = raw;
-        len += n * 2;
-    }
+    const unsigned char *src;
+    uint64_t len;
+    bool zero = block_raw(info, br, rec, winby, k, raw, &src, &len);
     size_t z = 0;
     if (!zero) {
         z = ZSTD_compress2(c, out, cap, src, (size_t)len);
@@ -371,12 +388,62 @@ uint64_t dbstore_blocks(const DbStoreInfo *info) {
     return info->width == 0 ? 0 : blocks_of(info->records, block_records_for(info->width));
 }
 
+ErrCode dbstore_dict_make(const DbStoreInfo *info, const void *records, const int16_t *winby,
+                          DbStoreDict *dict, Error *err) {
+    dict->bytes = 0;
+    uint64_t blocks = dbstore_blocks(info);
+    if (info->kind != DBSTORE_RECORDS || blocks < DBSTORE_DICT_MIN_BLOCKS) {
+        return ERR_OK;
+    }
+    uint32_t br = block_records_for(info->width);
+    uint64_t raw_max = raw_max_of(info, br);
+    unsigned char *samples = malloc((size_t)(DBSTORE_DICT_SAMPLES + 1) * raw_max);
+    if (samples == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the sample of a dictionary");
+    }
+    size_t sizes[DBSTORE_DICT_SAMPLES], used = 0;
+    unsigned n = 0;
+    unsigned char *scratch = samples + (size_t)DBSTORE_DICT_SAMPLES * raw_max;
+    for (uint64_t i = 0; i < DBSTORE_DICT_SAMPLES; i++) {
+        const unsigned char *src;
+        uint64_t len;
+        if (!block_raw(info, br, records, winby, i * blocks / DBSTORE_DICT_SAMPLES, scratch, &src,
+                       &len)) {
+            memcpy(samples + used, src, (size_t)len);
+            sizes[n++] = (size_t)len;
+            used += (size_t)len;
+        }
+    }
+    /* The content: the end of the sample (half the dictionary); the rest
+     * is the entropy tables, from compressing every sample at the level of
+     * new files. A sample too small or too uniform for zstd: no
+     * dictionary. */
+    size_t content = used < DBSTORE_DICT_BYTES / 2 ? used : DBSTORE_DICT_BYTES / 2;
+    ZDICT_params_t zp;
+    memset(&zp, 0, sizeof zp);
+    zp.compressionLevel = DBSTORE_LEVEL;
+    size_t got =
+        n < 8 ? 0
+              : ZDICT_finalizeDictionary(dict->data, sizeof dict->data, samples + used - content,
+                                         content, samples, sizes, n, zp);
+    dict->bytes = n < 8 || ZDICT_isError(got) ? 0 : (uint32_t)got;
+    free(samples);
+    return ERR_OK;
+}
+
+/* Loads dict (NULL or 0 bytes: none) into c for the frames that follow. */
+static bool load_dict(ZSTD_CCtx *c, const DbStoreDict *dict) {
+    return !ZSTD_isError(ZSTD_CCtx_loadDictionary(c, dict != NULL ? dict->data : NULL,
+                                                  dict != NULL ? dict->bytes : 0));
+}
+
 /* Scratch of a compressor: raw bytes of one block at most (records of 1
  * byte with their 2-byte scores), and the bound of a piece's output. */
 #define Z_RAW_MAX (DBSTORE_BLOCK_BYTES * 3)
 
 struct DbStoreZ {
     ZSTD_CCtx *cctx, *reach_cctx; /* DBSTORE_LEVEL, DBSTORE_REACH_LEVEL */
+    DbStoreDict dict;             /* loaded in cctx */
     size_t bound;                 /* ZSTD_compressBound(Z_RAW_MAX) */
     unsigned char raw[Z_RAW_MAX];
     unsigned char *out; /* DBSTORE_PIECE_BLOCKS * bound */
@@ -407,9 +474,9 @@ void dbstore_z_free(DbStoreZ *z) {
     }
 }
 
-ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void *records,
-                               const int16_t *winby, uint64_t k0, uint64_t k1, unsigned char *index,
-                               void **out, size_t *bytes, Error *err) {
+ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const DbStoreDict *dict,
+                               const void *records, const int16_t *winby, uint64_t k0, uint64_t k1,
+                               unsigned char *index, void **out, size_t *bytes, Error *err) {
     *out = NULL;
     *bytes = 0;
     uint32_t br = block_records_for(info->width);
@@ -418,10 +485,21 @@ ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void 
         return error_set(err, ERR_INTERNAL, "dbstore: bad piece [%" PRIu64 ", %" PRIu64 ")", k0,
                          k1);
     }
+    ZSTD_CCtx *cctx = info->kind == DBSTORE_REACH ? z->reach_cctx : z->cctx;
+    if (cctx == z->cctx &&
+        (dict->bytes != z->dict.bytes || memcmp(dict->data, z->dict.data, dict->bytes) != 0)) {
+        /* another file's dictionary (4 KiB compared a piece of 16 blocks) */
+        if (!load_dict(cctx, dict)) {
+            z->dict.bytes = UINT32_MAX; /* unknown: loaded again next time */
+            return error_set(err, ERR_MEMORY, "zstd could not load a dictionary");
+        }
+        z->dict.bytes = dict->bytes;
+        memcpy(z->dict.data, dict->data, dict->bytes);
+    }
     size_t n = 0;
     for (uint64_t k = k0; k < k1; k++) {
-        size_t c = compress_block(info->kind == DBSTORE_REACH ? z->reach_cctx : z->cctx, info, br,
-                                  records, winby, k, z->raw, z->out + n, z->bound, index);
+        size_t c =
+            compress_block(cctx, info, br, records, winby, k, z->raw, z->out + n, z->bound, index);
         if (c == SIZE_MAX) {
             return error_set(err, ERR_INTERNAL, "zstd could not compress block %" PRIu64, k);
         }
@@ -438,8 +516,11 @@ ErrCode dbstore_compress_piece(DbStoreZ *z, const DbStoreInfo *info, const void 
     return ERR_OK;
 }
 
-ErrCode dbstore_sink_open(const DbDir *d, const char *name, DbStoreSink *s, Error *err) {
+ErrCode dbstore_sink_open(const DbDir *d, const char *name, const DbStoreDict *dict, DbStoreSink *s,
+                          Error *err) {
     memset(s, 0, sizeof *s);
+    s->dict_bytes = dict->bytes;
+    s->dict_sum = (uint32_t)dbfile_checksum(0, dict->data, dict->bytes);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->path, sizeof s->path, "%s/%s", d->path, name);
     s->fd = create_tmp(d, name, s->tmp, sizeof s->tmp, err);
@@ -448,6 +529,9 @@ ErrCode dbstore_sink_open(const DbDir *d, const char *name, DbStoreSink *s, Erro
     }
     unsigned char header[DBSTORE_HEADER_BYTES] = {0}; /* filled in last */
     ErrCode rc = write_all(s->fd, header, sizeof header, s->path, err);
+    if (rc == ERR_OK && dict->bytes > 0) {
+        rc = write_all(s->fd, dict->data, dict->bytes, s->path, err);
+    }
     if (rc != ERR_OK) {
         close(s->fd);
         unlinkat(d->fd, s->tmp, 0);
@@ -468,14 +552,15 @@ ErrCode dbstore_sink_close(const DbDir *d, DbStoreSink *s, const DbStoreInfo *in
         return rc != ERR_OK ? rc : error_set(err, ERR_INTERNAL, "dbstore: %s not open", s->name);
     }
     uint64_t blocks = dbstore_blocks(info);
-    uint64_t index_off = DBSTORE_HEADER_BYTES + s->data_bytes;
+    uint64_t index_off = DBSTORE_HEADER_BYTES + s->dict_bytes + s->data_bytes;
     unsigned char header[DBSTORE_HEADER_BYTES];
     if (rc == ERR_OK) {
         rc = write_all(s->fd, index, blocks * 8, s->path, err);
     }
     if (rc == ERR_OK) {
         encode_header(header, info, block_records_for(info->width), blocks, index_off,
-                      s->data_bytes, dbfile_checksum(0, index, blocks * 8));
+                      s->data_bytes, dbfile_checksum(0, index, blocks * 8), s->dict_bytes,
+                      s->dict_sum);
         if (pwrite(s->fd, header, sizeof header, 0) != (ssize_t)sizeof header) {
             rc = error_set(err, ERR_IO, "cannot write %s: %s", s->path, strerror(errno));
         }
@@ -513,21 +598,25 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
     size_t *osize = calloc((size_t)batch, sizeof *osize);
     unsigned char *index = calloc((size_t)blocks + 1, 8);
     ZSTD_CCtx **cctx = calloc((size_t)threads, sizeof *cctx);
+    DbStoreDict *dict = malloc(sizeof *dict);
     ErrCode rc = ERR_OK;
-    if (out == NULL || osize == NULL || index == NULL || cctx == NULL ||
+    if (out == NULL || osize == NULL || index == NULL || cctx == NULL || dict == NULL ||
         (info->winby && raw == NULL)) {
         rc =
             error_set(err, ERR_MEMORY, "cannot allocate the buffers to write %s/%s", d->path, name);
     }
+    if (rc == ERR_OK) {
+        rc = dbstore_dict_make(info, records, winby, dict, err);
+    }
     for (int t = 0; t < threads && rc == ERR_OK; t++) {
         cctx[t] = new_cctx(dbstore_level(info->kind));
-        if (cctx[t] == NULL) {
+        if (cctx[t] == NULL || !load_dict(cctx[t], dict)) {
             rc = error_set(err, ERR_MEMORY, "cannot create a zstd context");
         }
     }
     DbStoreSink sink = {.fd = -1};
     if (rc == ERR_OK) {
-        rc = dbstore_sink_open(d, name, &sink, err);
+        rc = dbstore_sink_open(d, name, dict, &sink, err);
     }
     for (uint64_t b0 = 0; b0 < blocks && rc == ERR_OK; b0 += batch) {
         uint64_t b1 = b0 + batch < blocks ? b0 + batch : blocks;
@@ -558,6 +647,7 @@ ErrCode dbstore_write(DbDir *d, const char *name, const DbStoreInfo *info, const
         ZSTD_freeCCtx(cctx[t]);
     }
     free(cctx);
+    free(dict);
     free(out);
     free(raw);
     free(osize);
@@ -587,16 +677,19 @@ static ErrCode read_at(int fd, void *data, uint64_t n, uint64_t off, const char 
 }
 
 static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStoreInfo *e,
-                            uint64_t *index_off, uint64_t *index_sum, Error *err) {
+                            uint64_t *index_off, uint64_t *index_sum, uint32_t *dict_bytes,
+                            uint32_t *dict_sum, Error *err) {
     const char *path = f->path;
     if (memcmp(b, store_magic, sizeof store_magic) != 0) {
         return error_set(err, ERR_IO, "%s is not a database file of this suite; " REMEDY_READ,
                          path);
     }
-    if (le_get32(b + 8) != DBSTORE_VERSION) {
+    uint32_t version = le_get32(b + 8);
+    if (version < DBSTORE_VERSION_MIN || version > DBSTORE_VERSION) {
         return error_set(err, ERR_IO,
-                         "%s has format version %" PRIu32 ", this build reads %d; " REMEDY_READ,
-                         path, le_get32(b + 8), DBSTORE_VERSION);
+                         "%s has format version %" PRIu32
+                         ", this build reads %d to %d; " REMEDY_READ,
+                         path, version, DBSTORE_VERSION_MIN, DBSTORE_VERSION);
     }
     if (le_get64(b + 504) != dbfile_checksum(0, b, 504)) {
         return error_set(err, ERR_IO, "%s is corrupt (header checksum mismatch); " REMEDY_READ,
@@ -618,6 +711,8 @@ static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStor
     *index_off = le_get64(b + 64);
     uint64_t data_bytes = le_get64(b + 72);
     *index_sum = le_get64(b + 80);
+    *dict_bytes = version >= 2 ? le_get32(b + 344) : 0;
+    *dict_sum = version >= 2 ? le_get32(b + 348) : 0;
     f->header_sum = le_get64(b + 504);
     if (strcmp(h->spec, e->spec) != 0 || h->count != e->count) {
         return error_set(err, ERR_IO,
@@ -638,8 +733,8 @@ static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStor
     uint64_t raw_max =
         (uint64_t)f->block_records * h->width + (h->winby ? f->block_records * 2 : 0);
     if (f->block_records == 0 || raw_max > (UINT64_C(1) << 26) ||
-        f->blocks != blocks_of(h->records, f->block_records) ||
-        *index_off != DBSTORE_HEADER_BYTES + data_bytes) {
+        f->blocks != blocks_of(h->records, f->block_records) || *dict_bytes > DBSTORE_DICT_BYTES ||
+        *index_off != DBSTORE_HEADER_BYTES + *dict_bytes + data_bytes) {
         return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
     }
     if (f->file_bytes != *index_off + f->blocks * 8) {
@@ -667,6 +762,7 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     }
     unsigned char b[DBSTORE_HEADER_BYTES];
     uint64_t index_off = 0, index_sum = 0;
+    uint32_t dict_bytes = 0, dict_sum = 0;
     ErrCode rc = ERR_OK;
     if (f->file_bytes < DBSTORE_HEADER_BYTES) {
         rc = error_set(err, ERR_IO,
@@ -677,7 +773,19 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
         rc = read_at(f->fd, b, sizeof b, 0, f->path, err);
     }
     if (rc == ERR_OK) {
-        rc = check_header(f, b, expect, &index_off, &index_sum, err);
+        rc = check_header(f, b, expect, &index_off, &index_sum, &dict_bytes, &dict_sum, err);
+    }
+    if (rc == ERR_OK && dict_bytes > 0) {
+        unsigned char dict[DBSTORE_DICT_BYTES];
+        rc = read_at(f->fd, dict, dict_bytes, DBSTORE_HEADER_BYTES, f->path, err);
+        if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, dict, dict_bytes) != dict_sum) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (dictionary checksum mismatch); " REMEDY_READ, f->path);
+        }
+        if (rc == ERR_OK && (f->ddict = ZSTD_createDDict(dict, dict_bytes)) == NULL) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (its dictionary is not zstd's); " REMEDY_READ, f->path);
+        }
     }
     /* One slab per file, offsets then sizes then checksums (16 bytes a
      * block), on huge pages from 1 MiB (6x5's 2.4 million blocks would
@@ -703,7 +811,7 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
         rc = error_set(err, ERR_IO, "%s is corrupt (block index checksum mismatch); " REMEDY_READ,
                        f->path);
     }
-    uint64_t off = DBSTORE_HEADER_BYTES;
+    uint64_t off = DBSTORE_HEADER_BYTES + dict_bytes;
     for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
         f->csize[k] = le_get32(index + 8 * k);
         f->csum[k] = le_get32(index + 8 * k + 4);
@@ -730,7 +838,9 @@ void dbstore_file_close(DbStoreFile *f) {
         close(f->fd);
     }
     free(f->offset);
+    ZSTD_freeDDict(f->ddict);
     f->offset = NULL;
+    f->ddict = NULL;
     f->csize = f->csum = NULL;
     f->fd = -1;
 }
@@ -763,7 +873,9 @@ ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *ou
                        f->path, k);
     }
     if (rc == ERR_OK) {
-        size_t got = ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
+        size_t got = f->ddict != NULL
+                         ? ZSTD_decompress_usingDDict(ctx, out, (size_t)n, buf, c, f->ddict)
+                         : ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
         if (ZSTD_isError(got) || got != n) {
             rc = error_set(err, ERR_IO,
                            "%s is corrupt (block %" PRIu64 " does not decompress to "

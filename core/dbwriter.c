@@ -46,6 +46,7 @@ typedef struct Piece {
 typedef struct Job {
     char name[DBSTORE_NAME_MAX];
     DbStoreInfo info;
+    DbStoreDict dict; /* made by the caller at submission */
     const void *records;
     const int16_t *winby;
     uint64_t *header_sum, *bytes;
@@ -129,8 +130,8 @@ static void compress_next(DbWriter *w, Job *j, DbStoreZ *z) {
     if (!skip) {
         uint64_t k0 = p * DBSTORE_PIECE_BLOCKS;
         uint64_t k1 = k0 + DBSTORE_PIECE_BLOCKS < j->blocks ? k0 + DBSTORE_PIECE_BLOCKS : j->blocks;
-        rc = dbstore_compress_piece(z, &j->info, j->records, j->winby, k0, k1, j->index, &out, &n,
-                                    &e);
+        rc = dbstore_compress_piece(z, &j->info, &j->dict, j->records, j->winby, k0, k1, j->index,
+                                    &out, &n, &e);
     }
     double dt = thread_cpu() - c0;
     pthread_mutex_lock(&w->mu);
@@ -188,7 +189,7 @@ static void *io_main(void *arg) {
         pthread_mutex_unlock(&w->mu);
         double c0 = thread_cpu();
         if (rc == ERR_OK) {
-            rc = dbstore_sink_open(w->dir, j->name, &sink, &e);
+            rc = dbstore_sink_open(w->dir, j->name, &j->dict, &sink, &e);
         }
         for (uint64_t p = 0; p < j->npieces; p++) {
             pthread_mutex_lock(&w->mu);
@@ -336,7 +337,14 @@ static ErrCode failure(DbWriter *w, Error *err) {
 ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, const void *records,
                         const int16_t *winby, uint64_t *header_sum, uint64_t *bytes, Error *err) {
     double t0 = clock_seconds();
+    /* The dictionary first, outside the lock (the compressors go on with
+     * the previous file meanwhile). */
+    DbStoreDict dict;
+    dict.bytes = 0;
+    Error derr = {0};
+    ErrCode drc = info->width == 0 ? ERR_OK : dbstore_dict_make(info, records, winby, &dict, &derr);
     pthread_mutex_lock(&w->mu);
+    fail(w, drc, &derr);
     help(w);
     while (w->len == WRITER_QUEUE) {
         caller_wait(w); /* the oldest file's I/O */
@@ -347,6 +355,7 @@ ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, 
         memset(j, 0, sizeof *j);
         snprintf(j->name, sizeof j->name, "%s", name);
         j->info = *info;
+        j->dict = dict;
         j->records = records;
         j->winby = winby;
         j->header_sum = header_sum;

@@ -5,9 +5,11 @@
 # libzstd) and, for each configuration, recompresses every STRIDE-th block
 # of the given record files as core/dbstore.c does, under valgrind's
 # callgrind. Prints one row per configuration: the tool's options (plain or
-# packed blocks: --packed, --packed-bmi2; level; minMatch, 0: the level's
-# default, 5 at level 1 for 4 KiB blocks), bytes of the recompressed
-# blocks, their change against the files' own bytes, the instructions spent
+# packed blocks: --packed, --packed-bmi2; a dictionary per file of at most
+# BYTES, as the writer makes it: --dict BYTES; level; minMatch, 0: the
+# level's default, 5 at level 1 for 4 KiB blocks), bytes of the recompressed
+# blocks, their change against the files' own bytes, the new dictionaries'
+# bytes (0 without --dict), the instructions spent
 # compressing (callgrind Ir of compress_block, packing included) and those
 # spent decompressing them again (decompress_block, unpacking included):
 # independent of the machine's load.
@@ -33,12 +35,14 @@ ir() {
 }
 # the blocks sampled (zero, constant non-zero, compressed), once
 echo "# $("$tool" 1 0 "$stride" "$@")"
-echo "options bytes change compress_instructions decompress_instructions"
-for config in "1 0" "1 6" "1 7" "-1 0" "--packed 1 7" "--packed-bmi2 1 7"; do
+echo "options bytes change dictionary_bytes compress_instructions decompress_instructions"
+for config in "1 0" "1 6" "1 7" "-1 0" "--packed 1 7" "--packed-bmi2 1 7" "--dict 2048 1 7" \
+    "--dict 4096 1 7" "--dict 8192 1 7"; do
     # shellcheck disable=SC2086
     c=$(ir compress_block $config "$stride" "$@")
     bytes=$(sed -n 's/.*recompressed \([0-9]*\) (\([^)]*\)).*/\1 \2/p' "$tmp/line")
+    dict=$(sed -n 's/.*new \([0-9]*\) bytes.*/\1/p' "$tmp/line")
     # shellcheck disable=SC2086
     d=$(ir decompress_block $config "$stride" "$@")
-    echo "$config $bytes $c $d"
+    echo "$config $bytes $dict $c $d"
 done

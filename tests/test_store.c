@@ -14,7 +14,10 @@
  *     thread, streamed by its I/O thread) writes the same bytes as a direct
  *     dbstore_write, the reference, for 1-, 2- and 8-byte records, with and
  *     without scores, with all-zero blocks, several files queued, and its
- *     compressors paused (the caller compresses every piece);
+ *     compressors paused (the caller compresses every piece); files large
+ *     enough get a dictionary (and no others), and read back;
+ *   - format 1 files (no dictionary) are read; a damaged dictionary is
+ *     refused by its checksum;
  * and the file-safety cases of issue 10 (items 1-3, 8, 9), each against
  * the tier solver's resume (run_tier) or the reader:
  *   - a symbolic link planted as the temporary name is not followed (the
@@ -358,9 +361,17 @@ static void writer_matches_direct(void **state) {
         DbStoreKind kind;
         uint64_t records;
     } files[] = {
-        {1, false, DBSTORE_RECORDS, 40 * 4096 + 17}, {1, true, DBSTORE_RECORDS, 20 * 4096 + 5},
-        {2, false, DBSTORE_RECORDS, 30 * 2048 + 1},  {2, true, DBSTORE_RECORDS, 3},
-        {8, false, DBSTORE_REACH, 50 * 512 + 100},   {1, false, DBSTORE_RECORDS, 0},
+        {1, false, DBSTORE_RECORDS, 40 * 4096 + 17},
+        {1, true, DBSTORE_RECORDS, 20 * 4096 + 5},
+        {2, false, DBSTORE_RECORDS, 30 * 2048 + 1},
+        {2, true, DBSTORE_RECORDS, 3},
+        {8, false, DBSTORE_REACH, 50 * 512 + 100},
+        {1, false, DBSTORE_RECORDS, 0},
+        /* large enough for a dictionary (DBSTORE_DICT_MIN_BLOCKS) */
+        {1, false, DBSTORE_RECORDS, DBSTORE_DICT_MIN_BLOCKS * 4096 + 9},
+        {1, true, DBSTORE_RECORDS, DBSTORE_DICT_MIN_BLOCKS * 4096},
+        {2, false, DBSTORE_RECORDS, (DBSTORE_DICT_MIN_BLOCKS + 3) * 2048},
+        {8, false, DBSTORE_REACH, DBSTORE_DICT_MIN_BLOCKS * 512 * 2},
     };
     enum { NFILES = sizeof files / sizeof files[0] };
     unsigned char *rec[NFILES];
@@ -421,6 +432,30 @@ static void writer_matches_direct(void **state) {
                          "from dbstore_write's",
                          f, files[f].width, files[f].winby ? ", scores" : "", threads);
             }
+            /* A dictionary exactly where the format gives one, and the
+             * records read back through it. */
+            uint32_t dict_bytes = (uint32_t)bd[344] | (uint32_t)bd[345] << 8 |
+                                  (uint32_t)bd[346] << 16 | (uint32_t)bd[347] << 24;
+            bool want_dict = files[f].kind == DBSTORE_RECORDS &&
+                             dbstore_blocks(&info) >= DBSTORE_DICT_MIN_BLOCKS;
+            if ((dict_bytes > 0) != want_dict || dict_bytes > DBSTORE_DICT_BYTES) {
+                fail_msg("file %d (%llu blocks): dictionary of %u bytes", f,
+                         (unsigned long long)dbstore_blocks(&info), dict_bytes);
+            }
+            uint64_t n = files[f].records * files[f].width;
+            unsigned char *back = malloc(n + 1);
+            int16_t *wback = files[f].winby ? malloc(files[f].records * 2 + 2) : NULL;
+            bool found = false;
+            assert_int_equal(
+                dbstore_read(&d, name, &info, back, wback, threads, &found, NULL, NULL, &err),
+                ERR_OK);
+            assert_true(found);
+            assert_memory_equal(back, rec[f], n);
+            if (wback != NULL) {
+                assert_memory_equal(wback, wb[f], files[f].records * 2);
+            }
+            free(back);
+            free(wback);
             free(bw);
             free(bd);
             free(pw);
@@ -430,6 +465,72 @@ static void writer_matches_direct(void **state) {
     for (int f = 0; f < NFILES; f++) {
         free(rec[f]);
         free(wb[f]);
+    }
+    dbstore_dir_close(&d);
+    test_remove_dir(dir);
+}
+
+/* Rewrites the header of the file at path with a valid checksum after
+ * setting byte `at` to `value`. */
+static void set_header_byte(const char *path, int at, unsigned char value) {
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    unsigned char h[DBSTORE_HEADER_BYTES];
+    assert_int_equal(pread(fd, h, sizeof h, 0), (ssize_t)sizeof h);
+    h[at] = value;
+    uint64_t sum = dbfile_checksum(0, h, 504);
+    for (int i = 0; i < 8; i++) {
+        h[504 + i] = (unsigned char)(sum >> (8 * i));
+    }
+    assert_int_equal(pwrite(fd, h, sizeof h, 0), (ssize_t)sizeof h);
+    close(fd);
+}
+
+/* Format 1 (no dictionary) is still read; a file whose dictionary is
+ * damaged is refused by its own checksum, naming it. */
+static void dictionary_versions(void **state) {
+    (void)state;
+    char *dir = make_dir();
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    uint64_t sizes[2] = {10 * 4096, DBSTORE_DICT_MIN_BLOCKS * 4096};
+    for (int f = 0; f < 2; f++) {
+        DbStoreInfo info = file_info(DBSTORE_RECORDS, f, 2, 1, false, sizes[f]);
+        unsigned char *rec = malloc(sizes[f]), *back = malloc(sizes[f]);
+        assert_true(rec != NULL && back != NULL);
+        for (uint64_t i = 0; i < sizes[f]; i++) {
+            rec[i] = (unsigned char)(i % 7 == 0 ? 0 : (i * 2654435761u) >> 29);
+        }
+        char name[32];
+        snprintf(name, sizeof name, "v%d.gmdb", f);
+        assert_int_equal(dbstore_write(&d, name, &info, rec, NULL, 1, NULL, NULL, &err), ERR_OK);
+        char *path = test_strdupf("%s/%s", dir, name);
+        bool found = false;
+        if (f == 0) {
+            /* no dictionary: the same bytes are a format 1 file */
+            set_header_byte(path, 8, 1);
+            assert_int_equal(dbstore_read(&d, name, &info, back, NULL, 1, &found, NULL, NULL, &err),
+                             ERR_OK);
+            assert_memory_equal(back, rec, sizes[f]);
+        } else {
+            int fd = open(path, O_RDWR);
+            assert_true(fd >= 0);
+            unsigned char b;
+            assert_int_equal(pread(fd, &b, 1, DBSTORE_HEADER_BYTES + 100), 1);
+            b ^= 0x10;
+            assert_int_equal(pwrite(fd, &b, 1, DBSTORE_HEADER_BYTES + 100), 1);
+            close(fd);
+            assert_int_equal(dbstore_read(&d, name, &info, back, NULL, 1, &found, NULL, NULL, &err),
+                             ERR_IO);
+            if (strstr(err.msg, "v1.gmdb is corrupt (dictionary checksum mismatch)") == NULL) {
+                fail_msg("a damaged dictionary: %s", err.msg);
+            }
+        }
+        free(path);
+        free(rec);
+        free(back);
     }
     dbstore_dir_close(&d);
     test_remove_dir(dir);
@@ -648,14 +749,14 @@ static void bad_dirs_refused(void **state) {
     assert_true(fd >= 0);
     unsigned char h[512];
     assert_int_equal(pread(fd, h, 512, 0), 512);
-    h[8] = 2;
+    h[8] = DBSTORE_VERSION + 1;
     uint64_t sum = dbfile_checksum(0, h, 504);
     for (int i = 0; i < 8; i++) {
         h[504 + i] = (unsigned char)(sum >> (8 * i));
     }
     assert_int_equal(pwrite(fd, h, 512, 0), 512);
     close(fd);
-    tier_refused(g, dir, "has format version 2, this build reads 1");
+    tier_refused(g, dir, "has format version 3, this build reads 1 to 2");
     /* Half-written: no manifest. */
     char *manifest = path_in(dir, "manifest");
     assert_int_equal(unlink(manifest), 0);
@@ -673,14 +774,6 @@ static void bad_dirs_refused(void **state) {
 int main(void) {
     size_t n;
     char **specs = test_game_specs(&n);
-    struct CMUnitTest *tests = calloc(n + 10, sizeof *tests);
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        tests[k++] =
-            (struct CMUnitTest){.name = test_strdupf("round trip through the disk on %s", specs[i]),
-                                .test_func = round_trip,
-                                .initial_state = specs[i]};
-    }
     const struct {
         const char *name;
         void (*fn)(void **);
@@ -689,6 +782,7 @@ int main(void) {
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
+        {"format 1 read, a damaged dictionary refused", dictionary_versions},
         {"item 1: a planted symlink is not followed", symlink_not_followed},
         {"item 1: a world-writable directory without sticky bit is refused",
          world_writable_refused},
@@ -697,6 +791,14 @@ int main(void) {
         {"items 2, 3: crafted bitmaps and records refused", crafted_files_refused},
         {"bad directories refused", bad_dirs_refused},
     };
+    struct CMUnitTest *tests = calloc(n + sizeof fixed / sizeof fixed[0], sizeof *tests);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        tests[k++] =
+            (struct CMUnitTest){.name = test_strdupf("round trip through the disk on %s", specs[i]),
+                                .test_func = round_trip,
+                                .initial_state = specs[i]};
+    }
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         tests[k++] = (struct CMUnitTest){.name = test_strdupf("%s", fixed[i].name),
                                          .test_func = fixed[i].fn};
