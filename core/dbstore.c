@@ -1083,10 +1083,10 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
         if (strcmp(k, "format") == 0) {
             ok = sscanf(val, "%d", &m->version);
             have_format = true;
-            if (ok == 1 && m->version != DBSTORE_VERSION) {
+            if (ok == 1 && (m->version < DBSTORE_VERSION_MIN || m->version > DBSTORE_VERSION)) {
                 rc = error_set(err, ERR_IO,
-                               "%s has format version %d, this build reads %d; " REMEDY_READ, path,
-                               m->version, DBSTORE_VERSION);
+                               "%s has format version %d, this build reads %d to %d; " REMEDY_READ,
+                               path, m->version, DBSTORE_VERSION_MIN, DBSTORE_VERSION);
             }
         } else if (strcmp(k, "spec") == 0) {
             snprintf(m->spec, sizeof m->spec, "%s", val);

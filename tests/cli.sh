@@ -197,6 +197,22 @@ k=$("$solve" tictactoe --db "$db/r" --analyze --json | jq -c '[.solver, .value, 
     .wins, .losses, .ties, .draws]')
 [ "$k" = '["retro","tie",5478,2836,1574,1068,0]' ] && ok "retro saved, analyzed from disk" ||
     bad "retro from disk: $k"
+# Databases of format 1 (record files without dictionaries), written by the
+# build of a59cd2e before format 2 (tests/data/format1-*, the lock file
+# left out): this build reads them and answers as a solve does.
+for s in tier retro; do
+    d=$(dirname "$0")/data/format1-tictactoe-$s
+    k=$("$solve" tictactoe --db "$d" --analyze --json | jq -c '[.solver, .value, .positions,
+        .wins, .losses, .ties, .by_remoteness]')
+    j=$("$solve" tictactoe --solver $s --analyze --json | jq -c '[.solver, .value, .positions,
+        .wins, .losses, .ties, .by_remoteness]')
+    q=$("$solve" tictactoe --db "$d" --query xo------- --json 2>&1 | jq -c .query)
+    m=$("$solve" tictactoe --solver $s --query xo------- --json | jq -c .query)
+    [ "$k" = "$j" ] && [ "$q" = "$m" ] && [ "$q" != null ] &&
+        "$solve" tictactoe --db "$d" --verify --json |
+        jq -e '.solver_stats.verified_positions == 5478' >/dev/null &&
+        ok "format 1 database ($s) read" || bad "format 1 database ($s): $k $q, solve: $j $m"
+done
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
     --solver minimax --db "$db/m"
 refuse_code 2 "verify without db" "give --db" tictactoe --verify
