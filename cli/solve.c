@@ -736,9 +736,12 @@ static int from_disk(const Game *g, Args *a) {
         rc = store_verify(&st, res.threads, a->cfg.progress || isatty(STDERR_FILENO), &checked,
                           &err);
     }
-    /* The initial position, from its record (checked, never "undecided"). */
+    /* The initial position, from its record (checked, never "undecided");
+     * a partial database (tier:sector) has no value of its own. */
     Source src = {.res = &res, .store = &st};
-    if (rc == ERR_OK) {
+    if (rc == ERR_OK && st.m.partial) {
+        res.root = (Outcome){VALUE_UNDECIDED, 0};
+    } else if (rc == ERR_OK) {
         Position root = game_canonical(g, g->initial);
         uint32_t raw = 0;
         WinBy w = 0;
@@ -774,16 +777,34 @@ static int from_disk(const Game *g, Args *a) {
         if (a->verify) {
             solve_result_extra(&res, "verified_positions", (double)checked);
         }
+        if (st.m.partial) {
+            solve_result_extra(&res, "partial_tiers", st.tiers_present);
+            solve_result_extra(&res, "tiers", st.ntiers);
+            if (a->verify) {
+                solve_result_extra(&res, "unverified_tiers", st.unchecked);
+            }
+        }
         solve_result_extra(&res, "blocks_read", (double)st.misses);
         const Query *pq = a->query != NULL ? &q : NULL;
+        /* a partial database's manifest has no counts: --analyze has them */
+        const DbSummary *ps = st.m.partial && !a->analyze ? NULL : &sum;
         if (a->json) {
-            print_json(g, st.m.solver, "disk", &res, &sum, pq);
+            print_json(g, st.m.solver, "disk", &res, ps, pq);
         } else {
-            print_text(g, st.m.solver, &res, &sum, pq);
+            print_text(g, st.m.solver, &res, ps, pq);
             printf("source      %s (no solve)%s\n", a->db,
                    !a->verify       ? ""
                    : st.bdd != NULL ? "; verified: every checksum, the BDD dumps and the counts"
                                     : "; verified: every record agrees with its children");
+            if (st.m.partial) {
+                printf("partial     %d of %d tiers (tier:sector); the initial position's value "
+                       "is not known%s\n",
+                       st.tiers_present, st.ntiers,
+                       a->verify ? "; tiers with a child tier not there are not verified" : "");
+                if (a->verify) {
+                    printf("unverified  %d tiers\n", st.unchecked);
+                }
+            }
         }
     }
     db_summary_free(&sum);

@@ -986,6 +986,9 @@ ErrCode dbstore_manifest_write(DbDir *d, const DbManifest *m, Error *err) {
         EMIT("file %s %" PRId32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %016" PRIx64 "\n", f->name,
              f->index, f->records, f->first, f->bytes, f->header_sum);
     }
+    if (m->partial) {
+        EMIT("partial 1\n");
+    }
     EMIT("complete %d\n", m->complete ? 1 : 0);
     EMIT("checksum %016" PRIx64 "\n", dbfile_checksum(0, buf, n));
 #undef EMIT
@@ -1099,12 +1102,13 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
         } else if (strcmp(k, "width") == 0) {
             ok = sscanf(val, "%" SCNu32, &m->width);
         } else if (strcmp(k, "winby") == 0 || strcmp(k, "loopy") == 0 ||
-                   strcmp(k, "complete") == 0) {
+                   strcmp(k, "complete") == 0 || strcmp(k, "partial") == 0) {
             int v = 0;
             ok = sscanf(val, "%d", &v);
-            *(strcmp(k, "winby") == 0   ? &m->winby
-              : strcmp(k, "loopy") == 0 ? &m->loopy
-                                        : &m->complete) = v;
+            *(strcmp(k, "winby") == 0     ? &m->winby
+              : strcmp(k, "loopy") == 0   ? &m->loopy
+              : strcmp(k, "partial") == 0 ? &m->partial
+                                          : &m->complete) = v;
         } else if (strcmp(k, "positions") == 0) {
             ok = sscanf(val, "%" SCNu64, &m->positions);
         } else if (strcmp(k, "wins") == 0) {

@@ -5,7 +5,8 @@
  *   manifest            text, one `key value` line each (format, game
  *                       variant, solver, layout, counts, root value, build,
  *                       one `file` line per record file with its size and
- *                       header checksum), `complete 1`, and last a line
+ *                       header checksum), `complete 1` (or `complete 0`
+ *                       and `partial 1`: some tiers only), and last a line
  *                       `checksum HEX` over every byte before it. Written
  *                       last, atomically: a directory without a valid
  *                       complete manifest holds no database (a solve in
@@ -316,6 +317,7 @@ typedef struct DbManifest {
     int32_t root_winby;
     char build[128];
     bool complete;
+    bool partial; /* some tiers only (tier:sector), not complete: solvers/store.h */
     int nfiles;
     DbManifestFile *files;
 } DbManifest;

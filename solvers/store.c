@@ -65,6 +65,49 @@ ErrCode store_manifest_commit(DbDir *d, DbManifest *m, Error *err) {
     return rc;
 }
 
+ErrCode store_manifest_partial(DbDir *d, const Game *g, const char *solver, Error *err) {
+    int n = g->tiers->count(g);
+    DbManifest m;
+    DbSummary none = {0};
+    store_manifest_fill(&m, g, solver, "tiers", &none, (Outcome){VALUE_UNDECIDED, 0}, false, 0);
+    m.complete = false;
+    m.partial = true;
+    m.files = calloc((size_t)n + 1, sizeof *m.files);
+    if (m.files == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the manifest");
+    }
+    ErrCode rc = ERR_OK;
+    for (int t = 0; t < n && rc == ERR_OK; t++) {
+        DbManifestFile *f = &m.files[m.nfiles];
+        store_tier_name(t, f->name, sizeof f->name);
+        if (!dbstore_exists(d, f->name)) {
+            continue;
+        }
+        DbStoreInfo info = {.kind = DBSTORE_RECORDS,
+                            .index = t,
+                            .count = n,
+                            .width = m.width,
+                            .winby = m.winby,
+                            .records = g->tiers->size(g, t)};
+        snprintf(info.spec, sizeof info.spec, "%s", m.spec);
+        DbStoreFile file;
+        rc = dbstore_file_open(d, f->name, &info, &file, err);
+        if (rc == ERR_OK) {
+            f->index = t;
+            f->records = info.records;
+            f->bytes = file.file_bytes;
+            f->header_sum = file.header_sum;
+            m.nfiles++;
+            dbstore_file_close(&file);
+        }
+    }
+    if (rc == ERR_OK) {
+        rc = dbstore_manifest_write(d, &m, err);
+    }
+    dbstore_manifest_free(&m);
+    return rc;
+}
+
 static uint64_t slot_files(uint64_t hash_space) {
     return (hash_space + STORE_SLOTS_PER_FILE - 1) / STORE_SLOTS_PER_FILE;
 }
@@ -136,7 +179,8 @@ ErrCode store_save(const Game *g, const char *solver, const SolveResult *res, co
  * holding all its records (a single-process solve), or, as an N-rank solve
  * writes them (docs/mpi.md), each tier's slices in order of `first`, each
  * starting where the previous ended, together exactly the tier (a slice
- * may be empty). Anything else is ERR_IO (the caller's message). O(files). */
+ * may be empty). A partial database may have tiers without files (not
+ * there). Anything else is ERR_IO (the caller's message). O(files). */
 static ErrCode tier_slices(Store *st, Error *err) {
     const Game *g = st->g;
     const DbManifest *m = &st->m;
@@ -157,9 +201,10 @@ static ErrCode tier_slices(Store *st, Error *err) {
                m->files[k].records <= st->tier_size[t] - next) {
             next += m->files[k++].records;
         }
-        if (k == start || next != st->tier_size[t]) {
+        if ((k == start && !m->partial) || (k > start && next != st->tier_size[t])) {
             return ERR_IO;
         }
+        st->tiers_present += k > start;
     }
     st->tier_file[n] = k;
     return k == m->nfiles ? ERR_OK : ERR_IO;
@@ -210,7 +255,7 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
                        "%s holds no complete database (no manifest: a solve not finished or "
                        "not started); solve with --solver S --db %s first",
                        dir, dir);
-    } else if (rc == ERR_OK && !m->complete) {
+    } else if (rc == ERR_OK && !m->complete && !(m->partial && strcmp(m->layout, "tiers") == 0)) {
         rc = error_set(err, ERR_IO, "%s/manifest says the database is not complete; solve again",
                        dir);
     } else if (rc == ERR_OK && strcmp(m->spec, spec) != 0) {
@@ -226,7 +271,8 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
     if (rc == ERR_OK) {
         st->tiers = strcmp(m->layout, "tiers") == 0;
         bool layout_ok =
-            bdd || (st->tiers ? g->tiers != NULL && m->nfiles == g->tiers->count(g)
+            bdd || (st->tiers ? g->tiers != NULL && (m->partial ? m->nfiles <= g->tiers->count(g)
+                                                                : m->nfiles == g->tiers->count(g))
                               : strcmp(m->layout, "slots") == 0 &&
                                     (uint64_t)m->nfiles == slot_files(g->num_positions));
         if (!bdd && st->tiers && g->tiers != NULL) {
@@ -365,8 +411,17 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
         *i = g->tiers->index_of(g, pos);
         *in = *i < size && g->tiers->position_at(g, t, *i) == pos;
     }
-    /* the tier's file, or its slice holding local index *i (binary search) */
     int lo = st->tier_file[t], hi = st->tier_file[t + 1] - 1;
+    if (*in && lo > hi) {
+        char text[256];
+        g->ops->format(g, pos, text, sizeof text);
+        return error_set(err, ERR_IO,
+                         "'%s' is in tier %d, which %s does not hold (a partial database: only "
+                         "the tiers solved so far; solve that tier with --solver tier:sector=%d "
+                         "--db %s)",
+                         text, t, st->dir.path, t, st->dir.path);
+    }
+    /* the tier's file, or its slice holding local index *i (binary search) */
     while (*in && lo < hi) {
         int mid = lo + (hi - lo + 1) / 2;
         if (st->m.files[mid].first <= *i) {
@@ -576,7 +631,7 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
         }
     }
     free(buf);
-    if (rc == ERR_OK) {
+    if (rc == ERR_OK && !st->m.partial) {
         rc = check_counts(st, sum, err);
     }
     if (rc != ERR_OK) {
@@ -931,6 +986,7 @@ static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, E
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err) {
     const Game *g = st->g;
     *checked = 0;
+    st->unchecked = 0;
     if (st->bdd != NULL) {
         /* BDDs: every file's checksums and structure, and the counts. */
         return symdb_analyze(st->bdd, NULL, checked, err);
@@ -987,11 +1043,19 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
             kids[nk++] = t;
             memcpy(v.kids, kids, sizeof kids);
             v.nkids = nk;
+            bool all_there = true;
             for (int k = 0; k < nk; k++) {
                 if (kids[k] < 0 || kids[k] >= n) {
                     rc = error_set(err, ERR_INTERNAL, "game '%s': tier %d lists child tier %d",
                                    g->module->name, t, kids[k]);
+                } else {
+                    all_there = all_there && st->tier_file[kids[k]] < st->tier_file[kids[k] + 1];
                 }
+            }
+            if (rc == ERR_OK && !all_there) {
+                /* partial: tier t or a child tier not there */
+                st->unchecked += st->tier_file[t] < st->tier_file[t + 1];
+                continue;
             }
             /* Keep what tier t needs, free the rest, load what is missing. */
             for (int u = 0; u < n && rc == ERR_OK; u++) {
@@ -1022,8 +1086,9 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
             fprintf(stderr, "verify: %s %d of %d checked\n", st->tiers ? "tier" : "file", t, n);
         }
     }
-    /* The initial position is reached, and the counts are the manifest's. */
-    if (rc == ERR_OK) {
+    /* The initial position is reached, and the counts are the manifest's
+     * (a partial database has neither). */
+    if (rc == ERR_OK && !st->m.partial) {
         uint32_t raw;
         WinBy w;
         Position root = game_canonical(g, g->initial);
@@ -1051,7 +1116,7 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
                            st->dir.path);
         }
     }
-    if (rc == ERR_OK) {
+    if (rc == ERR_OK && !st->m.partial) {
         rc = check_counts(st, &sum, err);
     }
     for (int u = 0; u < n; u++) {

@@ -20,6 +20,13 @@
  * into a direct-mapped cache of STORE_CACHE_BLOCKS blocks: memory is the
  * indexes plus the cache, whatever the database's size.
  *
+ * A partial database (manifest `partial 1`, written by tier:sector with
+ * store_manifest_partial): the tiers on disk only, Gasser's sectors solved
+ * so far. store_get refuses a position of a tier not there; store_analyze
+ * streams the tiers there; store_verify checks every tier whose child
+ * tiers are all there (Store.unchecked counts the others); there is no
+ * initial position's value and no counts in the manifest.
+ *
  * store_verify checks every checksum and then, position by position, that
  * each stored record is what the fold of its children's stored records
  * gives (core/value.h, the rule every solver uses), in parallel. For
@@ -55,6 +62,12 @@ void store_manifest_fill(DbManifest *m, const Game *g, const char *solver, const
  * manifest listed that m does not. */
 ErrCode store_manifest_commit(DbDir *d, DbManifest *m, Error *err);
 
+/* tier:sector: writes DIR's manifest for the tier files the directory
+ * holds (each opened: header and block index checked against g's
+ * layout), marked partial (complete 0, partial 1; no counts, no root
+ * value). Under the directory's lock. O(tiers + blocks of the files). */
+ErrCode store_manifest_partial(DbDir *d, const Game *g, const char *solver, Error *err);
+
 /* Saves a solve's in-memory database (res->has_db) to `dir` (slots
  * layout) under the directory's lock: record files first, the manifest
  * last. sum: db_summarize of res->db. */
@@ -88,10 +101,12 @@ typedef struct Store {
     int ntiers;
     int *tier_file;
     uint64_t *tier_size;
+    int tiers_present; /* tiers with records (all of them unless m.partial) */
+    int unchecked;     /* store_verify, partial: tiers with a child tier not there */
 } Store;
 
-/* Opens DIR's complete database of g's variant: refuses (ERR_IO) a
- * directory without one, of another variant, or not matching g. */
+/* Opens DIR's complete (or partial) database of g's variant: refuses
+ * (ERR_IO) a directory without one, of another variant, or not matching g. */
 ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err);
 void store_close(Store *st);
 

@@ -2248,9 +2248,10 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         if (s.sector < 0) {
             rc = finish_dir(&s, &sum);
         } else {
-            /* tier:sector: the tier files are the saved database; no
-             * manifest, since it would call the database complete. */
-            res->saved_db = true;
+            /* tier:sector: the tier files are the saved database; the
+             * manifest lists every tier on disk and calls it partial. */
+            rc = store_manifest_partial(&s.dir, g, "tier", err);
+            res->saved_db = rc == ERR_OK;
         }
     }
     if (rc == ERR_OK) {

@@ -213,6 +213,22 @@ for s in tier retro; do
         jq -e '.solver_stats.verified_positions == 5478' >/dev/null &&
         ok "format 1 database ($s) read" || bad "format 1 database ($s): $k $q, solve: $j $m"
 done
+# A sector database (tier:sector: three men's morris's sector of three
+# stones each on the board, tier 49) is partial: its positions (reachable
+# ones, from --sample, so that retro answers them too) answer as retro's
+# whole solve does, a position of another tier is refused (exit 5).
+"$solve" morris:n=3 --solver tier:sector=49 --db "$db/m3" --json >/dev/null
+for p in $("$solve" morris:n=3 --sample 300 --seed 1 | grep ':0:0:' | head -n 3); do
+    k=$("$solve" morris:n=3 --db "$db/m3" --query "$p" --json | jq -c .query)
+    j=$("$solve" morris:n=3 --solver retro --query "$p" --json | jq -c .query)
+    [ "$k" = "$j" ] && [ "$k" != null ] && ok "sector database query $p" ||
+        bad "sector database query $p: $k, retro: $j"
+done
+"$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
+    .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \
+    >/dev/null && ok "sector database verified" || bad "sector database verify"
+refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=3 --db "$db/m3" \
+    --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
     --solver minimax --db "$db/m"
 refuse_code 2 "verify without db" "give --db" tictactoe --verify

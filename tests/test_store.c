@@ -18,6 +18,8 @@
  *     enough get a dictionary (and no others), and read back;
  *   - format 1 files (no dictionary) are read; a damaged dictionary is
  *     refused by its checksum;
+ *   - a sector database (tier:sector) is partial: its tiers read back
+ *     retro's records, others are refused, analyzed and verified from disk;
  * and the file-safety cases of issue 10 (items 1-3, 8, 9), each against
  * the tier solver's resume (run_tier) or the reader:
  *   - a symbolic link planted as the temporary name is not followed (the
@@ -37,6 +39,7 @@
 #include "tests/testutil.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -536,6 +539,86 @@ static void dictionary_versions(void **state) {
     test_remove_dir(dir);
 }
 
+/* A sector database (tier:sector, Gasser's method): a child sector of
+ * three men's morris solved alone into DIR is a partial database: every
+ * record of the tiers there reads back what retro solved for the
+ * positions it reaches, a position of a tier not there is refused naming
+ * it, analyze counts the tiers there (the solve's own summary), verify
+ * checks every tier whose child tiers are there; then the start's sector
+ * solved into the same directory lists more tiers, and reads the start's
+ * value from disk as retro has it. */
+static void sector_database(void **state) {
+    (void)state;
+    Game *g = test_game("morris:n=3");
+    SolveResult retro;
+    test_solve("retro", g, &retro);
+    Position child;
+    Error err = {0};
+    assert_int_equal(g->ops->parse(g, "www---bbb:0:0:w", &child, &err), ERR_OK);
+    int sub = g->tiers->tier_of(g, child);
+    int root = g->tiers->tier_of(g, g->initial);
+    assert_true(sub != root);
+    char *dir = make_dir();
+    char opts[64];
+    SolveResult res;
+    snprintf(opts, sizeof opts, "sector=%d,window", sub);
+    assert_int_equal(test_run_tier(g, opts, 2, dir, &res, &err), ERR_OK);
+    assert_true(res.saved_db && res.has_summary);
+    Store st;
+    if (store_open(g, dir, &st, &err) != ERR_OK) {
+        fail_msg("open the sector database: %s", err.msg);
+    }
+    assert_true(st.m.partial && !st.m.complete);
+    assert_true(st.tiers_present >= 1 && st.tiers_present < st.ntiers);
+    uint64_t compared = 0;
+    for (Position p = 0; p < g->num_positions; p++) {
+        int t = g->tiers->tier_of(g, p);
+        uint32_t want = db_peek(&retro.db, p), raw;
+        WinBy w;
+        if (t < 0 || want == DB_UNREACHED) {
+            continue;
+        }
+        bool there = st.tier_file[t] < st.tier_file[t + 1];
+        ErrCode rc = store_get(&st, p, &raw, &w, &err);
+        if (there) {
+            assert_int_equal(rc, ERR_OK);
+            assert_int_equal(raw, want);
+            compared++;
+        } else if (rc != ERR_IO || strstr(err.msg, "a partial database") == NULL) {
+            fail_msg("position %" PRIu64 " of tier %d (not there): %d %s", p, t, rc, err.msg);
+        }
+    }
+    assert_true(compared > 0);
+    DbSummary sum;
+    assert_int_equal(store_analyze(&st, &sum, &err), ERR_OK);
+    assert_int_equal(sum.positions, res.summary.positions);
+    assert_memory_equal(sum.count, res.summary.count, sizeof sum.count);
+    db_summary_free(&sum);
+    uint64_t checked = 0;
+    if (store_verify(&st, 2, false, &checked, &err) != ERR_OK) {
+        fail_msg("verify the sector database: %s", err.msg);
+    }
+    assert_true(checked > 0 && checked <= res.summary.positions);
+    int present = st.tiers_present;
+    store_close(&st);
+    solve_result_free(&res);
+    /* The start's sector, its children from disk: more tiers, the start. */
+    snprintf(opts, sizeof opts, "sector=%d,window", root);
+    assert_int_equal(test_run_tier(g, opts, 2, dir, &res, &err), ERR_OK);
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    assert_true(st.m.partial && st.tiers_present > present);
+    uint32_t raw;
+    WinBy w;
+    Position start = game_canonical(g, g->initial);
+    assert_int_equal(store_get(&st, start, &raw, &w, &err), ERR_OK);
+    assert_int_equal(raw, db_peek(&retro.db, start));
+    store_close(&st);
+    solve_result_free(&res);
+    solve_result_free(&retro);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 /* ----------------------------------------------------- issue 10 items */
 
 static char *path_in(const char *dir, const char *name) { return test_strdupf("%s/%s", dir, name); }
@@ -783,6 +866,7 @@ int main(void) {
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"format 1 read, a damaged dictionary refused", dictionary_versions},
+        {"a sector database (tier:sector): partial, read and verified", sector_database},
         {"item 1: a planted symlink is not followed", symlink_not_followed},
         {"item 1: a world-writable directory without sticky bit is refused",
          world_writable_refused},
