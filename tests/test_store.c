@@ -347,17 +347,24 @@ static DbStoreInfo file_info(DbStoreKind kind, int index, int count, uint32_t wi
     return info;
 }
 
+/* A new directory, open for writing and locked in *d. */
+static char *locked_dir(DbDir *d) {
+    char *dir = make_dir();
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(d, &err), ERR_OK);
+    return dir;
+}
+
 /* The background writer against dbstore_write: the same files, byte for
  * byte. Records: a pseudo-random pattern with runs of zeros, so that some
  * blocks are all zero (stored as nothing) and the others compress; sizes
  * that end in a partial block and span several pieces. */
 static void writer_matches_direct(void **state) {
     (void)state;
-    char *dir = make_dir();
     DbDir d;
     Error err = {0};
-    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
-    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    char *dir = locked_dir(&d);
     const struct {
         uint32_t width;
         bool winby;
@@ -493,11 +500,9 @@ static void set_header_byte(const char *path, int at, unsigned char value) {
  * damaged is refused by its own checksum, naming it. */
 static void dictionary_versions(void **state) {
     (void)state;
-    char *dir = make_dir();
     DbDir d;
     Error err = {0};
-    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
-    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    char *dir = locked_dir(&d);
     uint64_t sizes[2] = {10 * 4096, DBSTORE_DICT_MIN_BLOCKS * 4096};
     for (int f = 0; f < 2; f++) {
         DbStoreInfo info = file_info(DBSTORE_RECORDS, f, 2, 1, false, sizes[f]);
@@ -828,17 +833,7 @@ static void bad_dirs_refused(void **state) {
     store_refused(other, dir, "holds the database of tictactoe, not tictactoe:misere");
     /* Another format version, with a valid header checksum. */
     char *tier = path_in(dir, "tier-0004.gmdb");
-    int fd = open(tier, O_RDWR);
-    assert_true(fd >= 0);
-    unsigned char h[512];
-    assert_int_equal(pread(fd, h, 512, 0), 512);
-    h[8] = DBSTORE_VERSION + 1;
-    uint64_t sum = dbfile_checksum(0, h, 504);
-    for (int i = 0; i < 8; i++) {
-        h[504 + i] = (unsigned char)(sum >> (8 * i));
-    }
-    assert_int_equal(pwrite(fd, h, 512, 0), 512);
-    close(fd);
+    set_header_byte(tier, 8, DBSTORE_VERSION + 1);
     tier_refused(g, dir, "has format version 3, this build reads 1 to 2");
     /* Half-written: no manifest. */
     char *manifest = path_in(dir, "manifest");
