@@ -89,6 +89,16 @@ typedef struct Morris {
     /* symmetry s maps the points of byte k of a point mask, v, to
      * sym_mask[s][k][v] (3 lookups permute a 24-point mask) */
     uint32_t sym_mask[MORRIS_MAX_SYMS][3][256];
+    /* Ranks from point masks by table (morris_rank): binom[a][b] = C(a, b);
+     * colex[k][v][c]: the colex rank's terms of the points of byte k of a
+     * mask, v, when c points lie in the bytes below (the sum over the set
+     * bits i of v, the t-th from 1, of C(8k + i, c + t)); squeeze[e][v]:
+     * the bits of v at the set bits of e, packed low (a byte's pext);
+     * ones[v]: the set bits of byte v. */
+    uint32_t binom[MORRIS_MAX_POINTS + 1][MORRIS_MAX_POINTS + 1];
+    uint32_t colex[3][256][MORRIS_MAX_STONES + 1];
+    uint8_t squeeze[256][256];
+    uint8_t ones[256];
     GenericHash counts_hash; /* board ranks by stone counts, with the mover */
     int ntiers;
     MorrisTier *tier;
@@ -115,13 +125,88 @@ static int count_of(const Morris *m, const uint8_t *cells, uint8_t piece) {
     return board_count(cells, m->points, piece);
 }
 
+/* Ranks by table. The generic hash (hash/generic.h) ranks a board of w
+ * white and b black stones as colex(W) + C(P, w) colex(B squeezed into the
+ * points W leaves empty), for the colex rank colex(X) = the sum over X's
+ * points p, the t-th from 1, of C(p, t); the tables give the same numbers
+ * (tests/test_games checks hash and unhash against each other and the
+ * byte-identical sector files against the generic hash's build). */
+
+/* The set bits of a point mask. */
+static inline int mask_ones(const Morris *m, uint32_t x) {
+    return m->ones[x & 0xff] + m->ones[(x >> 8) & 0xff] + m->ones[x >> 16];
+}
+
+/* colex(x) for a point mask of at most MORRIS_MAX_STONES points. */
+static inline uint32_t colex_rank(const Morris *m, uint32_t x) {
+    uint32_t x0 = x & 0xff, x1 = (x >> 8) & 0xff, x2 = x >> 16;
+    int c1 = m->ones[x0], c2 = c1 + m->ones[x1];
+    return m->colex[0][x0][0] + m->colex[1][x1][c1] + m->colex[2][x2][c2];
+}
+
+/* The bits of v at the set bits of e, packed low (pext). */
+static inline uint32_t squeeze_mask(const Morris *m, uint32_t v, uint32_t e) {
+    uint32_t e0 = e & 0xff, e1 = (e >> 8) & 0xff, e2 = e >> 16;
+    return m->squeeze[e0][v & 0xff] | (uint32_t)m->squeeze[e1][(v >> 8) & 0xff] << m->ones[e0] |
+           (uint32_t)m->squeeze[e2][(v >> 16) & 0xff] << (m->ones[e0] + m->ones[e1]);
+}
+
+static inline uint32_t all_points(const Morris *m) { return (UINT32_C(1) << m->points) - 1; }
+
+/* The board's rank within its tier and mover: white mask w, black k. */
+static inline uint64_t morris_rank(const Morris *m, uint32_t w, uint32_t k) {
+    return colex_rank(m, w) + (uint64_t)m->binom[m->points][mask_ones(m, w)] *
+                                  colex_rank(m, squeeze_mask(m, k, all_points(m) & ~w));
+}
+
+static const MorrisTier *tier_of_masks(const Morris *m, const int *hand, uint32_t w, uint32_t k) {
+    return &m->tier[m->tier_id[tier_key(hand[0], hand[1], mask_ones(m, w), mask_ones(m, k))]];
+}
+
+static void board_masks(const Morris *m, const uint8_t *cells, uint32_t *w, uint32_t *k) {
+    *w = *k = 0;
+    for (int i = 0; i < m->points; i++) {
+        *w |= (uint32_t)(cells[i] == BOARD_FIRST) << i;
+        *k |= (uint32_t)(cells[i] == BOARD_SECOND) << i;
+    }
+}
+
+static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
+    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
+           m->sym_mask[s][2][mask >> 16];
+}
+
+/* The position of the board with masks w, k, hands and mover, or with
+ * `canonical` the smallest over its symmetry images. Every image has the
+ * board's counts, so its tier; its rank is colex(W) + C(P, w) colex(S) for
+ * S = B squeezed into the points W leaves empty, and colex orders sets of
+ * one size as their masks do (the largest point decides), so the smallest
+ * rank is that of the smallest (S, W), compared as S * 2^24 + W: per
+ * symmetry six table lookups to permute and three to squeeze, then one
+ * rank. */
+static Position morris_key_masks(const Morris *m, const int *hand, int turn, uint32_t w, uint32_t k,
+                                 bool canonical) {
+    const MorrisTier *t = tier_of_masks(m, hand, w, k);
+    uint64_t base = t->first + (uint64_t)turn * (t->size / 2);
+    if (!canonical) {
+        return base + morris_rank(m, w, k);
+    }
+    uint32_t all = all_points(m);
+    uint64_t best = UINT64_MAX;
+    for (int s = 0; s < m->nsyms; s++) {
+        uint32_t w2 = (uint32_t)permute_mask(m, s, w), k2 = (uint32_t)permute_mask(m, s, k);
+        uint64_t key = (uint64_t)squeeze_mask(m, k2, all & ~w2) << 24 | w2;
+        best = key < best ? key : best;
+    }
+    uint32_t wb = (uint32_t)(best & 0xffffff), sq = (uint32_t)(best >> 24);
+    return base + colex_rank(m, wb) +
+           (uint64_t)m->binom[m->points][mask_ones(m, wb)] * colex_rank(m, sq);
+}
+
 static Position morris_hash(const Morris *m, const MBoard *b) {
-    int wb = count_of(m, b->cells, BOARD_FIRST), bb = count_of(m, b->cells, BOARD_SECOND);
-    int t = m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)];
-    int counts[3] = {m->points - wb - bb, wb, bb};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    return m->tier[t].first + generic_hash(&m->counts_hash, b->cells, b->turn) -
-           m->counts_hash.offset[tuple];
+    uint32_t w, k;
+    board_masks(m, b->cells, &w, &k);
+    return morris_key_masks(m, b->hand, b->turn, w, k, false);
 }
 
 static int find_tier(const Morris *m, Position pos) {
@@ -137,45 +222,46 @@ static int find_tier(const Morris *m, Position pos) {
     return lo;
 }
 
+/* The colex unrank: the mask of k of the points 0..n-1 whose colex rank
+ * is d (the largest point p with C(p, k) <= d, then the rest below it). */
+static uint32_t colex_unrank(const Morris *m, uint64_t d, int k, int n) {
+    uint32_t x = 0;
+    int p = n - 1;
+    for (int j = k; j >= 1; j--, p--) {
+        while (m->binom[p][j] > d) {
+            p--;
+        }
+        x |= UINT32_C(1) << p;
+        d -= m->binom[p][j];
+    }
+    return x;
+}
+
+/* The board of position pos (morris_rank inverted). */
 static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
     const MorrisTier *t = &m->tier[find_tier(m, pos)];
-    int counts[3] = {m->points - t->board[0] - t->board[1], t->board[0], t->board[1]};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    b->turn =
-        generic_unhash(&m->counts_hash, m->counts_hash.offset[tuple] + (pos - t->first), b->cells);
+    uint64_t local = pos - t->first, half = t->size / 2;
+    b->turn = local >= half;
+    uint64_t r = local - (uint64_t)b->turn * half, cw = m->binom[m->points][t->board[0]];
+    uint32_t w = colex_unrank(m, r % cw, t->board[0], m->points);
+    uint32_t sq = colex_unrank(m, r / cw, t->board[1], m->points - t->board[0]), k = 0;
+    int i = 0;
+    for (uint32_t e = all_points(m) & ~w; e != 0; e &= e - 1, i++) {
+        k |= ((sq >> i) & 1) * (e & -e);
+    }
+    for (int p = 0; p < m->points; p++) {
+        b->cells[p] = (uint8_t)(((w >> p) & 1) * BOARD_FIRST | ((k >> p) & 1) * BOARD_SECOND);
+    }
     b->hand[0] = t->hand[0];
     b->hand[1] = t->hand[1];
 }
 
-static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
-    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
-           m->sym_mask[s][2][mask >> 16];
-}
-
 /* The position of b, or with `canonical` the smallest over its symmetry
- * images. Every image has b's counts, so its tier and tuple: one pass over
- * the points for the masks, then per symmetry three table lookups per
- * colour and a rank from the masks (generic_rank_masks). */
+ * images (morris_key_masks). */
 static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
-    if (!canonical) {
-        return morris_hash(m, b);
-    }
-    uint32_t w = 0, k = 0;
-    for (int i = 0; i < m->points; i++) {
-        w |= (uint32_t)(b->cells[i] == BOARD_FIRST) << i;
-        k |= (uint32_t)(b->cells[i] == BOARD_SECOND) << i;
-    }
-    int wb = __builtin_popcount(w), bb = __builtin_popcount(k);
-    const MorrisTier *t = &m->tier[m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)]];
-    int counts[3] = {m->points - wb - bb, wb, bb};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    uint64_t best = UINT64_MAX;
-    for (int s = 0; s < m->nsyms; s++) {
-        uint64_t mask[3] = {0, permute_mask(m, s, w), permute_mask(m, s, k)};
-        uint64_t r = generic_rank_masks(&m->counts_hash, mask);
-        best = r < best ? r : best;
-    }
-    return t->first + (uint64_t)b->turn * m->counts_hash.multi[tuple] + best;
+    uint32_t w, k;
+    board_masks(m, b->cells, &w, &k);
+    return morris_key_masks(m, b->hand, b->turn, w, k, canonical);
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -721,6 +807,35 @@ static void morris_geometry(Morris *m) {
                     }
                 }
                 m->sym_mask[s][byte][v] = out;
+            }
+        }
+    }
+    for (int a = 0; a <= MORRIS_MAX_POINTS; a++) {
+        m->binom[a][0] = 1;
+        for (int b = 1; b <= a; b++) {
+            m->binom[a][b] = m->binom[a - 1][b - 1] + m->binom[a - 1][b];
+        }
+    }
+    for (int v = 0; v < 256; v++) {
+        m->ones[v] = (uint8_t)__builtin_popcount((unsigned)v);
+        for (int e = 0; e < 256; e++) {
+            int out = 0, at = 0;
+            for (int i = 0; i < 8; i++) {
+                if (e & (1 << i)) {
+                    out |= ((v >> i) & 1) << at++;
+                }
+            }
+            m->squeeze[e][v] = (uint8_t)out;
+        }
+        for (int byte = 0; byte < 3; byte++) {
+            for (int c = 0; c <= MORRIS_MAX_STONES; c++) {
+                uint32_t sum = 0;
+                for (int i = 0, t = c; i < 8; i++) {
+                    if (v & (1 << i)) {
+                        sum += m->binom[8 * byte + i][++t]; /* t <= 17, C = 0 when t > p */
+                    }
+                }
+                m->colex[byte][v][c] = sum;
             }
         }
     }
