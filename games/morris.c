@@ -59,6 +59,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MORRIS_HAVE_BMI2 1 /* pext, chosen at run time (Morris.bmi2) */
+#endif
+
 #include "core/mem.h"
 #include "games/board.h"
 #include "games/game.h"
@@ -99,6 +104,11 @@ typedef struct Morris {
     uint32_t colex[3][256][MORRIS_MAX_STONES + 1];
     uint8_t squeeze[256][256];
     uint8_t ones[256];
+    /* Nine and six (16 symmetries): mirror[v], a ring's byte v reflected
+     * (point k to (10 - k) mod 8); the rotations are shifts in each ring's
+     * byte and the exchange of the rings a byte swap (morris_key_masks). */
+    uint8_t mirror[256];
+    bool bmi2;               /* the processor has pext (MORRIS_HAVE_BMI2) */
     GenericHash counts_hash; /* board ranks by stone counts, with the mover */
     int ntiers;
     MorrisTier *tier;
@@ -176,6 +186,52 @@ static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
            m->sym_mask[s][2][mask >> 16];
 }
 
+/* The smallest key S * 2^24 + W' (morris_key_masks) over the 16 images of
+ * a nine or six men's morris board: each ring's byte reflected or not, the
+ * rings exchanged or not (byte 0 with the last), then rotated by 0, 2, 4, 6
+ * points, a left rotation of every byte. SQUEEZE(v, e) is squeeze_mask's
+ * pext. */
+#define MORRIS_CANON16(SQUEEZE)                                                                    \
+    uint32_t all = all_points(m);                                                                  \
+    uint64_t best = UINT64_MAX;                                                                    \
+    int last = 8 * (m->points / 8 - 1);                                                            \
+    for (int v = 0; v < 4; v++) {                                                                  \
+        uint32_t w1 = w, k1 = k;                                                                   \
+        if (v & 1) {                                                                               \
+            w1 = m->mirror[w1 & 0xff] | (uint32_t)m->mirror[(w1 >> 8) & 0xff] << 8 |               \
+                 (uint32_t)m->mirror[w1 >> 16] << 16;                                              \
+            k1 = m->mirror[k1 & 0xff] | (uint32_t)m->mirror[(k1 >> 8) & 0xff] << 8 |               \
+                 (uint32_t)m->mirror[k1 >> 16] << 16;                                              \
+        }                                                                                          \
+        if (v & 2) {                                                                               \
+            uint32_t mid = all & ~(UINT32_C(0xff) | UINT32_C(0xff) << last);                       \
+            w1 = (w1 & mid) | (w1 & 0xff) << last | (w1 >> last & 0xff);                           \
+            k1 = (k1 & mid) | (k1 & 0xff) << last | (k1 >> last & 0xff);                           \
+        }                                                                                          \
+        for (int rot = 0; rot < 8; rot += 2) {                                                     \
+            uint32_t hi = UINT32_C(0x010101) * ((0xffu << rot) & 0xff) & all,                      \
+                     lo = UINT32_C(0x010101) * (0xffu >> (8 - rot)) & all;                         \
+            uint32_t w2 = (w1 << rot & hi) | (w1 >> (8 - rot) & lo),                               \
+                     k2 = (k1 << rot & hi) | (k1 >> (8 - rot) & lo);                               \
+            uint64_t key = (uint64_t)SQUEEZE(k2, all & ~w2) << 24 | w2;                            \
+            best = key < best ? key : best;                                                        \
+        }                                                                                          \
+    }                                                                                              \
+    return best
+
+#define MORRIS_SQUEEZE_TABLE(v, e) squeeze_mask(m, v, e)
+static uint64_t canon16(const Morris *m, uint32_t w, uint32_t k) {
+    MORRIS_CANON16(MORRIS_SQUEEZE_TABLE);
+}
+
+#ifdef MORRIS_HAVE_BMI2
+/* The same with the processor's pext (BMI2), when it has it (m->bmi2). */
+__attribute__((target("bmi2"))) static uint64_t canon16_bmi2(const Morris *m, uint32_t w,
+                                                             uint32_t k) {
+    MORRIS_CANON16(_pext_u32);
+}
+#endif
+
 /* The position of the board with masks w, k, hands and mover, or with
  * `canonical` the smallest over its symmetry images. Every image has the
  * board's counts, so its tier; its rank is colex(W) + C(P, w) colex(S) for
@@ -193,10 +249,18 @@ static Position morris_key_masks(const Morris *m, const int *hand, int turn, uin
     }
     uint32_t all = all_points(m);
     uint64_t best = UINT64_MAX;
-    for (int s = 0; s < m->nsyms; s++) {
-        uint32_t w2 = (uint32_t)permute_mask(m, s, w), k2 = (uint32_t)permute_mask(m, s, k);
-        uint64_t key = (uint64_t)squeeze_mask(m, k2, all & ~w2) << 24 | w2;
-        best = key < best ? key : best;
+    if (m->n == 3) {
+        for (int s = 0; s < m->nsyms; s++) {
+            uint32_t w2 = (uint32_t)permute_mask(m, s, w), k2 = (uint32_t)permute_mask(m, s, k);
+            uint64_t key = (uint64_t)squeeze_mask(m, k2, all & ~w2) << 24 | w2;
+            best = key < best ? key : best;
+        }
+    } else {
+#ifdef MORRIS_HAVE_BMI2
+        best = m->bmi2 ? canon16_bmi2(m, w, k) : canon16(m, w, k);
+#else
+        best = canon16(m, w, k);
+#endif
     }
     uint32_t wb = (uint32_t)(best & 0xffffff), sq = (uint32_t)(best >> 24);
     return base + colex_rank(m, wb) +
@@ -430,15 +494,11 @@ static Position morris_canonical(const Game *g, Position pos) {
     return morris_key(mo(g), &b, true);
 }
 
-static int cmp_pos(const void *a, const void *b) {
-    Position x = *(const Position *)a, y = *(const Position *)b;
-    return (x > y) - (x < y);
-}
-
 /* Adds parent q (the board before the last move), with the captures the
  * move may have made when the stone it put on `to` is in a mill. q has the
  * mover's stone back (on `from`, or in hand) and `to` still occupied. */
-static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out, int n) {
+static int add_parents(const Game *g, MBoard *q, const uint32_t *qmask, int from, int to,
+                       Position *out, int n) {
     const Morris *m = mo(g);
     int mover = q->turn, opp = 1 - mover;
     uint8_t me = board_piece(mover), them = board_piece(opp);
@@ -450,15 +510,18 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
     }
     after[to] = me;
     bool mill = in_mill(m, after, to);
-    if (!mill || count_of(m, after, them) == 0) {
-        MBoard p = *q;
-        p.cells[to] = BOARD_EMPTY;
-        out[n++] = morris_key(m, &p, g->symmetric);
+    /* The parents' masks: q's, with `to` empty (and a stone put back). */
+    uint32_t pm[2];
+    pm[mover] = qmask[mover] & ~(UINT32_C(1) << to);
+    pm[opp] = qmask[opp];
+    int opp_stones = mask_ones(m, qmask[opp]);
+    if (!mill || opp_stones == 0) {
+        out[n++] = morris_key_masks(m, q->hand, q->turn, pm[0], pm[1], g->symmetric);
     }
     /* A capture took one of the opponent's n stones: none when the
      * opponent has all n (a slot that no play reaches, which the whole
      * sector solve of tier:sector still expands). */
-    if (!mill || q->hand[opp] + count_of(m, q->cells, them) >= m->n) {
+    if (!mill || q->hand[opp] + opp_stones >= m->n) {
         return n;
     }
     for (int r = 0; r < m->points; r++) {
@@ -467,14 +530,30 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
         }
         after[r] = them;
         if (removable(m, after, r)) {
-            MBoard p = *q;
-            p.cells[to] = BOARD_EMPTY;
-            p.cells[r] = them;
-            out[n++] = morris_key(m, &p, g->symmetric);
+            uint32_t rm[2] = {pm[0], pm[1]};
+            rm[opp] |= UINT32_C(1) << r;
+            out[n++] = morris_key_masks(m, q->hand, q->turn, rm[0], rm[1], g->symmetric);
         }
         after[r] = BOARD_EMPTY;
     }
     return n;
+}
+
+/* Sorts a[0 .. n) ascending: Shell sort (Ciura's gaps), the compare inline;
+ * for the few hundred parents of a position at most. */
+static void sort_positions(Position *a, int n) {
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (int gi = 0; gi < 8; gi++) {
+        int gap = gaps[gi];
+        for (int i = gap; i < n; i++) {
+            Position x = a[i];
+            int j = i;
+            for (; j >= gap && a[j - gap] > x; j -= gap) {
+                a[j] = a[j - gap];
+            }
+            a[j] = x;
+        }
+    }
 }
 
 /* Un-moves: the last mover's placement or slide/flight, with the capture it
@@ -494,6 +573,8 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
     bool place = mover == 0 ? b.hand[0] + 1 == b.hand[1] : b.hand[1] == b.hand[0];
     place = place && b.hand[mover] + 1 <= m->n;
     bool slide = b.hand[0] == 0 && b.hand[1] == 0;
+    uint32_t bm[2];
+    board_masks(m, b.cells, &bm[0], &bm[1]);
     for (int to = 0; to < m->points; to++) {
         if (b.cells[to] != me) {
             continue;
@@ -503,7 +584,7 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
             q.turn = mover;
             q.hand[mover]++;
             /* q's cells keep `to` occupied for add_parents; it empties it. */
-            n = add_parents(g, &q, m->points, to, parents, n);
+            n = add_parents(g, &q, bm, m->points, to, parents, n);
         }
         if (!slide) {
             continue;
@@ -516,12 +597,14 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
                 continue;
             }
             q.cells[from] = me;
-            n = add_parents(g, &q, from, to, parents, n);
+            uint32_t qm[2] = {bm[0], bm[1]};
+            qm[mover] |= UINT32_C(1) << from;
+            n = add_parents(g, &q, qm, from, to, parents, n);
             q.cells[from] = BOARD_EMPTY;
         }
     }
     if (g->symmetric && n > 1) {
-        qsort(parents, (size_t)n, sizeof *parents, cmp_pos);
+        sort_positions(parents, n);
         int k = 1;
         for (int i = 1; i < n; i++) {
             if (parents[i] != parents[k - 1]) {
@@ -532,6 +615,134 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
     }
     return n;
 }
+
+/* ------------------------------------------------------------ GPS family */
+
+/* A state: the board, its point masks (w, b) and the history of do_move for
+ * undo_move; the moves of the board are kept from primitive (which needs
+ * them) for generate_moves. set costs one unhash; do_move one rank from the
+ * masks, canonical one canonical key (morris_key_masks), no unhash. */
+typedef struct MorrisState {
+    MBoard b;
+    uint32_t mask[2];
+} MorrisState;
+
+typedef struct MorrisGps {
+    const Morris *m;
+    MorrisState s;
+    bool have_moves; /* moves[0 .. nmoves) are the current board's */
+    int nmoves;
+    Move moves[GAME_MAX_MOVES];
+    int nhist, cap;
+    MorrisState *hist;
+} MorrisGps;
+
+static GpsState *morris_gps_create(const Game *g, Error *err) {
+    MorrisGps *s = mem_calloc(1, sizeof *s, "a Morris GPS state", err);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->m = mo(g);
+    s->s.b.hand[0] = s->s.b.hand[1] = s->m->n; /* the initial position, white to place */
+    return (GpsState *)s;
+}
+
+static void morris_gps_destroy(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    free(s->hist);
+    free(s);
+}
+
+static void morris_gps_set(GpsState *st, Position pos) {
+    MorrisGps *s = (MorrisGps *)st;
+    morris_unhash(s->m, pos, &s->s.b);
+    board_masks(s->m, s->s.b.cells, &s->s.mask[0], &s->s.mask[1]);
+    s->nhist = 0;
+    s->have_moves = false;
+}
+
+static Position morris_gps_position(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    return morris_key_masks(s->m, s->s.b.hand, s->s.b.turn, s->s.mask[0], s->s.mask[1], false);
+}
+
+static int morris_gps_moves(GpsState *st, Move *moves) {
+    MorrisGps *s = (MorrisGps *)st;
+    if (!s->have_moves) {
+        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->have_moves = true;
+    }
+    memcpy(moves, s->moves, (size_t)s->nmoves * sizeof *moves);
+    return s->nmoves;
+}
+
+/* board_primitive's rule, keeping the moves. */
+static Value morris_gps_primitive(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    int me = s->s.b.turn;
+    if (s->s.b.hand[me] + mask_ones(s->m, s->s.mask[me]) < 3) {
+        return VALUE_LOSE;
+    }
+    if (!s->have_moves) {
+        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->have_moves = true;
+    }
+    return s->nmoves == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
+}
+
+static Position morris_gps_do(GpsState *st, Move move) {
+    MorrisGps *s = (MorrisGps *)st;
+    const Morris *m = s->m;
+    if (s->nhist == s->cap) {
+        int cap = s->cap < 16 ? 16 : 2 * s->cap;
+        MorrisState *h = realloc(s->hist, (size_t)cap * sizeof *h);
+        if (h == NULL) {
+            fprintf(stderr, "morris: out of memory for the move history\n");
+            abort();
+        }
+        s->hist = h;
+        s->cap = cap;
+    }
+    s->hist[s->nhist++] = s->s;
+    int r = move % (m->points + 1), to = move / (m->points + 1) % (m->points + 1),
+        from = move / (m->points + 1) / (m->points + 1), me = s->s.b.turn;
+    if (from < m->points) {
+        s->s.mask[me] &= ~(UINT32_C(1) << from);
+    }
+    s->s.mask[me] |= UINT32_C(1) << to;
+    if (r < m->points) {
+        s->s.mask[1 - me] &= ~(UINT32_C(1) << r);
+    }
+    apply_move(m, &s->s.b, move);
+    s->have_moves = false;
+    return morris_gps_position(st);
+}
+
+static void morris_gps_undo(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    s->s = s->hist[--s->nhist];
+    s->have_moves = false;
+}
+
+static Position morris_gps_canonical(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    return morris_key_masks(s->m, s->s.b.hand, s->s.b.turn, s->s.mask[0], s->s.mask[1], true);
+}
+
+static int morris_gps_turn(GpsState *st) { return ((MorrisGps *)st)->s.b.turn; }
+
+static const GpsOps morris_gps = {
+    .create = morris_gps_create,
+    .destroy = morris_gps_destroy,
+    .set = morris_gps_set,
+    .position = morris_gps_position,
+    .primitive = morris_gps_primitive,
+    .generate_moves = morris_gps_moves,
+    .do_move = morris_gps_do,
+    .undo_move = morris_gps_undo,
+    .canonical = morris_gps_canonical,
+    .turn = morris_gps_turn,
+};
 
 /* ------------------------------------------------------------------- text */
 
@@ -818,6 +1029,10 @@ static void morris_geometry(Morris *m) {
     }
     for (int v = 0; v < 256; v++) {
         m->ones[v] = (uint8_t)__builtin_popcount((unsigned)v);
+        m->mirror[v] = 0;
+        for (int i = 0; i < 8; i++) {
+            m->mirror[v] |= (uint8_t)(((v >> i) & 1) << (10 - i) % 8);
+        }
         for (int e = 0; e < 256; e++) {
             int out = 0, at = 0;
             for (int i = 0; i < 8; i++) {
@@ -909,6 +1124,9 @@ static ErrCode morris_create(Game *g, Error *err) {
         return ERR_MEMORY;
     }
     m->n = n;
+#ifdef MORRIS_HAVE_BMI2
+    m->bmi2 = __builtin_cpu_supports("bmi2") && getenv("GAMESMAN_MORRIS_NO_PEXT") == NULL;
+#endif
     int fly = (int)opt_int(&g->options, "fly");
     m->fly = fly == 2 ? n == 9 : fly == 1;
     morris_geometry(m);
@@ -919,6 +1137,7 @@ static ErrCode morris_create(Game *g, Error *err) {
     }
     MBoard start = {.hand = {n, n}, .turn = 0};
     g->ops = &morris_ops;
+    g->gps = &morris_gps;
     g->tiers = &morris_tiers;
     g->num_positions = m->size;
     g->initial = morris_hash(m, &start);
