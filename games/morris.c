@@ -301,31 +301,51 @@ static uint32_t colex_unrank(const Morris *m, uint64_t d, int k, int n) {
     return x;
 }
 
-/* The board of position pos (morris_rank inverted). */
-static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
+#ifdef MORRIS_HAVE_BMI2
+__attribute__((target("bmi2"))) static uint32_t deposit_bmi2(uint32_t v, uint32_t e) {
+    return _pdep_u32(v, e);
+}
+#endif
+
+/* The low bits of v put on the set bits of e, in order (pdep). */
+static uint32_t deposit_mask(const Morris *m, uint32_t v, uint32_t e) {
+#ifdef MORRIS_HAVE_BMI2
+    if (m->bmi2) {
+        return deposit_bmi2(v, e);
+    }
+#else
+    (void)m;
+#endif
+    uint32_t out = 0;
+    for (int i = 0; e != 0; e &= e - 1, i++) {
+        out |= ((v >> i) & 1) * (e & -e);
+    }
+    return out;
+}
+
+/* The tier, mover and point masks of position pos (morris_rank
+ * inverted). */
+static const MorrisTier *unhash_masks(const Morris *m, Position pos, int *turn, uint32_t *w,
+                                      uint32_t *k) {
     const MorrisTier *t = &m->tier[find_tier(m, pos)];
     uint64_t local = pos - t->first, half = t->size / 2;
-    b->turn = local >= half;
-    uint64_t r = local - (uint64_t)b->turn * half, cw = m->binom[m->points][t->board[0]];
-    uint32_t w = colex_unrank(m, r % cw, t->board[0], m->points);
-    uint32_t sq = colex_unrank(m, r / cw, t->board[1], m->points - t->board[0]), k = 0;
-    int i = 0;
-    for (uint32_t e = all_points(m) & ~w; e != 0; e &= e - 1, i++) {
-        k |= ((sq >> i) & 1) * (e & -e);
-    }
+    *turn = local >= half;
+    uint64_t r = local - (uint64_t)*turn * half, cw = m->binom[m->points][t->board[0]];
+    *w = colex_unrank(m, r % cw, t->board[0], m->points);
+    uint32_t sq = colex_unrank(m, r / cw, t->board[1], m->points - t->board[0]);
+    *k = deposit_mask(m, sq, all_points(m) & ~*w);
+    return t;
+}
+
+/* The board of position pos. */
+static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
+    uint32_t w, k;
+    const MorrisTier *t = unhash_masks(m, pos, &b->turn, &w, &k);
     for (int p = 0; p < m->points; p++) {
         b->cells[p] = (uint8_t)(((w >> p) & 1) * BOARD_FIRST | ((k >> p) & 1) * BOARD_SECOND);
     }
     b->hand[0] = t->hand[0];
     b->hand[1] = t->hand[1];
-}
-
-/* The position of b, or with `canonical` the smallest over its symmetry
- * images (morris_key_masks). */
-static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
-    uint32_t w, k;
-    board_masks(m, b->cells, &w, &k);
-    return morris_key_masks(m, b->hand, b->turn, w, k, canonical);
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -489,9 +509,11 @@ static int morris_turn(const Game *g, Position pos) {
 }
 
 static Position morris_canonical(const Game *g, Position pos) {
-    MBoard b;
-    morris_unhash(mo(g), pos, &b);
-    return morris_key(mo(g), &b, true);
+    const Morris *m = mo(g);
+    uint32_t w, k;
+    int turn;
+    const MorrisTier *t = unhash_masks(m, pos, &turn, &w, &k);
+    return morris_key_masks(m, t->hand, turn, w, k, true);
 }
 
 /* Adds parent q (the board before the last move), with the captures the
