@@ -37,7 +37,9 @@
  * Hash: tier-major. A tier (Gasser's sector) is (stones in hand w, b;
  * stones on the board w, b), in hand b = w (white to place) or w + 1; its
  * positions are the boards of those counts with either player to move,
- * ranked by the generic combinatorial hash (hash/generic.h). Placement tiers
+ * ranked as the generic combinatorial hash (hash/generic.h) ranks them,
+ * computed by this file's tables (morris_rank; the generic hash still lays
+ * out the tiers; tests/test_loopy checks the two agree). Placement tiers
  * are loop-free (each move empties a hand); the movement tiers (hands 0, 0)
  * are loopy; a capture leads to a tier with one stone less on the board.
  *
@@ -52,6 +54,12 @@
  *
  * Symmetry (`sym`): the 8 symmetries of the square, and for six and nine
  * also the exchange of the inner and outer squares (16, as Gasser used).
+ * The canonical position is the image of smallest rank, found with one
+ * rank (morris_key_masks).
+ *
+ * Families: the stateless GameOps and a GPS family (morris_gps: one unhash
+ * per set, moves kept from primitive, do_move and canonical on the point
+ * masks), which the tier solver uses.
  * Text: "<points>:<w in hand>:<b in hand>:<mover>", points 'w', 'b', '-'.
  */
 #include <inttypes.h>
