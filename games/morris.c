@@ -37,7 +37,9 @@
  * Hash: tier-major. A tier (Gasser's sector) is (stones in hand w, b;
  * stones on the board w, b), in hand b = w (white to place) or w + 1; its
  * positions are the boards of those counts with either player to move,
- * ranked by the generic combinatorial hash (hash/generic.h). Placement tiers
+ * ranked as the generic combinatorial hash (hash/generic.h) ranks them,
+ * computed by this file's tables (morris_rank; the generic hash still lays
+ * out the tiers; tests/test_loopy checks the two agree). Placement tiers
  * are loop-free (each move empties a hand); the movement tiers (hands 0, 0)
  * are loopy; a capture leads to a tier with one stone less on the board.
  *
@@ -52,12 +54,23 @@
  *
  * Symmetry (`sym`): the 8 symmetries of the square, and for six and nine
  * also the exchange of the inner and outer squares (16, as Gasser used).
+ * The canonical position is the image of smallest rank, found with one
+ * rank (morris_key_masks).
+ *
+ * Families: the stateless GameOps and a GPS family (morris_gps: one unhash
+ * per set, moves kept from primitive, do_move and canonical on the point
+ * masks), which the tier solver uses.
  * Text: "<points>:<w in hand>:<b in hand>:<mover>", points 'w', 'b', '-'.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MORRIS_HAVE_BMI2 1 /* pext, chosen at run time (Morris.bmi2) */
+#endif
 
 #include "core/mem.h"
 #include "games/board.h"
@@ -89,6 +102,21 @@ typedef struct Morris {
     /* symmetry s maps the points of byte k of a point mask, v, to
      * sym_mask[s][k][v] (3 lookups permute a 24-point mask) */
     uint32_t sym_mask[MORRIS_MAX_SYMS][3][256];
+    /* Ranks from point masks by table (morris_rank): binom[a][b] = C(a, b);
+     * colex[k][v][c]: the colex rank's terms of the points of byte k of a
+     * mask, v, when c points lie in the bytes below (the sum over the set
+     * bits i of v, the t-th from 1, of C(8k + i, c + t)); squeeze[e][v]:
+     * the bits of v at the set bits of e, packed low (a byte's pext);
+     * ones[v]: the set bits of byte v. */
+    uint32_t binom[MORRIS_MAX_POINTS + 1][MORRIS_MAX_POINTS + 1];
+    uint32_t colex[3][256][MORRIS_MAX_STONES + 1];
+    uint8_t squeeze[256][256];
+    uint8_t ones[256];
+    /* Nine and six (16 symmetries): mirror[v], a ring's byte v reflected
+     * (point k to (10 - k) mod 8); the rotations are shifts in each ring's
+     * byte and the exchange of the rings a byte swap (morris_key_masks). */
+    uint8_t mirror[256];
+    bool bmi2;               /* the processor has pext (MORRIS_HAVE_BMI2) */
     GenericHash counts_hash; /* board ranks by stone counts, with the mover */
     int ntiers;
     MorrisTier *tier;
@@ -115,13 +143,142 @@ static int count_of(const Morris *m, const uint8_t *cells, uint8_t piece) {
     return board_count(cells, m->points, piece);
 }
 
+/* Ranks by table. The generic hash (hash/generic.h) ranks a board of w
+ * white and b black stones as colex(W) + C(P, w) colex(B squeezed into the
+ * points W leaves empty), for the colex rank colex(X) = the sum over X's
+ * points p, the t-th from 1, of C(p, t); the tables give the same numbers
+ * (tests/test_games checks hash and unhash against each other and the
+ * byte-identical sector files against the generic hash's build). */
+
+/* The set bits of a point mask. */
+static inline int mask_ones(const Morris *m, uint32_t x) {
+    return m->ones[x & 0xff] + m->ones[(x >> 8) & 0xff] + m->ones[x >> 16];
+}
+
+/* colex(x) for a point mask of at most MORRIS_MAX_STONES points. */
+static inline uint32_t colex_rank(const Morris *m, uint32_t x) {
+    uint32_t x0 = x & 0xff, x1 = (x >> 8) & 0xff, x2 = x >> 16;
+    int c1 = m->ones[x0], c2 = c1 + m->ones[x1];
+    return m->colex[0][x0][0] + m->colex[1][x1][c1] + m->colex[2][x2][c2];
+}
+
+/* The bits of v at the set bits of e, packed low (pext). */
+static inline uint32_t squeeze_mask(const Morris *m, uint32_t v, uint32_t e) {
+    uint32_t e0 = e & 0xff, e1 = (e >> 8) & 0xff, e2 = e >> 16;
+    return m->squeeze[e0][v & 0xff] | (uint32_t)m->squeeze[e1][(v >> 8) & 0xff] << m->ones[e0] |
+           (uint32_t)m->squeeze[e2][(v >> 16) & 0xff] << (m->ones[e0] + m->ones[e1]);
+}
+
+static inline uint32_t all_points(const Morris *m) { return (UINT32_C(1) << m->points) - 1; }
+
+/* The board's rank within its tier and mover: white mask w, black k. */
+static inline uint64_t morris_rank(const Morris *m, uint32_t w, uint32_t k) {
+    return colex_rank(m, w) + (uint64_t)m->binom[m->points][mask_ones(m, w)] *
+                                  colex_rank(m, squeeze_mask(m, k, all_points(m) & ~w));
+}
+
+static const MorrisTier *tier_of_masks(const Morris *m, const int *hand, uint32_t w, uint32_t k) {
+    return &m->tier[m->tier_id[tier_key(hand[0], hand[1], mask_ones(m, w), mask_ones(m, k))]];
+}
+
+static void board_masks(const Morris *m, const uint8_t *cells, uint32_t *w, uint32_t *k) {
+    *w = *k = 0;
+    for (int i = 0; i < m->points; i++) {
+        *w |= (uint32_t)(cells[i] == BOARD_FIRST) << i;
+        *k |= (uint32_t)(cells[i] == BOARD_SECOND) << i;
+    }
+}
+
+static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
+    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
+           m->sym_mask[s][2][mask >> 16];
+}
+
+/* The smallest key S * 2^24 + W' (morris_key_masks) over the 16 images of
+ * a nine or six men's morris board: each ring's byte reflected or not, the
+ * rings exchanged or not (byte 0 with the last), then rotated by 0, 2, 4, 6
+ * points, a left rotation of every byte. SQUEEZE(v, e) is squeeze_mask's
+ * pext. */
+#define MORRIS_CANON16(SQUEEZE)                                                                    \
+    uint32_t all = all_points(m);                                                                  \
+    uint64_t best = UINT64_MAX;                                                                    \
+    int last = 8 * (m->points / 8 - 1);                                                            \
+    for (int v = 0; v < 4; v++) {                                                                  \
+        uint32_t w1 = w, k1 = k;                                                                   \
+        if (v & 1) {                                                                               \
+            w1 = m->mirror[w1 & 0xff] | (uint32_t)m->mirror[(w1 >> 8) & 0xff] << 8 |               \
+                 (uint32_t)m->mirror[w1 >> 16] << 16;                                              \
+            k1 = m->mirror[k1 & 0xff] | (uint32_t)m->mirror[(k1 >> 8) & 0xff] << 8 |               \
+                 (uint32_t)m->mirror[k1 >> 16] << 16;                                              \
+        }                                                                                          \
+        if (v & 2) {                                                                               \
+            uint32_t mid = all & ~(UINT32_C(0xff) | UINT32_C(0xff) << last);                       \
+            w1 = (w1 & mid) | (w1 & 0xff) << last | (w1 >> last & 0xff);                           \
+            k1 = (k1 & mid) | (k1 & 0xff) << last | (k1 >> last & 0xff);                           \
+        }                                                                                          \
+        for (int rot = 0; rot < 8; rot += 2) {                                                     \
+            uint32_t hi = UINT32_C(0x010101) * ((0xffu << rot) & 0xff) & all,                      \
+                     lo = UINT32_C(0x010101) * (0xffu >> (8 - rot)) & all;                         \
+            uint32_t w2 = (w1 << rot & hi) | (w1 >> (8 - rot) & lo),                               \
+                     k2 = (k1 << rot & hi) | (k1 >> (8 - rot) & lo);                               \
+            uint64_t key = (uint64_t)SQUEEZE(k2, all & ~w2) << 24 | w2;                            \
+            best = key < best ? key : best;                                                        \
+        }                                                                                          \
+    }                                                                                              \
+    return best
+
+#define MORRIS_SQUEEZE_TABLE(v, e) squeeze_mask(m, v, e)
+static uint64_t canon16(const Morris *m, uint32_t w, uint32_t k) {
+    MORRIS_CANON16(MORRIS_SQUEEZE_TABLE);
+}
+
+#ifdef MORRIS_HAVE_BMI2
+/* The same with the processor's pext (BMI2), when it has it (m->bmi2). */
+__attribute__((target("bmi2"))) static uint64_t canon16_bmi2(const Morris *m, uint32_t w,
+                                                             uint32_t k) {
+    MORRIS_CANON16(_pext_u32);
+}
+#endif
+
+/* The position of the board with masks w, k, hands and mover, or with
+ * `canonical` the smallest over its symmetry images. Every image has the
+ * board's counts, so its tier; its rank is colex(W) + C(P, w) colex(S) for
+ * S = B squeezed into the points W leaves empty, and colex orders sets of
+ * one size as their masks do (the largest point decides), so the smallest
+ * rank is that of the smallest (S, W), compared as S * 2^24 + W: per
+ * symmetry six table lookups to permute and three to squeeze, then one
+ * rank. */
+static Position morris_key_masks(const Morris *m, const int *hand, int turn, uint32_t w, uint32_t k,
+                                 bool canonical) {
+    const MorrisTier *t = tier_of_masks(m, hand, w, k);
+    uint64_t base = t->first + (uint64_t)turn * (t->size / 2);
+    if (!canonical) {
+        return base + morris_rank(m, w, k);
+    }
+    uint32_t all = all_points(m);
+    uint64_t best = UINT64_MAX;
+    if (m->n == 3) {
+        for (int s = 0; s < m->nsyms; s++) {
+            uint32_t w2 = (uint32_t)permute_mask(m, s, w), k2 = (uint32_t)permute_mask(m, s, k);
+            uint64_t key = (uint64_t)squeeze_mask(m, k2, all & ~w2) << 24 | w2;
+            best = key < best ? key : best;
+        }
+    } else {
+#ifdef MORRIS_HAVE_BMI2
+        best = m->bmi2 ? canon16_bmi2(m, w, k) : canon16(m, w, k);
+#else
+        best = canon16(m, w, k);
+#endif
+    }
+    uint32_t wb = (uint32_t)(best & 0xffffff), sq = (uint32_t)(best >> 24);
+    return base + colex_rank(m, wb) +
+           (uint64_t)m->binom[m->points][mask_ones(m, wb)] * colex_rank(m, sq);
+}
+
 static Position morris_hash(const Morris *m, const MBoard *b) {
-    int wb = count_of(m, b->cells, BOARD_FIRST), bb = count_of(m, b->cells, BOARD_SECOND);
-    int t = m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)];
-    int counts[3] = {m->points - wb - bb, wb, bb};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    return m->tier[t].first + generic_hash(&m->counts_hash, b->cells, b->turn) -
-           m->counts_hash.offset[tuple];
+    uint32_t w, k;
+    board_masks(m, b->cells, &w, &k);
+    return morris_key_masks(m, b->hand, b->turn, w, k, false);
 }
 
 static int find_tier(const Morris *m, Position pos) {
@@ -137,45 +294,66 @@ static int find_tier(const Morris *m, Position pos) {
     return lo;
 }
 
-static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
+/* The colex unrank: the mask of k of the points 0..n-1 whose colex rank
+ * is d (the largest point p with C(p, k) <= d, then the rest below it). */
+static uint32_t colex_unrank(const Morris *m, uint64_t d, int k, int n) {
+    uint32_t x = 0;
+    int p = n - 1;
+    for (int j = k; j >= 1; j--, p--) {
+        while (m->binom[p][j] > d) {
+            p--;
+        }
+        x |= UINT32_C(1) << p;
+        d -= m->binom[p][j];
+    }
+    return x;
+}
+
+#ifdef MORRIS_HAVE_BMI2
+__attribute__((target("bmi2"))) static uint32_t deposit_bmi2(uint32_t v, uint32_t e) {
+    return _pdep_u32(v, e);
+}
+#endif
+
+/* The low bits of v put on the set bits of e, in order (pdep). */
+static uint32_t deposit_mask(const Morris *m, uint32_t v, uint32_t e) {
+#ifdef MORRIS_HAVE_BMI2
+    if (m->bmi2) {
+        return deposit_bmi2(v, e);
+    }
+#else
+    (void)m;
+#endif
+    uint32_t out = 0;
+    for (int i = 0; e != 0; e &= e - 1, i++) {
+        out |= ((v >> i) & 1) * (e & -e);
+    }
+    return out;
+}
+
+/* The tier, mover and point masks of position pos (morris_rank
+ * inverted). */
+static const MorrisTier *unhash_masks(const Morris *m, Position pos, int *turn, uint32_t *w,
+                                      uint32_t *k) {
     const MorrisTier *t = &m->tier[find_tier(m, pos)];
-    int counts[3] = {m->points - t->board[0] - t->board[1], t->board[0], t->board[1]};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    b->turn =
-        generic_unhash(&m->counts_hash, m->counts_hash.offset[tuple] + (pos - t->first), b->cells);
+    uint64_t local = pos - t->first, half = t->size / 2;
+    *turn = local >= half;
+    uint64_t r = local - (uint64_t)*turn * half, cw = m->binom[m->points][t->board[0]];
+    *w = colex_unrank(m, r % cw, t->board[0], m->points);
+    uint32_t sq = colex_unrank(m, r / cw, t->board[1], m->points - t->board[0]);
+    *k = deposit_mask(m, sq, all_points(m) & ~*w);
+    return t;
+}
+
+/* The board of position pos. */
+static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
+    uint32_t w, k;
+    const MorrisTier *t = unhash_masks(m, pos, &b->turn, &w, &k);
+    for (int p = 0; p < m->points; p++) {
+        b->cells[p] = (uint8_t)(((w >> p) & 1) * BOARD_FIRST | ((k >> p) & 1) * BOARD_SECOND);
+    }
     b->hand[0] = t->hand[0];
     b->hand[1] = t->hand[1];
-}
-
-static uint64_t permute_mask(const Morris *m, int s, uint32_t mask) {
-    return m->sym_mask[s][0][mask & 0xff] | m->sym_mask[s][1][(mask >> 8) & 0xff] |
-           m->sym_mask[s][2][mask >> 16];
-}
-
-/* The position of b, or with `canonical` the smallest over its symmetry
- * images. Every image has b's counts, so its tier and tuple: one pass over
- * the points for the masks, then per symmetry three table lookups per
- * colour and a rank from the masks (generic_rank_masks). */
-static Position morris_key(const Morris *m, const MBoard *b, bool canonical) {
-    if (!canonical) {
-        return morris_hash(m, b);
-    }
-    uint32_t w = 0, k = 0;
-    for (int i = 0; i < m->points; i++) {
-        w |= (uint32_t)(b->cells[i] == BOARD_FIRST) << i;
-        k |= (uint32_t)(b->cells[i] == BOARD_SECOND) << i;
-    }
-    int wb = __builtin_popcount(w), bb = __builtin_popcount(k);
-    const MorrisTier *t = &m->tier[m->tier_id[tier_key(b->hand[0], b->hand[1], wb, bb)]];
-    int counts[3] = {m->points - wb - bb, wb, bb};
-    int tuple = generic_tuple(&m->counts_hash, counts);
-    uint64_t best = UINT64_MAX;
-    for (int s = 0; s < m->nsyms; s++) {
-        uint64_t mask[3] = {0, permute_mask(m, s, w), permute_mask(m, s, k)};
-        uint64_t r = generic_rank_masks(&m->counts_hash, mask);
-        best = r < best ? r : best;
-    }
-    return t->first + (uint64_t)b->turn * m->counts_hash.multi[tuple] + best;
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -339,20 +517,18 @@ static int morris_turn(const Game *g, Position pos) {
 }
 
 static Position morris_canonical(const Game *g, Position pos) {
-    MBoard b;
-    morris_unhash(mo(g), pos, &b);
-    return morris_key(mo(g), &b, true);
-}
-
-static int cmp_pos(const void *a, const void *b) {
-    Position x = *(const Position *)a, y = *(const Position *)b;
-    return (x > y) - (x < y);
+    const Morris *m = mo(g);
+    uint32_t w, k;
+    int turn;
+    const MorrisTier *t = unhash_masks(m, pos, &turn, &w, &k);
+    return morris_key_masks(m, t->hand, turn, w, k, true);
 }
 
 /* Adds parent q (the board before the last move), with the captures the
  * move may have made when the stone it put on `to` is in a mill. q has the
  * mover's stone back (on `from`, or in hand) and `to` still occupied. */
-static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out, int n) {
+static int add_parents(const Game *g, MBoard *q, const uint32_t *qmask, int from, int to,
+                       Position *out, int n) {
     const Morris *m = mo(g);
     int mover = q->turn, opp = 1 - mover;
     uint8_t me = board_piece(mover), them = board_piece(opp);
@@ -364,15 +540,18 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
     }
     after[to] = me;
     bool mill = in_mill(m, after, to);
-    if (!mill || count_of(m, after, them) == 0) {
-        MBoard p = *q;
-        p.cells[to] = BOARD_EMPTY;
-        out[n++] = morris_key(m, &p, g->symmetric);
+    /* The parents' masks: q's, with `to` empty (and a stone put back). */
+    uint32_t pm[2];
+    pm[mover] = qmask[mover] & ~(UINT32_C(1) << to);
+    pm[opp] = qmask[opp];
+    int opp_stones = mask_ones(m, qmask[opp]);
+    if (!mill || opp_stones == 0) {
+        out[n++] = morris_key_masks(m, q->hand, q->turn, pm[0], pm[1], g->symmetric);
     }
     /* A capture took one of the opponent's n stones: none when the
      * opponent has all n (a slot that no play reaches, which the whole
      * sector solve of tier:sector still expands). */
-    if (!mill || q->hand[opp] + count_of(m, q->cells, them) >= m->n) {
+    if (!mill || q->hand[opp] + opp_stones >= m->n) {
         return n;
     }
     for (int r = 0; r < m->points; r++) {
@@ -381,14 +560,30 @@ static int add_parents(const Game *g, MBoard *q, int from, int to, Position *out
         }
         after[r] = them;
         if (removable(m, after, r)) {
-            MBoard p = *q;
-            p.cells[to] = BOARD_EMPTY;
-            p.cells[r] = them;
-            out[n++] = morris_key(m, &p, g->symmetric);
+            uint32_t rm[2] = {pm[0], pm[1]};
+            rm[opp] |= UINT32_C(1) << r;
+            out[n++] = morris_key_masks(m, q->hand, q->turn, rm[0], rm[1], g->symmetric);
         }
         after[r] = BOARD_EMPTY;
     }
     return n;
+}
+
+/* Sorts a[0 .. n) ascending: Shell sort (Ciura's gaps), the compare inline;
+ * for the few hundred parents of a position at most. */
+static void sort_positions(Position *a, int n) {
+    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+    for (int gi = 0; gi < 8; gi++) {
+        int gap = gaps[gi];
+        for (int i = gap; i < n; i++) {
+            Position x = a[i];
+            int j = i;
+            for (; j >= gap && a[j - gap] > x; j -= gap) {
+                a[j] = a[j - gap];
+            }
+            a[j] = x;
+        }
+    }
 }
 
 /* Un-moves: the last mover's placement or slide/flight, with the capture it
@@ -408,6 +603,8 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
     bool place = mover == 0 ? b.hand[0] + 1 == b.hand[1] : b.hand[1] == b.hand[0];
     place = place && b.hand[mover] + 1 <= m->n;
     bool slide = b.hand[0] == 0 && b.hand[1] == 0;
+    uint32_t bm[2];
+    board_masks(m, b.cells, &bm[0], &bm[1]);
     for (int to = 0; to < m->points; to++) {
         if (b.cells[to] != me) {
             continue;
@@ -417,7 +614,7 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
             q.turn = mover;
             q.hand[mover]++;
             /* q's cells keep `to` occupied for add_parents; it empties it. */
-            n = add_parents(g, &q, m->points, to, parents, n);
+            n = add_parents(g, &q, bm, m->points, to, parents, n);
         }
         if (!slide) {
             continue;
@@ -430,12 +627,14 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
                 continue;
             }
             q.cells[from] = me;
-            n = add_parents(g, &q, from, to, parents, n);
+            uint32_t qm[2] = {bm[0], bm[1]};
+            qm[mover] |= UINT32_C(1) << from;
+            n = add_parents(g, &q, qm, from, to, parents, n);
             q.cells[from] = BOARD_EMPTY;
         }
     }
     if (g->symmetric && n > 1) {
-        qsort(parents, (size_t)n, sizeof *parents, cmp_pos);
+        sort_positions(parents, n);
         int k = 1;
         for (int i = 1; i < n; i++) {
             if (parents[i] != parents[k - 1]) {
@@ -446,6 +645,134 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
     }
     return n;
 }
+
+/* ------------------------------------------------------------ GPS family */
+
+/* A state: the board, its point masks (w, b) and the history of do_move for
+ * undo_move; the moves of the board are kept from primitive (which needs
+ * them) for generate_moves. set costs one unhash; do_move one rank from the
+ * masks, canonical one canonical key (morris_key_masks), no unhash. */
+typedef struct MorrisState {
+    MBoard b;
+    uint32_t mask[2];
+} MorrisState;
+
+typedef struct MorrisGps {
+    const Morris *m;
+    MorrisState s;
+    bool have_moves; /* moves[0 .. nmoves) are the current board's */
+    int nmoves;
+    Move moves[GAME_MAX_MOVES];
+    int nhist, cap;
+    MorrisState *hist;
+} MorrisGps;
+
+static GpsState *morris_gps_create(const Game *g, Error *err) {
+    MorrisGps *s = mem_calloc(1, sizeof *s, "a Morris GPS state", err);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->m = mo(g);
+    s->s.b.hand[0] = s->s.b.hand[1] = s->m->n; /* the initial position, white to place */
+    return (GpsState *)s;
+}
+
+static void morris_gps_destroy(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    free(s->hist);
+    free(s);
+}
+
+static void morris_gps_set(GpsState *st, Position pos) {
+    MorrisGps *s = (MorrisGps *)st;
+    morris_unhash(s->m, pos, &s->s.b);
+    board_masks(s->m, s->s.b.cells, &s->s.mask[0], &s->s.mask[1]);
+    s->nhist = 0;
+    s->have_moves = false;
+}
+
+static Position morris_gps_position(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    return morris_key_masks(s->m, s->s.b.hand, s->s.b.turn, s->s.mask[0], s->s.mask[1], false);
+}
+
+static int morris_gps_moves(GpsState *st, Move *moves) {
+    MorrisGps *s = (MorrisGps *)st;
+    if (!s->have_moves) {
+        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->have_moves = true;
+    }
+    memcpy(moves, s->moves, (size_t)s->nmoves * sizeof *moves);
+    return s->nmoves;
+}
+
+/* board_primitive's rule, keeping the moves. */
+static Value morris_gps_primitive(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    int me = s->s.b.turn;
+    if (s->s.b.hand[me] + mask_ones(s->m, s->s.mask[me]) < 3) {
+        return VALUE_LOSE;
+    }
+    if (!s->have_moves) {
+        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->have_moves = true;
+    }
+    return s->nmoves == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
+}
+
+static Position morris_gps_do(GpsState *st, Move move) {
+    MorrisGps *s = (MorrisGps *)st;
+    const Morris *m = s->m;
+    if (s->nhist == s->cap) {
+        int cap = s->cap < 16 ? 16 : 2 * s->cap;
+        MorrisState *h = realloc(s->hist, (size_t)cap * sizeof *h);
+        if (h == NULL) {
+            fprintf(stderr, "morris: out of memory for the move history\n");
+            abort();
+        }
+        s->hist = h;
+        s->cap = cap;
+    }
+    s->hist[s->nhist++] = s->s;
+    int r = move % (m->points + 1), to = move / (m->points + 1) % (m->points + 1),
+        from = move / (m->points + 1) / (m->points + 1), me = s->s.b.turn;
+    if (from < m->points) {
+        s->s.mask[me] &= ~(UINT32_C(1) << from);
+    }
+    s->s.mask[me] |= UINT32_C(1) << to;
+    if (r < m->points) {
+        s->s.mask[1 - me] &= ~(UINT32_C(1) << r);
+    }
+    apply_move(m, &s->s.b, move);
+    s->have_moves = false;
+    return morris_gps_position(st);
+}
+
+static void morris_gps_undo(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    s->s = s->hist[--s->nhist];
+    s->have_moves = false;
+}
+
+static Position morris_gps_canonical(GpsState *st) {
+    MorrisGps *s = (MorrisGps *)st;
+    return morris_key_masks(s->m, s->s.b.hand, s->s.b.turn, s->s.mask[0], s->s.mask[1], true);
+}
+
+static int morris_gps_turn(GpsState *st) { return ((MorrisGps *)st)->s.b.turn; }
+
+static const GpsOps morris_gps = {
+    .create = morris_gps_create,
+    .destroy = morris_gps_destroy,
+    .set = morris_gps_set,
+    .position = morris_gps_position,
+    .primitive = morris_gps_primitive,
+    .generate_moves = morris_gps_moves,
+    .do_move = morris_gps_do,
+    .undo_move = morris_gps_undo,
+    .canonical = morris_gps_canonical,
+    .turn = morris_gps_turn,
+};
 
 /* ------------------------------------------------------------------- text */
 
@@ -724,6 +1051,39 @@ static void morris_geometry(Morris *m) {
             }
         }
     }
+    for (int a = 0; a <= MORRIS_MAX_POINTS; a++) {
+        m->binom[a][0] = 1;
+        for (int b = 1; b <= a; b++) {
+            m->binom[a][b] = m->binom[a - 1][b - 1] + m->binom[a - 1][b];
+        }
+    }
+    for (int v = 0; v < 256; v++) {
+        m->ones[v] = (uint8_t)__builtin_popcount((unsigned)v);
+        m->mirror[v] = 0;
+        for (int i = 0; i < 8; i++) {
+            m->mirror[v] |= (uint8_t)(((v >> i) & 1) << (10 - i) % 8);
+        }
+        for (int e = 0; e < 256; e++) {
+            int out = 0, at = 0;
+            for (int i = 0; i < 8; i++) {
+                if (e & (1 << i)) {
+                    out |= ((v >> i) & 1) << at++;
+                }
+            }
+            m->squeeze[e][v] = (uint8_t)out;
+        }
+        for (int byte = 0; byte < 3; byte++) {
+            for (int c = 0; c <= MORRIS_MAX_STONES; c++) {
+                uint32_t sum = 0;
+                for (int i = 0, t = c; i < 8; i++) {
+                    if (v & (1 << i)) {
+                        sum += m->binom[8 * byte + i][++t]; /* t <= 17, C = 0 when t > p */
+                    }
+                }
+                m->colex[byte][v][c] = sum;
+            }
+        }
+    }
     for (int x = 0; x < m->nmills; x++) {
         for (int i = 0; i < 3; i++) {
             int8_t *of = m->mills_of[m->mill[x][i]];
@@ -794,6 +1154,9 @@ static ErrCode morris_create(Game *g, Error *err) {
         return ERR_MEMORY;
     }
     m->n = n;
+#ifdef MORRIS_HAVE_BMI2
+    m->bmi2 = __builtin_cpu_supports("bmi2") && getenv("GAMESMAN_MORRIS_NO_PEXT") == NULL;
+#endif
     int fly = (int)opt_int(&g->options, "fly");
     m->fly = fly == 2 ? n == 9 : fly == 1;
     morris_geometry(m);
@@ -804,6 +1167,7 @@ static ErrCode morris_create(Game *g, Error *err) {
     }
     MBoard start = {.hand = {n, n}, .turn = 0};
     g->ops = &morris_ops;
+    g->gps = &morris_gps;
     g->tiers = &morris_tiers;
     g->num_positions = m->size;
     g->initial = morris_hash(m, &start);

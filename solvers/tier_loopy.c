@@ -445,9 +445,22 @@ static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
     return m;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+/* Sorts a[0 .. n) ascending, n <= GAME_MAX_MOVES: Shell sort (Ciura's
+ * gaps) with the compare inline, cheaper than qsort's calls for a
+ * position's few dozen children. */
+static void sort_u64(uint64_t *a, int n) {
+    static const int gaps[] = {132, 57, 23, 10, 4, 1};
+    for (int gi = 0; gi < 6; gi++) {
+        int gap = gaps[gi];
+        for (int i = gap; i < n; i++) {
+            uint64_t x = a[i];
+            int j = i;
+            for (; j >= gap && a[j - gap] > x; j -= gap) {
+                a[j] = a[j - gap];
+            }
+            a[j] = x;
+        }
+    }
 }
 
 /* Step 1 for position i (and, with stored edges, the in-degree counts; with
@@ -502,7 +515,7 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool
             tie_min = r;
         }
     }
-    qsort(kids, (size_t)nin, sizeof *kids, cmp_u64);
+    sort_u64(kids, nin);
     int m = 0;
     for (int k = 0; k < nin; k++) {
         if (m == 0 || kids[k] != kids[m - 1]) {
