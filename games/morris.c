@@ -73,6 +73,7 @@
 #endif
 
 #include "core/mem.h"
+#include "core/sort.h"
 #include "games/board.h"
 #include "games/game.h"
 #include "games/grid.h"
@@ -569,23 +570,6 @@ static int add_parents(const Game *g, MBoard *q, const uint32_t *qmask, int from
     return n;
 }
 
-/* Sorts a[0 .. n) ascending: Shell sort (Ciura's gaps), the compare inline;
- * for the few hundred parents of a position at most. */
-static void sort_positions(Position *a, int n) {
-    static const int gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
-    for (int gi = 0; gi < 8; gi++) {
-        int gap = gaps[gi];
-        for (int i = gap; i < n; i++) {
-            Position x = a[i];
-            int j = i;
-            for (; j >= gap && a[j - gap] > x; j -= gap) {
-                a[j] = a[j - gap];
-            }
-            a[j] = x;
-        }
-    }
-}
-
 /* Un-moves: the last mover's placement or slide/flight, with the capture it
  * made when the stone it moved is in a mill. A parent whose mover had fewer
  * than three stones was over, so it is not listed. */
@@ -634,7 +618,7 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
         }
     }
     if (g->symmetric && n > 1) {
-        sort_positions(parents, n);
+        sort_u64(parents, n);
         int k = 1;
         for (int i = 1; i < n; i++) {
             if (parents[i] != parents[k - 1]) {

@@ -79,6 +79,7 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
+#include "core/sort.h"
 
 #define LOOPY_LEVELS (DB_MAX_REMOTENESS_16 + 2) /* event levels 0..16383, +1 */
 
@@ -443,24 +444,6 @@ static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
     }
     *list = out;
     return m;
-}
-
-/* Sorts a[0 .. n) ascending, n <= GAME_MAX_MOVES: Shell sort (Ciura's
- * gaps) with the compare inline, cheaper than qsort's calls for a
- * position's few dozen children. */
-static void sort_u64(uint64_t *a, int n) {
-    static const int gaps[] = {132, 57, 23, 10, 4, 1};
-    for (int gi = 0; gi < 6; gi++) {
-        int gap = gaps[gi];
-        for (int i = gap; i < n; i++) {
-            uint64_t x = a[i];
-            int j = i;
-            for (; j >= gap && a[j - gap] > x; j -= gap) {
-                a[j] = a[j - gap];
-            }
-            a[j] = x;
-        }
-    }
 }
 
 /* Step 1 for position i (and, with stored edges, the in-degree counts; with
