@@ -422,19 +422,19 @@ ErrCode dbstore_dict_make(const DbStoreInfo *info, const void *records, const in
     ZDICT_params_t zp;
     memset(&zp, 0, sizeof zp);
     zp.compressionLevel = DBSTORE_LEVEL;
-    size_t got =
-        n < 8 ? 0
-              : ZDICT_finalizeDictionary(dict->data, sizeof dict->data, samples + used - content,
-                                         content, samples, sizes, n, zp);
-    dict->bytes = n < 8 || ZDICT_isError(got) ? 0 : (uint32_t)got;
+    if (n >= 8) {
+        size_t got =
+            ZDICT_finalizeDictionary(dict->data, sizeof dict->data, samples + used - content,
+                                     content, samples, sizes, n, zp);
+        dict->bytes = ZDICT_isError(got) ? 0 : (uint32_t)got;
+    }
     free(samples);
     return ERR_OK;
 }
 
-/* Loads dict (NULL or 0 bytes: none) into c for the frames that follow. */
+/* Loads dict (0 bytes: none) into c for the frames that follow. */
 static bool load_dict(ZSTD_CCtx *c, const DbStoreDict *dict) {
-    return !ZSTD_isError(ZSTD_CCtx_loadDictionary(c, dict != NULL ? dict->data : NULL,
-                                                  dict != NULL ? dict->bytes : 0));
+    return !ZSTD_isError(ZSTD_CCtx_loadDictionary(c, dict->data, dict->bytes));
 }
 
 /* Scratch of a compressor: raw bytes of one block at most (records of 1

@@ -340,9 +340,8 @@ ErrCode dbwriter_submit(DbWriter *w, const char *name, const DbStoreInfo *info, 
     /* The dictionary first, outside the lock (the compressors go on with
      * the previous file meanwhile). */
     DbStoreDict dict;
-    dict.bytes = 0;
     Error derr = {0};
-    ErrCode drc = info->width == 0 ? ERR_OK : dbstore_dict_make(info, records, winby, &dict, &derr);
+    ErrCode drc = dbstore_dict_make(info, records, winby, &dict, &derr);
     pthread_mutex_lock(&w->mu);
     fail(w, drc, &derr);
     help(w);

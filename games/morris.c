@@ -172,10 +172,15 @@ static inline uint32_t squeeze_mask(const Morris *m, uint32_t v, uint32_t e) {
 
 static inline uint32_t all_points(const Morris *m) { return (UINT32_C(1) << m->points) - 1; }
 
+/* The board's rank within its tier and mover from white's mask w and
+ * black's mask squeezed into the points w leaves empty, sq. */
+static inline uint64_t rank_squeezed(const Morris *m, uint32_t w, uint32_t sq) {
+    return colex_rank(m, w) + (uint64_t)m->binom[m->points][mask_ones(m, w)] * colex_rank(m, sq);
+}
+
 /* The board's rank within its tier and mover: white mask w, black k. */
 static inline uint64_t morris_rank(const Morris *m, uint32_t w, uint32_t k) {
-    return colex_rank(m, w) + (uint64_t)m->binom[m->points][mask_ones(m, w)] *
-                                  colex_rank(m, squeeze_mask(m, k, all_points(m) & ~w));
+    return rank_squeezed(m, w, squeeze_mask(m, k, all_points(m) & ~w));
 }
 
 static const MorrisTier *tier_of_masks(const Morris *m, const int *hand, uint32_t w, uint32_t k) {
@@ -271,9 +276,7 @@ static Position morris_key_masks(const Morris *m, const int *hand, int turn, uin
         best = canon16(m, w, k);
 #endif
     }
-    uint32_t wb = (uint32_t)(best & 0xffffff), sq = (uint32_t)(best >> 24);
-    return base + colex_rank(m, wb) +
-           (uint64_t)m->binom[m->points][mask_ones(m, wb)] * colex_rank(m, sq);
+    return base + rank_squeezed(m, (uint32_t)(best & 0xffffff), (uint32_t)(best >> 24));
 }
 
 static Position morris_hash(const Morris *m, const MBoard *b) {
