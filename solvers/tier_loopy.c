@@ -56,9 +56,9 @@
  * position taken from a frontier; O(size/64) words per BFS round and per
  * level. Memory beyond the records: per reachable position 2 bytes of
  * counter, 2+2 of event level (indexed by the position's rank among the
- * reachable ones, so a tier whose bitmap is sparse, as a Morris sector with
- * `sym` where 1/16 of the slots are canonical, pays for its positions, not
- * its slots) and I of frontier; per slot 1/8 for the ranks (a prefix count
+ * reachable ones, so a tier whose bitmap is sparse, one reached from the
+ * start only in part, pays for its positions, not its slots) and I of
+ * frontier; per slot 1/8 for the ranks (a prefix count
  * per bitmap word) and 1/4 for the reach rounds' bitmaps; I per event; with
  * stored edges 8 per slot and I per in-tier edge; I = 4 bytes, or 8 in a
  * tier of more than 2^32 slots (below). The frontier, the events

@@ -470,7 +470,10 @@ refuse_code() {
     fi
 }
 # tier:sector refuses, before solving, a nine men's morris sector it cannot
-# hold (docs/loopy.md). Tier numbers: 715 tiers, sector W-B is tier
+# hold (docs/loopy.md). Without `sym`, so that a tier's slots are the
+# hash's (with it, the index by classes: about 1/16 of them, checked
+# against Burnside's counts in tests/test_loopy.c), and 6-6 is refused
+# with 14 GiB (with `sym` it fits). Tier numbers: 715 tiers, sector W-B is tier
 # 615 + 10 W + B (scripts/morris-sector-solve.sh). 6-6 has
 # 2 C(24,6) C(18,6) = 4,997,280,288 slots, over 2^32: its loopy pass has
 # 64-bit indices and is counted, not refused (exit 7 until 2026-11-23); its
@@ -482,10 +485,10 @@ refuse_code() {
 # 2 x 2 C(24,3) C(21,4)) = 2 x 151,420,500 bytes = 288.8 MiB (binomials by
 # hand).
 refuse_code "morris sector over 2^32 slots: ranks counted" 4 "loopy pass 595.8 MiB before" \
-    morris:n=9,sym --solver tier:sector=681 --max-memory 14G
+    morris:n=9 --solver tier:sector=681 --max-memory 14G
 refuse_code "morris sector over 2^32 slots: over the budget" 4 "(records 17.9 GiB," \
-    morris:n=9,sym --solver tier:sector=681 --max-memory 14G
-refuse_code "morris sector over the budget" 4 "records 288.8 MiB" morris:n=9,sym \
+    morris:n=9 --solver tier:sector=681 --max-memory 14G
+refuse_code "morris sector over the budget" 4 "records 288.8 MiB" morris:n=9 \
     --solver tier:sector=659 --max-memory 100M
 # Item 4: with MemAvailable missing or 0 (a bind-mounted /proc/meminfo, as in
 # the review), the budget falls back to MemTotal, or the solve is refused

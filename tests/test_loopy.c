@@ -647,12 +647,15 @@ static uint64_t burnside_classes(int rings, int w, int b) {
     return total / 16;
 }
 
-/* With sym, the slots of a movement sector that tier:sector solves (legal
- * and canonical) are one board per class and mover: 2 x Burnside's count.
- * Six men's morris sectors 3-3 and 4-3 (320,320 and 1,041,040 slots);
- * nine men's morris 3-3 (5,383,840 slots, whose count 339,252 is also the
- * sector positions of the solved table in docs/loopy.md) only when heavy
- * tests run. */
+/* With sym, the tier solver indexes a Morris tier by classes of white sets
+ * (games/morris.c, morris_index_of): a movement sector has 2 x classes(w)
+ * x C(P - w, b) index slots, classes(w) being Burnside's count of the
+ * white sets alone; every slot's position indexes back to the slot; and
+ * the slots that tier:sector solves (legal and canonical) are one board
+ * per class and mover: 2 x Burnside's count of the boards. Six men's morris
+ * sectors 3-3 and 4-3; nine men's morris 3-3 (whose count 339,252 is also
+ * the sector positions of the solved table in docs/loopy.md) only when
+ * heavy tests run. */
 static void morris_sym_classes_by_burnside(void **state) {
     (void)state;
     const struct {
@@ -669,11 +672,17 @@ static void morris_sym_classes_by_burnside(void **state) {
             continue;
         }
         Game *g = test_game(cases[c].spec);
-        int t = tier_of_text(g, cases[c].text);
-        uint64_t size = g->tiers->size(g, t), canonical = 0;
-        Position first = g->tiers->first(g, t);
+        int t = tier_of_text(g, cases[c].text), npts = 8 * cases[c].rings;
+        uint64_t size = g->tiers->size(g, t), canonical = 0, free_sets = 1;
+        for (int j = 0; j < cases[c].b; j++) { /* C(npts - w, b) */
+            free_sets = free_sets * (uint64_t)(npts - cases[c].w - j) / (uint64_t)(j + 1);
+        }
+        assert_null(g->tiers->first);
+        assert_int_equal(size, 2 * burnside_classes(cases[c].rings, cases[c].w, 0) * free_sets);
         for (uint64_t i = 0; i < size; i++) {
-            Position p = first + i;
+            Position p = g->tiers->position_at(g, t, i);
+            assert_int_equal(g->tiers->tier_of(g, p), t);
+            assert_int_equal(g->tiers->index_of(g, p), i);
             if ((g->tiers->legal == NULL || g->tiers->legal(g, t, p)) &&
                 game_canonical(g, p) == p) {
                 canonical++;
@@ -694,20 +703,25 @@ static void morris_sym_classes_by_burnside(void **state) {
  * processor's pext/pdep when it has them). Checked here against references
  * that share none of that code: the rank within a tier is the generic
  * hash's (hash/generic.h: the board's cells, 3 symbols, the mover) minus its
- * tuple's offset, and the canonical position is the smallest position, by
- * the text parser, of the 16 images of the board under the symmetries as
- * burnside_classes builds them (k -> k + 2j and k -> 2j - k mod 8, rings
- * exchanged or not). Random slots of every tier of six and nine men's
- * morris, with pext on and off (GAMESMAN_MORRIS_NO_PEXT). */
+ * tuple's offset, and the canonical position is, of the 16 images of the
+ * board under the symmetries as burnside_classes builds them (k -> k + 2j
+ * and k -> 2j - k mod 8, rings exchanged or not), those with the smallest
+ * white set (as a mask of points), the smallest position by the text
+ * parser. The canonical position has an index slot in its tier (the index
+ * by classes, with sym) that leads back to it. Random slots of every tier
+ * of six and nine men's morris, with pext on and off
+ * (GAMESMAN_MORRIS_NO_PEXT). */
 static void morris_tables_match_references(void **state) {
     (void)state;
-    const char *specs[] = {"morris:n=6,sym", "morris:n=9,sym"};
+    const char *specs[] = {"morris:n=6", "morris:n=9"};
     for (int nopext = 0; nopext < 2; nopext++) {
         if (nopext) {
             setenv("GAMESMAN_MORRIS_NO_PEXT", "1", 1);
         }
         for (int sp = 0; sp < 2; sp++) {
-            Game *g = test_game(specs[sp]);
+            char symspec[32];
+            snprintf(symspec, sizeof symspec, "%s,sym", specs[sp]);
+            Game *g = test_game(specs[sp]), *gs = test_game(symspec);
             int rings = sp == 0 ? 2 : 3, npts = 8 * rings, n = sp == 0 ? 6 : 9;
             GenericHash h;
             Error err;
@@ -715,6 +729,7 @@ static void morris_tables_match_references(void **state) {
             assert_int_equal(generic_init(&h, npts, 3, min, max, 2, NULL, NULL, &err), ERR_OK);
             uint64_t x = 88172645463325252u; /* xorshift64 */
             int ntiers = g->tiers->count(g);
+            assert_int_equal(gs->tiers->count(gs), ntiers);
             for (int it = 0; it < 20000; it++) {
                 x ^= x << 13;
                 x ^= x >> 7;
@@ -731,6 +746,8 @@ static void morris_tables_match_references(void **state) {
                 Position back;
                 assert_int_equal(g->ops->parse(g, text, &back, &err), ERR_OK);
                 assert_true(back == p);
+                assert_int_equal(gs->ops->parse(gs, text, &back, &err), ERR_OK);
+                assert_true(back == p); /* sym changes the tiers' index, not the hash */
                 uint8_t cells[24];
                 int counts[3] = {0, 0, 0};
                 for (int q = 0; q < npts; q++) {
@@ -742,29 +759,41 @@ static void morris_tables_match_references(void **state) {
                 assert_true(tuple >= 0);
                 assert_true(generic_hash(&h, cells, turn) - h.offset[tuple] == i);
                 Position best = UINT64_MAX;
+                uint32_t best_white = UINT32_MAX;
                 for (int sw = 0; sw < 2; sw++) {
                     for (int refl = 0; refl < 2; refl++) {
                         for (int rot = 0; rot < 4; rot++) {
                             strcpy(img, text);
+                            uint32_t white = 0;
                             for (int r = 0; r < rings; r++) {
                                 for (int k = 0; k < 8; k++) {
                                     int kk = refl ? (2 * rot - k + 16) % 8 : (k + 2 * rot) % 8;
-                                    img[8 * (sw ? rings - 1 - r : r) + kk] = text[8 * r + k];
+                                    int to = 8 * (sw ? rings - 1 - r : r) + kk;
+                                    img[to] = text[8 * r + k];
+                                    white |= (uint32_t)(text[8 * r + k] == 'w') << to;
                                 }
                             }
                             Position q;
                             assert_int_equal(g->ops->parse(g, img, &q, &err), ERR_OK);
-                            best = q < best ? q : best;
+                            if (white < best_white || (white == best_white && q < best)) {
+                                best_white = white;
+                                best = q;
+                            }
                         }
                     }
                 }
-                if (game_canonical(g, p) != best) {
-                    fail_msg("%s%s: %s: canonical %" PRIu64 ", reference %" PRIu64, specs[sp],
-                             nopext ? " (no pext)" : "", text, game_canonical(g, p), best);
+                Position c = game_canonical(gs, p);
+                if (c != best) {
+                    fail_msg("%s%s: %s: canonical %" PRIu64 ", reference %" PRIu64, symspec,
+                             nopext ? " (no pext)" : "", text, c, best);
                 }
+                uint64_t ci = gs->tiers->index_of(gs, c);
+                assert_true(ci < gs->tiers->size(gs, t));
+                assert_true(gs->tiers->position_at(gs, t, ci) == c);
             }
             generic_destroy(&h);
             game_destroy(g);
+            game_destroy(gs);
         }
     }
     unsetenv("GAMESMAN_MORRIS_NO_PEXT");
