@@ -12,15 +12,20 @@
 # Prints a Markdown table: sector, the solver's three figures and its
 # estimate, then what the solve checks only once its bitmaps exist, here
 # estimated by arithmetic (not by the solver): the largest loopy tier's
-# canonical positions taken as 1/16 of its slots (measured: 6.30% of 3-3,
-# 6.27% of 4-4), at 14 bytes each, 22 in a tier of more than 2^32 slots
-# (64-bit indices: solvers/tier_loopy.h, tier_loopy_bytes); the total, and
-# whether it fits BUDGET_GIB. The largest loopy tier of sector W-B's
-# closure is the largest sector W'-B' with 3 <= W' <= W, 3 <= B' <= B
-# (2 C(24,W') C(24-W',B') slots). Uses bin/solve (BIN= to change).
+# canonical positions, at 14 bytes each (solvers/tier_loopy.h,
+# tier_loopy_bytes), taken as its slots: with `sym` a tier's slots are the
+# index by classes (games/morris.c, morris_index_of), 1.01 to 1.24 slots a
+# canonical position (docs/loopy.md), so this is an upper bound. The
+# slots come from `tier:estimate`; the largest loopy tier of sector W-B's
+# closure is the largest sector W'-B' with 3 <= W' <= W, 3 <= B' <= B.
+# Then the total, and whether it fits BUDGET_GIB. Uses bin/solve (BIN= to
+# change).
 set -eu
 budget=${1:-14}
 bin=${BIN:-bin/solve}
+est=$(mktemp)
+trap 'rm -f "$est"' EXIT
+"$bin" morris:n=9,sym --solver tier:estimate 2>"$est" >/dev/null
 printf '| sector | records | bitmaps | loopy pass (ranks) | solver estimate | loopy pass positions (est.) | total (est.) | fits %s GiB |\n' "$budget"
 printf '|---|---|---|---|---|---|---|---|\n'
 for w in 3 4 5 6 7 8 9; do
@@ -36,19 +41,19 @@ for w in 3 4 5 6 7 8 9; do
             exit 1
         fi
         echo "$msg" | sed -n 's/.*(records \([^,]*\), bitmaps \([^,]*\), loopy pass \([^;]*\) before its positions are counted;.*needs an estimated \([0-9.]* [KMG]iB\).*/\1|\2|\3|\4/p' |
-            awk -F'|' -v n="$name" -v B="$budget" -v W="$w" -v Bl="$b" '
-                function binom(a, k,    r, i) { r = 1; for (i = 1; i <= k; i++) r = r * (a - k + i) / i; return r }
+            awk -F'|' -v n="$name" -v B="$budget" -v W="$w" -v Bl="$b" -v est="$est" '
                 function bytes(s,    e) { split(s, e, " "); return e[1] * (e[2] == "GiB" ? 2^30 : e[2] == "MiB" ? 2^20 : 2^10) }
                 function size(x) { return x >= 2^30 ? sprintf("%.1f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
+                BEGIN { while ((getline line < est) > 0) { split(line, f, " "); if (f[1] ~ /^[0-9]+$/) slots[f[1]] = f[2] } }
                 {
                     L = 0
                     for (a = 3; a <= W; a++) for (c = 3; c <= Bl; c++) {
-                        s = 2 * binom(24, a) * binom(24 - a, c); if (s > L) L = s
+                        s = slots[615 + 10 * a + c]; if (s > L) L = s
                     }
-                    pos = L / 16 * ((L > 2^32) ? 22 : 14)
+                    pos = L * 14
                     tot = bytes($4) + pos
-                    printf "| %s | %s | %s | %s | %s | %s%s | %s | %s |\n", n, $1, $2, $3, $4, size(pos),
-                        (L > 2^32 ? " (64-bit indices)" : ""), size(tot), (tot <= B * 2^30 ? "yes" : "no")
+                    printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", n, $1, $2, $3, $4, size(pos),
+                        size(tot), (tot <= B * 2^30 ? "yes" : "no")
                 }'
     done
 done

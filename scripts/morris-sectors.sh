@@ -20,7 +20,9 @@
 #       before 2026-11-23 15:00), by rank among the canonical positions
 #       (10 bytes a position + 1/8 a slot, 14:30-17:30 UTC; 14 or 22 bytes
 #       a position since, the events of a pass counted too), and with a
-#       symmetry-reduced index (not built: every term / 16). The 2^31-slot
+#       symmetry-reduced index (every term / 16; built at d988d86 as the
+#       index by classes, games/morris.c: `tier:sector`'s own estimate,
+#       scripts/morris-sector-fit.sh, has its figures). The 2^31-slot
 #       limit of a loopy tier held for the first two (lifted 2026-11-23).
 #       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
 #       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
@@ -54,7 +56,7 @@ function size(bytes) {
 }
 function sz(w, b) { return 2 * binom(P, w) * binom(P - w, b) }
 function need() {
-    print "| sector | slots | loopy pass by slot (before) | loopy pass by rank (now) | symmetry-reduced index (not built) |"
+    print "| sector | slots | loopy pass by slot (before) | loopy pass by rank (now) | symmetry-reduced index (/16) |"
     print "|---|---|---|---|---|"
     k = 0
     for (w = 3; w <= n; w++) for (b = 3; b <= n; b++) { key[k] = sz(w, b); name[k] = w "-" b; k++ }

@@ -217,12 +217,19 @@ done
 # stones each on the board, tier 49) is partial: its positions (reachable
 # ones, from --sample, so that retro answers them too) answer as retro's
 # whole solve does, a position of another tier is refused (exit 5).
+# With sym too: its tier files are indexed by classes (games/morris.c,
+# morris_index_of), the queries by the board as given.
 "$solve" morris:n=3 --solver tier:sector=49 --db "$db/m3" --json >/dev/null
-for p in $("$solve" morris:n=3 --sample 300 --seed 1 | grep ':0:0:' | head -n 3); do
-    k=$("$solve" morris:n=3 --db "$db/m3" --query "$p" --json | jq -c .query)
-    j=$("$solve" morris:n=3 --solver retro --query "$p" --json | jq -c .query)
-    [ "$k" = "$j" ] && [ "$k" != null ] && ok "sector database query $p" ||
-        bad "sector database query $p: $k, retro: $j"
+"$solve" morris:n=3,sym --solver tier:sector=49 --db "$db/m3s" --json >/dev/null
+for p in $("$solve" morris:n=3 --sample 300 --seed 1 | grep ':0:0:' | head -n 6); do
+    for v in morris:n=3 morris:n=3,sym; do
+        d="$db/m3"
+        [ "$v" = morris:n=3 ] || d="$db/m3s"
+        k=$("$solve" "$v" --db "$d" --query "$p" --json | jq -c .query)
+        j=$("$solve" "$v" --solver retro --query "$p" --json | jq -c .query)
+        [ "$k" = "$j" ] && [ "$k" != null ] && ok "sector database query $v $p" ||
+            bad "sector database query $v $p: $k, retro: $j"
+    done
 done
 "$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
     .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \

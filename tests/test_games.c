@@ -117,8 +117,10 @@ static void symmetry(void **state) {
         int n = g->ops->generate_moves(g, p, moves);
         for (int k = 0; k < n; k++) {
             Position c = g->ops->do_move(g, p, moves[k]);
+            /* The representative need not be the class's smallest position
+             * (Morris's has the smallest white set: games/morris.c). */
             Position cc = g->ops->canonical(g, c);
-            assert_true(cc <= c);
+            assert_true(cc < g->num_positions);
             assert_int_equal(g->ops->canonical(g, cc), cc);
             /* A class shares its value at the root of the class: primitive. */
             assert_int_equal(g->ops->primitive(g, cc), g->ops->primitive(g, c));
