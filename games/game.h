@@ -152,10 +152,16 @@ typedef struct TierOps {
     uint64_t (*size)(const Game *g, int tier);   /* REQUIRED */
     int (*tier_of)(const Game *g, Position pos); /* REQUIRED */
     int (*children)(const Game *g, int tier,
-                    int *child_tiers);                 /* REQUIRED, <= GAME_MAX_CHILD_TIERS */
-    Position (*first)(const Game *g, int tier);        /* OPTIONAL: tier-major hash */
-    uint64_t (*index_of)(const Game *g, Position pos); /* REQUIRED without first */
-    Position (*position_at)(const Game *g, int tier, uint64_t i); /* REQUIRED without first */
+                    int *child_tiers);          /* REQUIRED, <= GAME_MAX_CHILD_TIERS */
+    Position (*first)(const Game *g, int tier); /* OPTIONAL: tier-major hash */
+    /* REQUIRED without first: a tier's local index [0, size) and back. The
+     * index may cover fewer positions than the hash has in the tier (Morris
+     * with `sym`: one slot per symmetry class of the canonical positions);
+     * then position_at(index_of(p)) == p for every position the solvers
+     * store (canonical ones), and index_of returns size or more for a
+     * position without a slot. */
+    uint64_t (*index_of)(const Game *g, Position pos);
+    Position (*position_at)(const Game *g, int tier, uint64_t i);
     /* OPTIONAL fast path of the tier solver (solvers/tier.c), for a game
      * that can walk a tier in index order more cheaply than one GPS `set`
      * per position. Calls visit(ctx, i, position, expansion), in increasing
