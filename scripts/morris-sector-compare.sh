@@ -1,41 +1,50 @@
 #!/bin/sh
-# scripts/morris-sector-compare.sh: the sector counts of two series of
-# scripts/morris-sector-solve.sh compared, sector by sector: the canonical
-# positions of the sector and its wins, losses and draws
-# (solver_stats.sector_*), from the JSON records in DIR_A and DIR_B. Two
-# builds that index or canonicalize differently (results/big/morris9: the
-# hash's slots, d988d86 and before; results/big/morris9c: the index by
-# classes) must agree on every count, since a class's value does not
-# depend on which board stands for it.
+# scripts/morris-sector-compare.sh: two series of scripts/morris-sector-solve.sh
+# compared, sector by sector, from their records in DIR_A and DIR_B: the
+# canonical positions of the sector and its wins, losses and draws
+# (solver_stats.sector_*), which must agree, then what each run took: CPU
+# (user + system, /usr/bin/time -v in sector-W-B.err), jemalloc's peak and
+# the tier file's bytes on disk (sector-W-B.txt). Two builds that index or
+# canonicalize differently (results/big/morris9: the hash's slots, before
+# d988d86; results/big/morris9c: the index by classes) must agree on every
+# count, since a class's value does not depend on which board stands for it.
 #
 #   scripts/morris-sector-compare.sh [DIR_A [DIR_B]]
 #
-# Prints a Markdown table of the sectors both hold, then a line with the
-# number that agree; exits 1 if any differs, 2 if none is common.
+# Prints a Markdown table of the sectors both hold (in DIR_A's file order),
+# then a line with the number that agree; exits 1 if any count differs, 2 if
+# no sector is common.
 set -eu
 a=${1:-results/big/morris9}
 b=${2:-results/big/morris9c}
-printf '| sector | positions | wins | losses | draws | %s | %s |\n' "$a" "$b"
-printf '|---|---|---|---|---|---|---|\n'
+cpu() { awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.0f s", t }' "$1"; }
+peak() { jq -r '.peak_bytes / 1048576 | if . >= 1024 then "\(. / 1024 * 100 | round / 100) GiB" else "\(. * 10 | round / 10) MiB" end' "$1"; }
+disk() { sed -n 's/^disk_bytes=//p' "$1" | awk '{ printf "%.1f MiB", $1 / 1048576 }'; }
+printf '| sector | positions | wins | losses | draws | counts | CPU A | CPU B | peak A | peak B | disk A | disk B |\n'
+printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 same=0
 diff=0
 for fa in "$a"/sector-*.json; do
     s=${fa##*/sector-}
     s=${s%.json}
     fb="$b/sector-$s.json"
-    [ -s "$fa" ] && [ -s "$fb" ] || continue
+    # both runs complete: the JSON and the .txt the script writes after it
+    [ -s "$fa" ] && [ -s "$fb" ] && [ -f "$a/sector-$s.txt" ] && [ -f "$b/sector-$s.txt" ] || continue
     q='.solver_stats | [.sector_positions, .sector_wins, .sector_losses, .sector_draws] | map(tostring) | join(" | ")'
     ca=$(jq -r "$q" "$fa")
     cb=$(jq -r "$q" "$fb")
     if [ "$ca" = "$cb" ]; then
         same=$((same + 1))
-        printf '| %s | %s | same | same |\n' "$s" "$ca"
+        verdict=same
     else
         diff=$((diff + 1))
-        printf '| %s | %s | these | differs: %s |\n' "$s" "$ca" "$(echo "$cb" | tr -d ' ' | tr '|' '/')"
+        verdict="DIFFER: B has $(echo "$cb" | tr -d ' ' | tr '|' '/')"
     fi
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$s" "$ca" "$verdict" \
+        "$(cpu "$a/sector-$s.err")" "$(cpu "$b/sector-$s.err")" "$(peak "$fa")" "$(peak "$fb")" \
+        "$(disk "$a/sector-$s.txt")" "$(disk "$b/sector-$s.txt")"
 done
 echo
-echo "$same sectors agree, $diff differ"
+echo "A: $a; B: $b. $same sectors agree, $diff differ"
 [ "$diff" -eq 0 ] || exit 1
 [ "$same" -gt 0 ] || exit 2
