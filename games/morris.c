@@ -921,8 +921,8 @@ static uint64_t morris_index_size(const Game *g, int tier) { return mo(g)->tier[
  * symmetries of its own may still not be canonical (a duplicate slot, which
  * the solvers skip as they skip any non-canonical slot): a movement sector
  * has 1.3% (9-3) to 24.8% (3-9) more slots than canonical positions
- * (docs/loopy.md). O(1): the hash's
- * rank splits into the ranks of W and S, and W's gives its class by table. */
+ * (docs/loopy.md). O(1): the hash's rank splits into the ranks of W and S,
+ * and W's gives its class by table. */
 static uint64_t morris_index_of(const Game *g, Position pos) {
     const Morris *m = mo(g);
     const MorrisTier *t = &m->tier[find_tier(m, pos)];
