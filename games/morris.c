@@ -355,16 +355,28 @@ static uint32_t deposit_mask(const Morris *m, uint32_t v, uint32_t e) {
     return out;
 }
 
-/* The tier, mover and point masks of position pos (morris_rank
- * inverted). */
-static const MorrisTier *unhash_masks(const Morris *m, Position pos, int *turn, uint32_t *w,
-                                      uint32_t *k) {
+/* The tier and mover of position pos, and its rank within them split into
+ * the colex ranks of the white set (*rw) and of the black set squeezed
+ * into the points white leaves empty (*rs): morris_rank's terms. */
+static const MorrisTier *split_position(const Morris *m, Position pos, int *turn, uint64_t *rw,
+                                        uint64_t *rs) {
     const MorrisTier *t = &m->tier[find_tier(m, pos)];
     uint64_t local = pos - t->first, half = t->size / 2;
     *turn = local >= half;
     uint64_t r = local - (uint64_t)*turn * half, cw = m->binom[m->points][t->board[0]];
-    *w = colex_unrank(m, r % cw, t->board[0], m->points);
-    uint32_t sq = colex_unrank(m, r / cw, t->board[1], m->points - t->board[0]);
+    *rw = r % cw;
+    *rs = r / cw;
+    return t;
+}
+
+/* The tier, mover and point masks of position pos (morris_rank
+ * inverted). */
+static const MorrisTier *unhash_masks(const Morris *m, Position pos, int *turn, uint32_t *w,
+                                      uint32_t *k) {
+    uint64_t rw, rs;
+    const MorrisTier *t = split_position(m, pos, turn, &rw, &rs);
+    *w = colex_unrank(m, rw, t->board[0], m->points);
+    uint32_t sq = colex_unrank(m, rs, t->board[1], m->points - t->board[0]);
     *k = deposit_mask(m, sq, all_points(m) & ~*w);
     return t;
 }
@@ -925,14 +937,14 @@ static uint64_t morris_index_size(const Game *g, int tier) { return mo(g)->tier[
  * and W's gives its class by table. */
 static uint64_t morris_index_of(const Game *g, Position pos) {
     const Morris *m = mo(g);
-    const MorrisTier *t = &m->tier[find_tier(m, pos)];
-    uint64_t local = pos - t->first, half = t->size / 2, turn = local >= half;
-    uint64_t r = local - turn * half, cw = m->binom[m->points][t->board[0]];
-    uint32_t c = m->class_of[t->board[0]][r % cw];
+    int turn;
+    uint64_t rw, rs;
+    const MorrisTier *t = split_position(m, pos, &turn, &rw, &rs);
+    uint32_t c = m->class_of[t->board[0]][rw];
     if (c == MORRIS_NO_CLASS) {
         return UINT64_MAX;
     }
-    return turn * (t->index_size / 2) + c + (uint64_t)m->nclass[t->board[0]] * (r / cw);
+    return (uint64_t)turn * (t->index_size / 2) + c + (uint64_t)m->nclass[t->board[0]] * rs;
 }
 
 static Position morris_position_at(const Game *g, int tier, uint64_t i) {
@@ -1149,7 +1161,7 @@ static void morris_geometry(Morris *m) {
  * class_rank, class_of): the sets of k points in colex order (Gosper's
  * next-subset step gives the masks in increasing order, which is colex
  * order), a representative when no image is smaller. Nine men's morris:
- * 2,579,130 sets of up to 9 points: 20 MiB of tables at most, about 0.2 s. */
+ * 2,579,130 sets of up to 9 points: about 10 MiB of tables, 0.2 s. */
 static ErrCode morris_classes(Morris *m, Error *err) {
     for (int k = 0; k <= m->n; k++) {
         uint32_t sets = m->binom[m->points][k];
@@ -1173,6 +1185,9 @@ static ErrCode morris_classes(Morris *m, Error *err) {
                 x = (((y ^ x) >> 2) / low) | y;
             }
         }
+        /* about 1/16 of the sets are representatives: give the rest back */
+        uint32_t *fit = realloc(m->class_rank[k], m->nclass[k] * sizeof *fit);
+        m->class_rank[k] = fit != NULL ? fit : m->class_rank[k];
     }
     return ERR_OK;
 }
