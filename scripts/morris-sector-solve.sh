@@ -20,6 +20,10 @@
 # the series' locked runs have taken S seconds of wall time in all (the
 # lock is taken per sector, so others' runs interleave between sectors).
 #
+# With -v sym,swap (the colour swap, games/morris.c), sector W-B holds
+# B-W's positions too and W-W half of its own: Gasser's 28 sectors, W >= B;
+# a W < B sector is refused (solve B-W).
+#
 # Sector W-B is tier (hands 0, 0; W white and B black stones on the
 # board) of games/morris.c's layout: tiers by hands (white's from n down,
 # black's equal or one more), then by stones on the board; the last
@@ -74,6 +78,14 @@ for s in "$@"; do
     fi
     w=${s%-*}
     b=${s#*-}
+    case ",$vopts," in
+    *,swap,*)
+        if [ "$w" -lt "$b" ]; then
+            echo "morris-sector-solve.sh: with swap, sector $s is the colour twin of $b-$w: solve $b-$w" >&2
+            exit 2
+        fi
+        ;;
+    esac
     tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
     base="$out/sector-$w-$b"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
