@@ -119,6 +119,8 @@ typedef struct Morris {
     bool swap;      /* canonical under the colour swap in the movement phase */
     int nmills;
     int8_t mill[MORRIS_MAX_MILLS][3];
+    uint32_t mill_mask[MORRIS_MAX_MILLS];  /* the points of each mill */
+    uint32_t adj_mask[MORRIS_MAX_POINTS];  /* each point's neighbours */
     int8_t mills_of[MORRIS_MAX_POINTS][2]; /* the mills through each point, -1 if none */
     int8_t adj[MORRIS_MAX_POINTS][5];      /* neighbours, ending -1 */
     int nsyms;
@@ -151,8 +153,16 @@ typedef struct Morris {
      * white set of k points and colex rank r to its class's
      * representative (morris_canonical_key). */
     uint16_t *rep_syms[MORRIS_MAX_STONES + 1];
+    /* div_magic[k] = ceil(2^64 / C(P, k)): a rank's quotient by C(P, k) is
+     * the high word of a product (split_position), exact for ranks below
+     * 2^64 / C(P, k) >= 2^43, beyond any rank here. */
+    uint64_t div_magic[MORRIS_MAX_STONES + 1];
     int ntiers;
     MorrisTier *tier;
+    /* tier_at[pos >> tier_shift]: the tier of the bucket's first position,
+     * at most 2^16 buckets (find_tier scans on from it). */
+    uint16_t *tier_at;
+    int tier_shift;
     /* tier_id[((wh * 10 + bh) * 10 + wb) * 10 + bb], -1 if none */
     int tier_id[10 * 10 * 10 * 10];
     uint64_t size;
@@ -308,12 +318,23 @@ static Position morris_hash(const Morris *m, const MBoard *b) {
 
 /* The tier of pos: the last whose first slot is at most pos, by a binary
  * search without branches (the halving step a conditional move). */
-static int find_tier(const Morris *m, Position pos) {
+static int search_tier(const Morris *m, Position pos) {
     const MorrisTier *base = m->tier;
     for (int n = m->ntiers; n > 1; n -= n / 2) {
         base = base[n / 2].first <= pos ? base + n / 2 : base;
     }
     return (int)(base - m->tier);
+}
+
+/* The same from the tier of pos's bucket (Morris.tier_at), scanning on
+ * past the tiers that start within the bucket before pos: the sectors
+ * that solves spend their time in are larger than a bucket. */
+static int find_tier(const Morris *m, Position pos) {
+    int t = m->tier_at[pos >> m->tier_shift];
+    while (t + 1 < m->ntiers && m->tier[t + 1].first <= pos) {
+        t++;
+    }
+    return t;
 }
 
 /* The colex unrank: the mask of k of the points 0..n-1 whose colex rank
@@ -362,8 +383,10 @@ static const MorrisTier *split_position(const Morris *m, Position pos, int *turn
     uint64_t local = pos - t->first, half = t->size / 2;
     *turn = local >= half;
     uint64_t r = local - (uint64_t)*turn * half, cw = m->binom[m->points][t->board[0]];
-    *rw = r % cw;
-    *rs = r / cw;
+    uint64_t q =
+        t->board[0] == 0 ? r : (uint64_t)((unsigned __int128)r * m->div_magic[t->board[0]] >> 64);
+    *rw = r - q * cw;
+    *rs = q;
     return t;
 }
 
@@ -420,15 +443,6 @@ static bool removable(const Morris *m, const uint8_t *cells, int r) {
     return !in_mill(m, cells, r) || all_in_mills(m, cells, cells[r]);
 }
 
-static bool adjacent(const Morris *m, int a, int b) {
-    for (int k = 0; m->adj[a][k] >= 0; k++) {
-        if (m->adj[a][k] == b) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static bool flies(const Morris *m, const MBoard *b, int player) {
     return m->fly && b->hand[player] == 0 && count_of(m, b->cells, board_piece(player)) == 3;
 }
@@ -437,63 +451,84 @@ static Move encode(const Morris *m, int from, int to, int removed) {
     return (from * (m->points + 1) + to) * (m->points + 1) + removed;
 }
 
-/* Appends the moves that put the mover's stone on `to` (from `from`, or
- * from the hand): with the removals when it closes a mill. cells has the
- * stone on `to` and `from` empty. */
-static int add_moves(const Morris *m, uint8_t *cells, int from, int to, Move *moves, int n) {
-    uint8_t opp = cells[to] == BOARD_FIRST ? BOARD_SECOND : BOARD_FIRST;
-    if (in_mill(m, cells, to) && count_of(m, cells, opp) > 0) {
-        bool any = all_in_mills(m, cells, opp);
-        for (int r = 0; r < m->points; r++) {
-            if (cells[r] == opp && (any || !in_mill(m, cells, r))) {
-                if (n >= GAME_MAX_MOVES) {
-                    fprintf(stderr, "morris: more than %d moves from one position\n",
-                            GAME_MAX_MOVES);
-                    abort();
-                }
-                moves[n++] = encode(m, from, to, r);
-            }
-        }
-        return n;
+/* The stones of mask x that stand in a mill of x. */
+static uint32_t milled(const Morris *m, uint32_t x) {
+    uint32_t out = 0;
+    for (int i = 0; i < m->nmills; i++) {
+        uint32_t mm = m->mill_mask[i];
+        out |= (x & mm) == mm ? mm : 0;
     }
+    return out;
+}
+
+/* A mill through point p lies in mask x. */
+static bool closes_mill(const Morris *m, uint32_t x, int p) {
+    for (int k = 0; k < 2; k++) {
+        int i = m->mills_of[p][k];
+        if (i >= 0 && (x & m->mill_mask[i]) == m->mill_mask[i]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int push_move(Move *moves, int n, Move move) {
     if (n >= GAME_MAX_MOVES) {
         fprintf(stderr, "morris: more than %d moves from one position\n", GAME_MAX_MOVES);
         abort();
     }
-    moves[n++] = encode(m, from, to, m->points);
-    return n;
+    moves[n] = move;
+    return n + 1;
 }
 
-static int board_moves(const Morris *m, MBoard *b, Move *moves) {
-    uint8_t me = board_piece(b->turn);
-    int n = 0;
-    if (b->hand[b->turn] > 0) {
-        for (int p = 0; p < m->points; p++) {
-            if (b->cells[p] == BOARD_EMPTY) {
-                b->cells[p] = me;
-                n = add_moves(m, b->cells, m->points, p, moves, n);
-                b->cells[p] = BOARD_EMPTY;
-            }
+/* Appends the moves that put the mover's stone on `to` (from `from`, or
+ * from the hand: P), the mover's stones then being `after`: one for each
+ * stone of `removable` when the stone closes a mill, else one. */
+static int add_moves(const Morris *m, uint32_t after, uint32_t removable, int from, int to,
+                     Move *moves, int n) {
+    if (removable != 0 && closes_mill(m, after, to)) {
+        for (uint32_t r = removable; r != 0; r &= r - 1) {
+            n = push_move(moves, n, encode(m, from, to, __builtin_ctz(r)));
         }
         return n;
     }
-    bool fly = flies(m, b, b->turn);
-    for (int s = 0; s < m->points; s++) {
-        if (b->cells[s] != me) {
-            continue;
+    return push_move(moves, n, encode(m, from, to, m->points));
+}
+
+/* The moves of board b, whose point masks are mask[0] (white) and mask[1]
+ * (black): placements while the mover has stones in hand, else slides to
+ * a neighbour, or flights to any empty point with three stones (`fly`);
+ * a move that closes a mill removes an opponent stone not in a mill, or
+ * any when all are (none when the opponent has none on the board). In
+ * increasing order of from, to and removed stone. */
+static int mask_moves(const Morris *m, const MBoard *b, const uint32_t *mask, Move *moves) {
+    uint32_t me = mask[b->turn], opp = mask[1 - b->turn];
+    uint32_t empty = all_points(m) & ~(me | opp), loose = opp & ~milled(m, opp);
+    uint32_t removable = loose != 0 ? loose : opp;
+    int n = 0;
+    if (b->hand[b->turn] > 0) {
+        for (uint32_t t = empty; t != 0; t &= t - 1) {
+            int p = __builtin_ctz(t);
+            n = add_moves(m, me | UINT32_C(1) << p, removable, m->points, p, moves, n);
         }
-        for (int p = 0; p < m->points; p++) {
-            if (b->cells[p] != BOARD_EMPTY || (!fly && !adjacent(m, s, p))) {
-                continue;
-            }
-            b->cells[s] = BOARD_EMPTY;
-            b->cells[p] = me;
-            n = add_moves(m, b->cells, s, p, moves, n);
-            b->cells[p] = BOARD_EMPTY;
-            b->cells[s] = me;
+        return n;
+    }
+    bool fly = m->fly && mask_ones(m, me) == 3;
+    for (uint32_t f = me; f != 0; f &= f - 1) {
+        int s = __builtin_ctz(f);
+        uint32_t rest = me & ~(UINT32_C(1) << s);
+        for (uint32_t t = fly ? empty : m->adj_mask[s] & empty; t != 0; t &= t - 1) {
+            int p = __builtin_ctz(t);
+            n = add_moves(m, rest | UINT32_C(1) << p, removable, s, p, moves, n);
         }
     }
     return n;
+}
+
+static int board_moves(const Morris *m, const MBoard *b, Move *moves) {
+    uint32_t mask[2];
+    board_masks(m, b->cells, &mask[0], &mask[1]);
+    return mask_moves(m, b, mask, moves);
 }
 
 static int total(const Morris *m, const MBoard *b, int player) {
@@ -638,8 +673,9 @@ static int board_parents(const Game *g, const MBoard *bp, bool slides, Position 
         MBoard q = b;
         q.turn = mover;
         bool fly = flies(m, &q, mover);
-        for (int from = 0; from < m->points; from++) {
-            if (b.cells[from] != BOARD_EMPTY || (!fly && !adjacent(m, from, to))) {
+        for (int i = 0, from; fly ? i < m->points : (from = m->adj[to][i]) >= 0; i++) {
+            from = fly ? i : from;
+            if (b.cells[from] != BOARD_EMPTY) {
                 continue;
             }
             q.cells[from] = me;
@@ -736,7 +772,7 @@ static Position morris_gps_position(GpsState *st) {
 static int morris_gps_moves(GpsState *st, Move *moves) {
     MorrisGps *s = (MorrisGps *)st;
     if (!s->have_moves) {
-        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->nmoves = mask_moves(s->m, &s->s.b, s->s.mask, s->moves);
         s->have_moves = true;
     }
     memcpy(moves, s->moves, (size_t)s->nmoves * sizeof *moves);
@@ -751,7 +787,7 @@ static Value morris_gps_primitive(GpsState *st) {
         return VALUE_LOSE;
     }
     if (!s->have_moves) {
-        s->nmoves = board_moves(s->m, &s->s.b, s->moves);
+        s->nmoves = mask_moves(s->m, &s->s.b, s->s.mask, s->moves);
         s->have_moves = true;
     }
     return s->nmoves == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
@@ -1182,6 +1218,26 @@ static void morris_geometry(Morris *m) {
             of[of[0] < 0 ? 0 : 1] = (int8_t)x;
         }
     }
+    for (int x = 0; x < m->nmills; x++) {
+        for (int i = 0; i < 3; i++) {
+            m->mill_mask[x] |= UINT32_C(1) << m->mill[x][i];
+        }
+    }
+    /* Each point's neighbours, as a mask and in increasing order (the
+     * un-moves list parents by point). */
+    for (int p = 0; p < m->points; p++) {
+        int8_t *list = m->adj[p];
+        for (int i = 0; list[i] >= 0; i++) {
+            m->adj_mask[p] |= UINT32_C(1) << list[i];
+        }
+        for (int i = 1; list[i] >= 0; i++) {
+            for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
+                int8_t x = list[j];
+                list[j] = list[j - 1];
+                list[j - 1] = x;
+            }
+        }
+    }
 }
 
 /* The classes of white sets under the symmetries (Morris.nclass,
@@ -1272,6 +1328,21 @@ static ErrCode morris_layout(Morris *m, bool sym, Error *err) {
         }
     }
     m->size = next;
+    for (int k = 1; k <= m->n; k++) {
+        m->div_magic[k] = UINT64_MAX / m->binom[m->points][k] + 1;
+    }
+    m->tier_shift = 0;
+    while ((m->size - 1) >> m->tier_shift >= UINT64_C(1) << 16) {
+        m->tier_shift++;
+    }
+    uint64_t buckets = ((m->size - 1) >> m->tier_shift) + 1;
+    m->tier_at = mem_calloc(buckets, sizeof *m->tier_at, "the Morris tiers", err);
+    if (m->tier_at == NULL) {
+        return ERR_MEMORY;
+    }
+    for (uint64_t b = 0; b < buckets; b++) {
+        m->tier_at[b] = (uint16_t)search_tier(m, b << m->tier_shift);
+    }
     return ERR_OK;
 }
 
@@ -1280,6 +1351,7 @@ static void morris_destroy(Game *g) {
     if (m != NULL) {
         generic_destroy(&m->counts_hash);
         free(m->tier);
+        free(m->tier_at);
         for (int k = 0; k <= MORRIS_MAX_STONES; k++) {
             free(m->class_of[k]);
             free(m->class_rank[k]);

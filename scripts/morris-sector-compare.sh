@@ -8,6 +8,10 @@
 # canonicalize differently (results/big/morris9: the hash's slots, before
 # d988d86; results/big/morris9c: the index by classes) must agree on every
 # count, since a class's value does not depend on which board stands for it.
+# A series with the colour swap (variant `swap`: results/big/morris9s) holds
+# in W-W white to move only: its W-W counts are doubled before the
+# comparison (a position and its colour twin have one value), and its W-B,
+# W > B, holds what W-B without the swap holds (both players to move).
 #
 #   scripts/morris-sector-compare.sh [DIR_A [DIR_B]]
 #
@@ -30,9 +34,12 @@ for fa in "$a"/sector-*.json; do
     fb="$b/sector-$s.json"
     # both runs complete: the JSON and the .txt the script writes after it
     [ -s "$fa" ] && [ -s "$fb" ] && [ -f "$a/sector-$s.txt" ] && [ -f "$b/sector-$s.txt" ] || continue
-    q='.solver_stats | [.sector_positions, .sector_wins, .sector_losses, .sector_draws] | map(tostring) | join(" | ")'
-    ca=$(jq -r "$q" "$fa")
-    cb=$(jq -r "$q" "$fb")
+    # with swap, W-W counts one mover: twice that for both
+    q='(if (.variant | test("(^|,)swap(,|$)")) and $w == $b then 2 else 1 end) as $k
+       | .solver_stats | [.sector_positions, .sector_wins, .sector_losses, .sector_draws]
+       | map(. * $k | tostring) | join(" | ")'
+    ca=$(jq -r --arg w "${s%-*}" --arg b "${s#*-}" "$q" "$fa")
+    cb=$(jq -r --arg w "${s%-*}" --arg b "${s#*-}" "$q" "$fb")
     if [ "$ca" = "$cb" ]; then
         same=$((same + 1))
         verdict=same

@@ -20,7 +20,7 @@
 # Tables: the largest strong solves (BIG_DIR, by positions, largest first);
 # each solver's time over dfs's on the GAMES below; dfs's unhash counts
 # against the GPS solvers' on the same games; nine men's morris's sectors
-# (BIG_DIR/morris9c, scripts/morris-sector-table.sh), when there are any. A game or solver missing from
+# (BIG_DIR/morris9s, scripts/morris-sector-table.sh), when there are any. A game or solver missing from
 # the reference run shows as "-".
 # Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
 set -eu
@@ -202,9 +202,9 @@ done
                 ((g[i], "gps-cached") in u) ? comma(u[g[i], "gps-cached"]) : "-"
         }
     }' "$tmp/rows.tsv"
-    # Nine men's morris sector by sector (BIG_DIR/morris9c: the records of
-    # scripts/morris-sector-solve.sh), smallest sector first.
-    m9="$big/morris9c"
+    # Nine men's morris sector by sector (BIG_DIR/morris9s: the records of
+    # scripts/morris-sector-solve.sh -v sym,swap), smallest sector first.
+    m9="$big/morris9s"
     if ls "$m9"/sector-*.json >/dev/null 2>&1; then
         sectors=$(for j in "$m9"/sector-*.json; do
             s=${j##*/sector-}
@@ -214,10 +214,12 @@ done
         done | sort -k1,1n -k2,2 | cut -d' ' -f2)
         echo
         echo "**Nine men's morris, sector by sector** (\`$m9/\`: each mid- and endgame"
-        echo "sector W-B solved by \`scripts/morris-sector-solve.sh\` with its child sectors"
-        echo "loaded from disk; positions canonical under the 16 symmetries, either side"
-        echo "to move; the sector's own counts, then the whole run's; wall and CPU of the"
-        echo "run, 2 threads; disk: the sector's compressed tier file):"
+        echo "sector W-B solved by \`scripts/morris-sector-solve.sh -v sym,swap\` with its"
+        echo "child sectors loaded from disk; positions canonical under the 16 symmetries"
+        echo "and the colour swap, Gasser's 28 sectors: W-B, W > B, holds B-W's positions"
+        echo "too (either side to move), W-W white to move only; the sector's own counts,"
+        echo "then the whole run's; wall and CPU of the run, 2 threads; disk: the"
+        echo "sector's compressed tier file):"
         echo
         # shellcheck disable=SC2086 # one word per sector
         "$here/morris-sector-table.sh" "$m9" $sectors
