@@ -415,38 +415,6 @@ static void morris_unhash(const Morris *m, Position pos, MBoard *b) {
 
 /* ------------------------------------------------------------------ rules */
 
-/* The stone on p is in a mill of its colour. */
-static bool in_mill(const Morris *m, const uint8_t *cells, int p) {
-    uint8_t c = cells[p];
-    for (int k = 0; k < 2; k++) {
-        int x = m->mills_of[p][k];
-        if (x >= 0 && cells[m->mill[x][0]] == c && cells[m->mill[x][1]] == c &&
-            cells[m->mill[x][2]] == c) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Every stone of `piece` on the board is in a mill. */
-static bool all_in_mills(const Morris *m, const uint8_t *cells, uint8_t piece) {
-    for (int p = 0; p < m->points; p++) {
-        if (cells[p] == piece && !in_mill(m, cells, p)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The opponent's stone on r may be removed. */
-static bool removable(const Morris *m, const uint8_t *cells, int r) {
-    return !in_mill(m, cells, r) || all_in_mills(m, cells, cells[r]);
-}
-
-static bool flies(const Morris *m, const MBoard *b, int player) {
-    return m->fly && b->hand[player] == 0 && count_of(m, b->cells, board_piece(player)) == 3;
-}
-
 static Move encode(const Morris *m, int from, int to, int removed) {
     return (from * (m->points + 1) + to) * (m->points + 1) + removed;
 }
@@ -593,96 +561,80 @@ static Position morris_canonical(const Game *g, Position pos) {
     return morris_key_masks(m, t->hand, turn, w, k, true);
 }
 
-/* Adds parent q (the board before the last move), with the captures the
- * move may have made when the stone it put on `to` is in a mill. q has the
- * mover's stone back (on `from`, or in hand) and `to` still occupied. */
-static int add_parents(const Game *g, MBoard *q, const uint32_t *qmask, int from, int to,
-                       Position *out, int n) {
+/* Adds the parent before the mover's stone went to `to` (from `from`, or
+ * from the hand: P), with the captures the move may have made when the
+ * stone closed a mill. hand and mover: the parent's; qmask: its point
+ * masks with `to` still occupied (the mover's stone back on `from`). */
+static int add_parents(const Game *g, const int *hand, int mover, const uint32_t *qmask, int from,
+                       int to, Position *out, int n) {
     const Morris *m = mo(g);
-    int mover = q->turn, opp = 1 - mover;
-    uint8_t me = board_piece(mover), them = board_piece(opp);
-    /* The board right after the move, before any removal. */
-    uint8_t after[MORRIS_MAX_POINTS];
-    memcpy(after, q->cells, sizeof after);
-    if (from < m->points) {
-        after[from] = BOARD_EMPTY;
-    }
-    after[to] = me;
-    bool mill = in_mill(m, after, to);
+    int opp = 1 - mover;
+    uint32_t to_bit = UINT32_C(1) << to, from_bit = from < m->points ? UINT32_C(1) << from : 0;
+    /* the mover's stones right after the move, before any removal */
+    uint32_t after = (qmask[mover] | to_bit) & ~from_bit, them = qmask[opp];
+    bool mill = closes_mill(m, after, to);
     /* The parents' masks: q's, with `to` empty (and a stone put back). */
     uint32_t pm[2];
-    pm[mover] = qmask[mover] & ~(UINT32_C(1) << to);
-    pm[opp] = qmask[opp];
-    int opp_stones = mask_ones(m, qmask[opp]);
+    pm[mover] = qmask[mover] & ~to_bit;
+    pm[opp] = them;
+    int opp_stones = mask_ones(m, them);
     if (!mill || opp_stones == 0) {
-        out[n++] = morris_key_masks(m, q->hand, q->turn, pm[0], pm[1], g->symmetric);
+        out[n++] = morris_key_masks(m, hand, mover, pm[0], pm[1], g->symmetric);
     }
     /* A capture took one of the opponent's n stones: none when the
      * opponent has all n (a slot that no play reaches, which the whole
      * sector solve of tier:sector still expands). */
-    if (!mill || q->hand[opp] + opp_stones >= m->n) {
+    if (!mill || hand[opp] + opp_stones >= m->n) {
         return n;
     }
-    for (int r = 0; r < m->points; r++) {
-        if (after[r] != BOARD_EMPTY || r == from) { /* `from` held the mover's stone */
-            continue;
-        }
-        after[r] = them;
-        if (removable(m, after, r)) {
+    /* a stone put back where the move could have removed it: not in a
+     * mill, or every stone in one; not on `from`, which held the mover's */
+    for (uint32_t e = all_points(m) & ~(after | them | from_bit); e != 0; e &= e - 1) {
+        int r = __builtin_ctz(e);
+        uint32_t back = them | UINT32_C(1) << r;
+        if (!closes_mill(m, back, r) || milled(m, back) == back) {
             uint32_t rm[2] = {pm[0], pm[1]};
-            rm[opp] |= UINT32_C(1) << r;
-            out[n++] = morris_key_masks(m, q->hand, q->turn, rm[0], rm[1], g->symmetric);
+            rm[opp] = back;
+            out[n++] = morris_key_masks(m, hand, mover, rm[0], rm[1], g->symmetric);
         }
-        after[r] = BOARD_EMPTY;
     }
     return n;
 }
 
-/* Appends board b's parents: the last mover's placement or slide/flight
- * (slides false: placements only), with the capture it made when the stone
- * it moved is in a mill. A parent whose mover had fewer than three stones
- * was over, so it is not listed. */
-static int board_parents(const Game *g, const MBoard *bp, bool slides, Position *parents, int n) {
+/* Appends the parents of the board with point masks bm, hands and `turn`
+ * to move: the last mover's placement or slide/flight (slides false:
+ * placements only), with the capture it made when the stone it moved
+ * closed a mill. A parent whose mover had fewer than three stones was over,
+ * so it is not listed. */
+static int board_parents(const Game *g, const int *hand, int turn, const uint32_t *bm, bool slides,
+                         Position *parents, int n) {
     const Morris *m = mo(g);
-    MBoard b = *bp;
-    int mover = 1 - b.turn;
-    uint8_t me = board_piece(mover);
-    if (total(m, &b, mover) < 3) {
+    int mover = 1 - turn;
+    uint32_t me = bm[mover];
+    if (hand[mover] + mask_ones(m, me) < 3) {
         return n;
     }
     /* A placement: the mover had one more in hand, and was to place. */
-    bool place = mover == 0 ? b.hand[0] + 1 == b.hand[1] : b.hand[1] == b.hand[0];
-    place = place && b.hand[mover] + 1 <= m->n;
-    bool slide = slides && b.hand[0] == 0 && b.hand[1] == 0;
-    uint32_t bm[2];
-    board_masks(m, b.cells, &bm[0], &bm[1]);
-    for (int to = 0; to < m->points; to++) {
-        if (b.cells[to] != me) {
-            continue;
-        }
+    bool place = mover == 0 ? hand[0] + 1 == hand[1] : hand[1] == hand[0];
+    place = place && hand[mover] + 1 <= m->n;
+    bool slide = slides && hand[0] == 0 && hand[1] == 0;
+    bool fly = m->fly && hand[mover] == 0 && mask_ones(m, me) == 3;
+    int placed[2] = {hand[0], hand[1]};
+    placed[mover]++;
+    uint32_t empty = all_points(m) & ~(bm[0] | bm[1]);
+    for (uint32_t t = me; t != 0; t &= t - 1) {
+        int to = __builtin_ctz(t);
         if (place) {
-            MBoard q = b;
-            q.turn = mover;
-            q.hand[mover]++;
-            /* q's cells keep `to` occupied for add_parents; it empties it. */
-            n = add_parents(g, &q, bm, m->points, to, parents, n);
+            n = add_parents(g, placed, mover, bm, m->points, to, parents, n);
         }
         if (!slide) {
             continue;
         }
-        MBoard q = b;
-        q.turn = mover;
-        bool fly = flies(m, &q, mover);
-        for (int i = 0, from; fly ? i < m->points : (from = m->adj[to][i]) >= 0; i++) {
-            from = fly ? i : from;
-            if (b.cells[from] != BOARD_EMPTY) {
-                continue;
-            }
-            q.cells[from] = me;
+        for (uint32_t f = fly ? empty : m->adj_mask[to] & empty; f != 0; f &= f - 1) {
+            int from = __builtin_ctz(f);
             uint32_t qm[2] = {bm[0], bm[1]};
             qm[mover] |= UINT32_C(1) << from;
-            n = add_parents(g, &q, qm, from, to, parents, n);
-            q.cells[from] = BOARD_EMPTY;
+            n = add_parents(g, hand, mover, qm, from, to, parents, n);
         }
     }
     return n;
@@ -694,17 +646,13 @@ static int board_parents(const Game *g, const MBoard *bp, bool slides, Position 
  * twin's slides are the board's, swapped). */
 static int morris_generate_parents(const Game *g, Position pos, Position *parents) {
     const Morris *m = mo(g);
-    MBoard b;
-    morris_unhash(m, pos, &b);
-    int n = board_parents(g, &b, true, parents, 0);
-    if (m->swap && b.hand[0] == 0 && b.hand[1] == 0 && b.turn == 1) {
-        for (int p = 0; p < m->points; p++) {
-            b.cells[p] = b.cells[p] == BOARD_FIRST    ? BOARD_SECOND
-                         : b.cells[p] == BOARD_SECOND ? BOARD_FIRST
-                                                      : BOARD_EMPTY;
-        }
-        b.turn = 0;
-        n = board_parents(g, &b, false, parents, n);
+    uint32_t bm[2];
+    int turn;
+    const MorrisTier *t = unhash_masks(m, pos, &turn, &bm[0], &bm[1]);
+    int n = board_parents(g, t->hand, turn, bm, true, parents, 0);
+    if (m->swap && t->hand[0] == 0 && t->hand[1] == 0 && turn == 1) {
+        uint32_t twin[2] = {bm[1], bm[0]};
+        n = board_parents(g, t->hand, 0, twin, false, parents, n);
     }
     if (g->symmetric && n > 1) {
         sort_u64(parents, n);
@@ -1216,26 +1164,12 @@ static void morris_geometry(Morris *m) {
         for (int i = 0; i < 3; i++) {
             int8_t *of = m->mills_of[m->mill[x][i]];
             of[of[0] < 0 ? 0 : 1] = (int8_t)x;
-        }
-    }
-    for (int x = 0; x < m->nmills; x++) {
-        for (int i = 0; i < 3; i++) {
             m->mill_mask[x] |= UINT32_C(1) << m->mill[x][i];
         }
     }
-    /* Each point's neighbours, as a mask and in increasing order (the
-     * un-moves list parents by point). */
     for (int p = 0; p < m->points; p++) {
-        int8_t *list = m->adj[p];
-        for (int i = 0; list[i] >= 0; i++) {
-            m->adj_mask[p] |= UINT32_C(1) << list[i];
-        }
-        for (int i = 1; list[i] >= 0; i++) {
-            for (int j = i; j > 0 && list[j - 1] > list[j]; j--) {
-                int8_t x = list[j];
-                list[j] = list[j - 1];
-                list[j - 1] = x;
-            }
+        for (int i = 0; m->adj[p][i] >= 0; i++) {
+            m->adj_mask[p] |= UINT32_C(1) << m->adj[p][i];
         }
     }
 }
