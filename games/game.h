@@ -119,6 +119,13 @@ typedef struct GpsOps {
     void (*undo_move)(GpsState *st);
     /* REQUIRED when g->symmetric: canonical position of the current board. */
     Position (*canonical)(GpsState *st);
+    /* OPTIONAL, for symmetric games: the canonical position after `move`
+     * from the current board, which stays as it is (one hash): what
+     * do_move, canonical and undo_move give, without the history, the
+     * board's update and the child's own hash. Solvers that want only the
+     * children's canonical positions use it when it is there
+     * (gps_child_canonical). */
+    Position (*child_canonical)(GpsState *st, Move move);
     /* REQUIRED when g->has_winby. */
     int (*turn)(GpsState *st);
     WinBy (*winby)(GpsState *st);
@@ -349,6 +356,19 @@ static inline Position gps_do_move(const GpsOps *f, GpsState *st, Move move) {
 static inline void gps_undo_move(const GpsOps *f, GpsState *st) {
     STAT_INC(undo_move);
     f->undo_move(st);
+}
+/* The canonical position of the child by `move` of the state's board (a
+ * symmetric game's): child_canonical when the family has it (counted as a
+ * do_move), else do_move, canonical, undo_move. */
+static inline Position gps_child_canonical(const GpsOps *f, GpsState *st, Move move) {
+    if (f->child_canonical != NULL) {
+        STAT_INC(do_move);
+        return f->child_canonical(st, move);
+    }
+    gps_do_move(f, st, move);
+    Position c = f->canonical(st);
+    gps_undo_move(f, st);
+    return c;
 }
 
 #endif /* GAMES_GAME_H */

@@ -775,6 +775,28 @@ static void morris_gps_undo(GpsState *st) {
     s->have_moves = false;
 }
 
+/* The child's canonical position from the masks alone (GpsOps
+ * child_canonical): the mover's stone moved or placed, a stone removed, the
+ * hand and the mover changed, no history and no board update. */
+static Position morris_gps_child_canonical(GpsState *st, Move move) {
+    MorrisGps *s = (MorrisGps *)st;
+    const Morris *m = s->m;
+    int r = move % (m->points + 1), to = move / (m->points + 1) % (m->points + 1),
+        from = move / (m->points + 1) / (m->points + 1), me = s->s.b.turn;
+    uint32_t mask[2] = {s->s.mask[0], s->s.mask[1]};
+    int hand[2] = {s->s.b.hand[0], s->s.b.hand[1]};
+    if (from < m->points) {
+        mask[me] &= ~(UINT32_C(1) << from);
+    } else {
+        hand[me]--;
+    }
+    mask[me] |= UINT32_C(1) << to;
+    if (r < m->points) {
+        mask[1 - me] &= ~(UINT32_C(1) << r);
+    }
+    return morris_key_masks(m, hand, 1 - me, mask[0], mask[1], true);
+}
+
 static Position morris_gps_canonical(GpsState *st) {
     MorrisGps *s = (MorrisGps *)st;
     return morris_key_masks(s->m, s->s.b.hand, s->s.b.turn, s->s.mask[0], s->s.mask[1], true);
@@ -792,6 +814,7 @@ static const GpsOps morris_gps = {
     .do_move = morris_gps_do,
     .undo_move = morris_gps_undo,
     .canonical = morris_gps_canonical,
+    .child_canonical = morris_gps_child_canonical,
     .turn = morris_gps_turn,
 };
 

@@ -19,29 +19,42 @@
 # slots come from `tier:estimate`; the largest loopy tier of sector W-B's
 # closure is the largest sector W'-B' with 3 <= W' <= W, 3 <= B' <= B.
 # Then the total, and whether it fits BUDGET_GIB. Uses bin/solve (BIN= to
-# change).
+# change). VOPTS (default sym) are the variant's options: with sym,swap
+# (the colour swap, games/morris.c) the sectors are Gasser's 28, W >= B.
 set -eu
 budget=${1:-14}
 bin=${BIN:-bin/solve}
 est=$(mktemp)
 trap 'rm -f "$est"' EXIT
-"$bin" morris:n=9,sym --solver tier:estimate 2>"$est" >/dev/null
+vopts=${VOPTS:-sym}
+swap=0
+case ",$vopts," in
+*,swap,*) swap=1 ;;
+esac
+"$bin" "morris:n=9,$vopts" --solver tier:estimate 2>"$est" >/dev/null
 printf '| sector | records | bitmaps | loopy pass (ranks) | solver estimate | loopy pass positions (est.) | total (est.) | fits %s GiB |\n' "$budget"
 printf '|---|---|---|---|---|---|---|---|\n'
 for w in 3 4 5 6 7 8 9; do
     for b in 3 4 5 6 7 8 9; do
         [ "$w" -le "$b" ] || continue # B-W needs what W-B needs (the colour swap)
-        t=$((615 + 10 * w + b))       # scripts/morris-sector-solve.sh
-        rc=0
-        msg=$("$bin" morris:n=9,sym --solver tier:sector=$t --max-memory 1M 2>&1) || rc=$?
         name="$w-$b"
         [ "$w" = "$b" ] || name="$w-$b, $b-$w"
+        sw=$w
+        sb=$b
+        if [ "$swap" = 1 ]; then # the sector with more white stones holds both
+            sw=$b
+            sb=$w
+            name="$sw-$sb"
+        fi
+        t=$((615 + 10 * sw + sb)) # scripts/morris-sector-solve.sh
+        rc=0
+        msg=$("$bin" "morris:n=9,$vopts" --solver tier:sector=$t --max-memory 1M 2>&1) || rc=$?
         if [ "$rc" != 4 ]; then
             echo "morris-sector-fit.sh: sector $w-$b: unexpected exit $rc: $msg" >&2
             exit 1
         fi
         echo "$msg" | sed -n 's/.*(records \([^,]*\), bitmaps \([^,]*\), loopy pass \([^;]*\) before its positions are counted;.*needs an estimated \([0-9.]* [KMG]iB\).*/\1|\2|\3|\4/p' |
-            awk -F'|' -v n="$name" -v B="$budget" -v W="$w" -v Bl="$b" -v est="$est" '
+            awk -F'|' -v n="$name" -v B="$budget" -v W="$sw" -v Bl="$sb" -v est="$est" '
                 function bytes(s,    e) { split(s, e, " "); return e[1] * (e[2] == "GiB" ? 2^30 : e[2] == "MiB" ? 2^20 : 2^10) }
                 function size(x) { return x >= 2^30 ? sprintf("%.1f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
                 BEGIN { while ((getline line < est) > 0) { split(line, f, " "); if (f[1] ~ /^[0-9]+$/) slots[f[1]] = f[2] } }

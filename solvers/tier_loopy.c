@@ -227,9 +227,12 @@ static void expand(const TierLoopyJob *j, GpsState *st, Position p, Expansion *e
         }
         int n = gps_generate_moves(f, st, moves);
         for (int i = 0; i < n; i++) {
-            Position c = gps_do_move(f, st, moves[i]);
-            e->child[i] = g->symmetric ? f->canonical(st) : c;
-            gps_undo_move(f, st);
+            if (g->symmetric) {
+                e->child[i] = gps_child_canonical(f, st, moves[i]);
+            } else {
+                e->child[i] = gps_do_move(f, st, moves[i]);
+                gps_undo_move(f, st);
+            }
         }
         e->n = n;
         return;

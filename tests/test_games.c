@@ -171,6 +171,11 @@ static void check_family(const Game *g, const GpsOps *f, const Reach *r) {
             }
             f->undo_move(st);
             assert_int_equal(f->position(st), p);
+            /* the child's canonical position without playing the move */
+            if (g->symmetric && f->child_canonical != NULL) {
+                assert_int_equal(f->child_canonical(st, a[k]), g->ops->canonical(g, child));
+                assert_int_equal(f->position(st), p);
+            }
         }
         /* The state is whole again: the same moves and value. */
         assert_int_equal(f->primitive(st), v);
