@@ -194,6 +194,14 @@ typedef struct TierOps {
      * `tier:sector`, which solves every position of a tier, skips those.
      * Default: every slot is a position. */
     bool (*legal)(const Game *g, int tier, Position pos);
+    /* OPTIONAL, with generate_parents: the parents of pos (a position of
+     * tier `tier`) that lie in that tier, as generate_parents lists them
+     * (canonical, each once); it may list parents of other tiers too,
+     * which the caller skips. The loopy tier solver's un-moves use it when
+     * it is there: a game can skip the un-moves that leave the tier (a
+     * Morris capture taken back) before hashing them. Default:
+     * generate_parents. */
+    int (*parents_in)(const Game *g, int tier, Position pos, Position *parents);
 } TierOps;
 
 /* Boolean encoding (OPTIONAL), for symbolic solvers (solvers/symbolic.c:
@@ -336,6 +344,15 @@ static inline Position game_do_move(const Game *g, Position pos, Move move) {
 static inline int game_generate_parents(const Game *g, Position pos, Position *parents) {
     STAT_INC(parents);
     return g->ops->generate_parents(g, pos, parents);
+}
+/* The parents of pos in its tier `tier` (TierOps.parents_in, else every
+ * parent), counted as a generate_parents call. */
+static inline int game_tier_parents(const Game *g, int tier, Position pos, Position *parents) {
+    if (g->tiers != NULL && g->tiers->parents_in != NULL) {
+        STAT_INC(parents);
+        return g->tiers->parents_in(g, tier, pos, parents);
+    }
+    return game_generate_parents(g, pos, parents);
 }
 static inline Position game_canonical(const Game *g, Position pos) {
     return g->symmetric ? g->ops->canonical(g, pos) : pos;

@@ -563,10 +563,11 @@ static Position morris_canonical(const Game *g, Position pos) {
 
 /* Adds the parent before the mover's stone went to `to` (from `from`, or
  * from the hand: P), with the captures the move may have made when the
- * stone closed a mill. hand and mover: the parent's; qmask: its point
- * masks with `to` still occupied (the mover's stone back on `from`). */
+ * stone closed a mill (unless `captures` is false). hand and mover: the
+ * parent's; qmask: its point masks with `to` still occupied (the mover's
+ * stone back on `from`). */
 static int add_parents(const Game *g, const int *hand, int mover, const uint32_t *qmask, int from,
-                       int to, Position *out, int n) {
+                       int to, bool captures, Position *out, int n) {
     const Morris *m = mo(g);
     int opp = 1 - mover;
     uint32_t to_bit = UINT32_C(1) << to, from_bit = from < m->points ? UINT32_C(1) << from : 0;
@@ -584,7 +585,7 @@ static int add_parents(const Game *g, const int *hand, int mover, const uint32_t
     /* A capture took one of the opponent's n stones: none when the
      * opponent has all n (a slot that no play reaches, which the whole
      * sector solve of tier:sector still expands). */
-    if (!mill || hand[opp] + opp_stones >= m->n) {
+    if (!mill || !captures || hand[opp] + opp_stones >= m->n) {
         return n;
     }
     /* a stone put back where the move could have removed it: not in a
@@ -601,13 +602,17 @@ static int add_parents(const Game *g, const int *hand, int mover, const uint32_t
     return n;
 }
 
+/* Kinds of un-moves (board_parents). */
+enum { UNDO_PLACE = 1, UNDO_SLIDE = 2, UNDO_CAPTURE = 4, UNDO_ALL = 7 };
+
 /* Appends the parents of the board with point masks bm, hands and `turn`
- * to move: the last mover's placement or slide/flight (slides false:
- * placements only), with the capture it made when the stone it moved
- * closed a mill. A parent whose mover had fewer than three stones was over,
- * so it is not listed. */
-static int board_parents(const Game *g, const int *hand, int turn, const uint32_t *bm, bool slides,
-                         Position *parents, int n) {
+ * to move, of the kinds asked for: the last mover's placement
+ * (UNDO_PLACE) or slide/flight (UNDO_SLIDE), and with them the capture it
+ * made when the stone it moved closed a mill (UNDO_CAPTURE; without it,
+ * only the moves that captured nothing). A parent whose mover had fewer
+ * than three stones was over, so it is not listed. */
+static int board_parents(const Game *g, const int *hand, int turn, const uint32_t *bm,
+                         unsigned kinds, Position *parents, int n) {
     const Morris *m = mo(g);
     int mover = 1 - turn;
     uint32_t me = bm[mover];
@@ -616,8 +621,9 @@ static int board_parents(const Game *g, const int *hand, int turn, const uint32_
     }
     /* A placement: the mover had one more in hand, and was to place. */
     bool place = mover == 0 ? hand[0] + 1 == hand[1] : hand[1] == hand[0];
-    place = place && hand[mover] + 1 <= m->n;
-    bool slide = slides && hand[0] == 0 && hand[1] == 0;
+    place = place && hand[mover] + 1 <= m->n && (kinds & UNDO_PLACE);
+    bool slide = (kinds & UNDO_SLIDE) && hand[0] == 0 && hand[1] == 0;
+    bool captures = kinds & UNDO_CAPTURE;
     bool fly = m->fly && hand[mover] == 0 && mask_ones(m, me) == 3;
     int placed[2] = {hand[0], hand[1]};
     placed[mover]++;
@@ -625,7 +631,7 @@ static int board_parents(const Game *g, const int *hand, int turn, const uint32_
     for (uint32_t t = me; t != 0; t &= t - 1) {
         int to = __builtin_ctz(t);
         if (place) {
-            n = add_parents(g, placed, mover, bm, m->points, to, parents, n);
+            n = add_parents(g, placed, mover, bm, m->points, to, captures, parents, n);
         }
         if (!slide) {
             continue;
@@ -634,8 +640,23 @@ static int board_parents(const Game *g, const int *hand, int turn, const uint32_
             int from = __builtin_ctz(f);
             uint32_t qm[2] = {bm[0], bm[1]};
             qm[mover] |= UINT32_C(1) << from;
-            n = add_parents(g, hand, mover, qm, from, to, parents, n);
+            n = add_parents(g, hand, mover, qm, from, to, captures, parents, n);
         }
+    }
+    return n;
+}
+
+/* With symmetry, parents listed once: sorted, duplicates dropped. */
+static int unique_parents(const Game *g, Position *parents, int n) {
+    if (g->symmetric && n > 1) {
+        sort_u64(parents, n);
+        int k = 1;
+        for (int i = 1; i < n; i++) {
+            if (parents[i] != parents[k - 1]) {
+                parents[k++] = parents[i];
+            }
+        }
+        n = k;
     }
     return n;
 }
@@ -649,22 +670,29 @@ static int morris_generate_parents(const Game *g, Position pos, Position *parent
     uint32_t bm[2];
     int turn;
     const MorrisTier *t = unhash_masks(m, pos, &turn, &bm[0], &bm[1]);
-    int n = board_parents(g, t->hand, turn, bm, true, parents, 0);
+    int n = board_parents(g, t->hand, turn, bm, UNDO_ALL, parents, 0);
     if (m->swap && t->hand[0] == 0 && t->hand[1] == 0 && turn == 1) {
         uint32_t twin[2] = {bm[1], bm[0]};
-        n = board_parents(g, t->hand, 0, twin, false, parents, n);
+        n = board_parents(g, t->hand, 0, twin, UNDO_PLACE | UNDO_CAPTURE, parents, n);
     }
-    if (g->symmetric && n > 1) {
-        sort_u64(parents, n);
-        int k = 1;
-        for (int i = 1; i < n; i++) {
-            if (parents[i] != parents[k - 1]) {
-                parents[k++] = parents[i];
-            }
-        }
-        n = k;
+    return unique_parents(g, parents, n);
+}
+
+/* TierOps.parents_in: in a movement sector, the parents in the sector are
+ * the slides and flights that captured nothing (a capture taken back puts
+ * a stone back: another sector; a placement is in a placement sector), so
+ * those alone are hashed. Elsewhere every parent. */
+static int morris_parents_in(const Game *g, int tier, Position pos, Position *parents) {
+    const Morris *m = mo(g);
+    const MorrisTier *tt = &m->tier[tier];
+    if (tt->hand[0] != 0 || tt->hand[1] != 0) {
+        return morris_generate_parents(g, pos, parents);
     }
-    return n;
+    uint32_t bm[2];
+    int turn;
+    const MorrisTier *t = unhash_masks(m, pos, &turn, &bm[0], &bm[1]);
+    int n = board_parents(g, t->hand, turn, bm, UNDO_SLIDE, parents, 0);
+    return unique_parents(g, parents, n);
 }
 
 /* ------------------------------------------------------------ GPS family */
@@ -1053,6 +1081,7 @@ static const TierOps morris_tiers = {
     .first = morris_tier_first,
     .loopy = morris_tier_loopy,
     .legal = morris_legal,
+    .parents_in = morris_parents_in,
 };
 
 /* With `sym`: the index by classes instead of the hash's slots. */
@@ -1065,6 +1094,7 @@ static const TierOps morris_tiers_sym = {
     .position_at = morris_position_at,
     .loopy = morris_tier_loopy,
     .legal = morris_legal,
+    .parents_in = morris_parents_in,
 };
 
 /* ------------------------------------------------------------------ setup */

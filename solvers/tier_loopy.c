@@ -418,7 +418,7 @@ static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
     Position *buf = L->pbuf[id];
     void *out = L->ibuf[id];
     Position p = position_of(j, i);
-    int n = game_generate_parents(j->g, p, buf);
+    int n = game_tier_parents(j->g, j->tier, p, buf);
     if (n < 0 || n > j->g->max_parents) {
         fail(L, ERR_INTERNAL,
              "game '%s': generate_parents returned %d parents (max_parents %d) for position "

@@ -397,6 +397,51 @@ static void parents_invert_moves(void **state) {
 
 /* ---------------------------------------------------------------- tiers */
 
+/* TierOps.parents_in (games with tiers and un-moves that have it): every
+ * parent generate_parents lists in the position's own tier is there, and
+ * nothing that generate_parents does not list, each once. */
+static void tier_parents_agree(void **state) {
+    Game *g = test_game(*state);
+    Reach r;
+    test_reach(g, &r);
+    Position *all = malloc((size_t)g->max_parents * sizeof *all);
+    Position *in = malloc((size_t)g->max_parents * sizeof *in);
+    assert_non_null(all);
+    assert_non_null(in);
+    uint64_t kept = 0, left = 0;
+    for (uint64_t i = 0; i < r.count; i++) {
+        Position c = r.list[i];
+        int tier = g->tiers->tier_of(g, c);
+        int na = g->ops->generate_parents(g, c, all);
+        int ni = g->tiers->parents_in(g, tier, c, in);
+        assert_in_range(ni, 0, g->max_parents);
+        for (int k = 0; k < ni; k++) {
+            assert_true(contains(all, na, in[k]));
+            for (int x = 0; x < k; x++) {
+                assert_true(in[x] != in[k]);
+            }
+        }
+        for (int k = 0; k < na; k++) {
+            if (g->tiers->tier_of(g, all[k]) == tier) {
+                if (!contains(in, ni, all[k])) {
+                    fail_msg("%s:%s: parent %llu of %llu is in its tier %d, not in parents_in",
+                             g->module->name, g->variant, (unsigned long long)all[k],
+                             (unsigned long long)c, tier);
+                }
+                kept++;
+            } else {
+                left += !contains(in, ni, all[k]);
+            }
+        }
+    }
+    assert_true(kept > 0); /* in-tier parents exist (a loopy tier) */
+    assert_true(left > 0); /* and some others were left out */
+    free(all);
+    free(in);
+    test_reach_free(&r);
+    game_destroy(g);
+}
+
 static void tiers_partition(void **state) {
     Game *g = test_game(*state);
     const TierOps *t = g->tiers;
@@ -488,6 +533,9 @@ static bool is_symmetric(const Game *g) { return g->symmetric; }
 static bool non_loopy(const Game *g) { return !g->loopy; }
 static bool has_parents(const Game *g) { return g->ops->generate_parents != NULL; }
 static bool has_tiers(const Game *g) { return g->tiers != NULL; }
+static bool has_tier_parents(const Game *g) {
+    return g->tiers != NULL && g->tiers->parents_in != NULL && g->ops->generate_parents != NULL;
+}
 
 int main(void) {
     static const Property props[] = {
@@ -502,6 +550,7 @@ int main(void) {
         {"acyclic_within_depth", acyclic_within_depth, non_loopy},
         {"parents_invert_moves", parents_invert_moves, has_parents},
         {"tiers_partition", tiers_partition, has_tiers},
+        {"tier_parents_agree", tier_parents_agree, has_tier_parents},
     };
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
