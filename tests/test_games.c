@@ -345,14 +345,20 @@ static bool contains(const Position *list, int n, Position p) {
     return false;
 }
 
+/* Two buffers of g->max_parents positions. */
+static void parent_buffers(const Game *g, Position **a, Position **b) {
+    *a = malloc((size_t)g->max_parents * sizeof **a);
+    *b = malloc((size_t)g->max_parents * sizeof **b);
+    assert_non_null(*a);
+    assert_non_null(*b);
+}
+
 static void parents_invert_moves(void **state) {
     Game *g = test_game(*state);
     Reach r;
     test_reach(g, &r);
-    Position *parents = malloc((size_t)g->max_parents * sizeof *parents);
-    Position *sorted = malloc((size_t)g->max_parents * sizeof *sorted);
-    assert_non_null(parents);
-    assert_non_null(sorted);
+    Position *parents, *sorted;
+    parent_buffers(g, &parents, &sorted);
     Position children[GAME_MAX_MOVES];
     /* Each child lists its parent. */
     for (uint64_t i = 0; i < r.count; i++) {
@@ -404,10 +410,8 @@ static void tier_parents_agree(void **state) {
     Game *g = test_game(*state);
     Reach r;
     test_reach(g, &r);
-    Position *all = malloc((size_t)g->max_parents * sizeof *all);
-    Position *in = malloc((size_t)g->max_parents * sizeof *in);
-    assert_non_null(all);
-    assert_non_null(in);
+    Position *all, *in;
+    parent_buffers(g, &all, &in);
     uint64_t kept = 0, left = 0;
     for (uint64_t i = 0; i < r.count; i++) {
         Position c = r.list[i];
