@@ -124,7 +124,7 @@ typedef struct GpsOps {
      * do_move, canonical and undo_move give, without the history, the
      * board's update and the child's own hash. Solvers that want only the
      * children's canonical positions use it when it is there
-     * (gps_child_canonical). */
+     * (gps_child). */
     Position (*child_canonical)(GpsState *st, Move move);
     /* REQUIRED when g->has_winby. */
     int (*turn)(GpsState *st);
@@ -374,16 +374,16 @@ static inline void gps_undo_move(const GpsOps *f, GpsState *st) {
     STAT_INC(undo_move);
     f->undo_move(st);
 }
-/* The canonical position of the child by `move` of the state's board (a
- * symmetric game's): child_canonical when the family has it (counted as a
- * do_move), else do_move, canonical, undo_move. */
-static inline Position gps_child_canonical(const GpsOps *f, GpsState *st, Move move) {
-    if (f->child_canonical != NULL) {
+/* The child by `move` of the state's board, the board left as it was:
+ * canonical in a symmetric game (child_canonical when the family has it,
+ * counted as a do_move), else do_move, canonical if symmetric, undo_move. */
+static inline Position gps_child(const Game *g, const GpsOps *f, GpsState *st, Move move) {
+    if (g->symmetric && f->child_canonical != NULL) {
         STAT_INC(do_move);
         return f->child_canonical(st, move);
     }
-    gps_do_move(f, st, move);
-    Position c = f->canonical(st);
+    Position c = gps_do_move(f, st, move);
+    c = g->symmetric ? f->canonical(st) : c;
     gps_undo_move(f, st);
     return c;
 }

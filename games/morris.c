@@ -122,7 +122,6 @@ typedef struct Morris {
     uint32_t mill_mask[MORRIS_MAX_MILLS];  /* the points of each mill */
     uint32_t adj_mask[MORRIS_MAX_POINTS];  /* each point's neighbours */
     int8_t mills_of[MORRIS_MAX_POINTS][2]; /* the mills through each point, -1 if none */
-    int8_t adj[MORRIS_MAX_POINTS][5];      /* neighbours, ending -1 */
     int nsyms;
     uint8_t sym[MORRIS_MAX_SYMS][MORRIS_MAX_POINTS];
     /* symmetry s maps the points of byte k of a point mask, v, to
@@ -1107,19 +1106,12 @@ static void add_mill(Morris *m, int a, int b, int c) {
 }
 
 static void add_edge(Morris *m, int a, int b) {
-    for (int e = 0; e < 2; e++) {
-        int8_t *list = m->adj[e == 0 ? a : b];
-        int k = 0;
-        while (list[k] >= 0) {
-            k++;
-        }
-        list[k] = (int8_t)(e == 0 ? b : a);
-    }
+    m->adj_mask[a] |= UINT32_C(1) << b;
+    m->adj_mask[b] |= UINT32_C(1) << a;
 }
 
 /* The board's points, lines, neighbours and symmetries. */
 static void morris_geometry(Morris *m) {
-    memset(m->adj, -1, sizeof m->adj);
     memset(m->mills_of, -1, sizeof m->mills_of);
     if (m->n == 3) {
         m->points = 9;
@@ -1218,11 +1210,6 @@ static void morris_geometry(Morris *m) {
             int8_t *of = m->mills_of[m->mill[x][i]];
             of[of[0] < 0 ? 0 : 1] = (int8_t)x;
             m->mill_mask[x] |= UINT32_C(1) << m->mill[x][i];
-        }
-    }
-    for (int p = 0; p < m->points; p++) {
-        for (int i = 0; m->adj[p][i] >= 0; i++) {
-            m->adj_mask[p] |= UINT32_C(1) << m->adj[p][i];
         }
     }
 }

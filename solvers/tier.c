@@ -346,12 +346,7 @@ static void expand(const TierSolve *s, GpsState *st, Position p, Expansion *e) {
         e->turn = s->winby ? f->turn(st) : 0;
         int n = gps_generate_moves(f, st, moves);
         for (int i = 0; i < n; i++) {
-            if (g->symmetric) {
-                e->child[i] = gps_child_canonical(f, st, moves[i]);
-            } else {
-                e->child[i] = gps_do_move(f, st, moves[i]);
-                gps_undo_move(f, st);
-            }
+            e->child[i] = gps_child(g, f, st, moves[i]);
         }
         e->n = n;
         return;
