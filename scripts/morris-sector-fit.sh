@@ -12,7 +12,7 @@
 # Prints a Markdown table: sector, the solver's three figures and its
 # estimate, then what the solve checks only once its bitmaps exist, here
 # estimated by arithmetic (not by the solver): the largest loopy tier's
-# canonical positions, at 14 bytes each (solvers/tier_loopy.h,
+# canonical positions, at 12 bytes each (solvers/tier_loopy.h,
 # tier_loopy_bytes), taken as its slots: with `sym` a tier's slots are the
 # index by classes (games/morris.c, morris_index_of), 1.01 to 1.24 slots a
 # canonical position (docs/loopy.md), so this is an upper bound. The
@@ -63,7 +63,7 @@ for w in 3 4 5 6 7 8 9; do
                     for (a = 3; a <= W; a++) for (c = 3; c <= Bl; c++) {
                         s = slots[615 + 10 * a + c]; if (s > L) L = s
                     }
-                    pos = L * 14
+                    pos = L * 12
                     tot = bytes($4) + pos
                     printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", n, $1, $2, $3, $4, size(pos),
                         size(tot), (tot <= B * 2^30 ? "yes" : "no")

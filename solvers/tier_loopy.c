@@ -55,7 +55,7 @@
  * moves (twice with stored edges), plus one generate_parents call per
  * position taken from a frontier; O(size/64) words per BFS round and per
  * level. Memory beyond the records: per reachable position 2 bytes of
- * counter, 2+2 of event level (indexed by the position's rank among the
+ * counter, 2 of event (indexed by the position's rank among the
  * reachable ones, so a tier whose bitmap is sparse, one reached from the
  * start only in part, pays for its positions, not its slots) and I of
  * frontier; per slot 1/8 for the ranks (a prefix count
@@ -83,6 +83,29 @@
 
 #define LOOPY_LEVELS (DB_MAX_REMOTENESS_16 + 2) /* event levels 0..16383, +1 */
 
+/* A position's event, the virtual child that stands for its children in
+ * child tiers: the top two bits its kind, the low 14 its level (the child's
+ * remoteness, at most DB_MAX_REMOTENESS_16). One array serves both passes:
+ * a position whose virtual child loses never needs its tie event (it is a
+ * win), and one whose child-tier children all win has none; so a position
+ * has at most one event that matters, 2 bytes, not 2 per pass. */
+enum {
+    EV_NONE = 0,
+    EV_LOSE = 0x4000u, /* a child-tier child loses: the position wins */
+    EV_WIN = 0x8000u,  /* every child-tier child wins: one more losing child */
+    EV_TIE = 0xc000u,  /* no losing child-tier child, the nearest tie at this level */
+    EV_KIND = 0xc000u,
+    EV_LEVEL = 0x3fffu,
+};
+_Static_assert(DB_MAX_REMOTENESS_16 <= EV_LEVEL, "an event level fits 14 bits");
+
+/* 1 + the level of event e when its kind belongs to the pass, else 0. */
+static inline uint32_t event_slot(uint16_t e, bool tie_pass) {
+    uint32_t kind = e & EV_KIND;
+    bool mine = tie_pass ? kind == EV_TIE : kind == EV_LOSE || kind == EV_WIN;
+    return mine ? (e & EV_LEVEL) + 1u : 0;
+}
+
 typedef struct Loopy {
     TierLoopyJob *j;
     Error *err;
@@ -90,10 +113,9 @@ typedef struct Loopy {
     /* The three arrays below are indexed by rank (slot_rank): the number of
      * reachable positions before the slot, so they take 2 bytes a
      * reachable position, not a slot (with `sym`, 1/16 of the slots). */
-    uint64_t *rank0;  /* [words] reachable positions before each bitmap word */
-    uint16_t *left;   /* [reached] children not yet known to be wins for the opponent */
-    uint16_t *wl_ev;  /* [reached] 0, or 1 + level of the virtual child, bit 15: it loses */
-    uint16_t *tie_ev; /* [reached] 0, or 1 + the smallest tie level among child-tier children */
+    uint64_t *rank0; /* [words] reachable positions before each bitmap word */
+    uint16_t *left;  /* [reached] children not yet known to be wins for the opponent */
+    uint16_t *ev;    /* [reached] the virtual child's event: EV_* | its level (below) */
     /* The arrays of slot indices below hold uint32_t, or uint64_t when
      * wide (ix_get, ix_put). */
     bool wide;        /* 8-byte slot indices (tier_loopy_index_bytes) */
@@ -518,12 +540,11 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool
     L->left[ri] = (uint16_t)(m + has_out);
     db_put(j->vals, i, VALUE_UNDECIDED, 0);
     if (lose_min != UINT32_MAX) {
-        L->wl_ev[ri] = (uint16_t)(0x8000u | (lose_min + 1));
+        L->ev[ri] = (uint16_t)(EV_LOSE | lose_min);
     } else if (has_out && all_win) {
-        L->wl_ev[ri] = (uint16_t)(win_max + 1);
-    }
-    if (tie_min != UINT32_MAX) {
-        L->tie_ev[ri] = (uint16_t)(tie_min + 1);
+        L->ev[ri] = (uint16_t)(EV_WIN | win_max);
+    } else if (tie_min != UINT32_MAX) {
+        L->ev[ri] = (uint16_t)(EV_TIE | tie_min);
     }
     if (!L->use_parents) {
         for (int k = 0; k < m; k++) {
@@ -582,11 +603,10 @@ static ErrCode build_edges(Loopy *L, uint64_t reached) {
 }
 
 /* The events of a pass, sorted by level (counting sort): ix_get(L, ev,
- * off[r] .. off[r + 1] - 1) are the indices whose event (lev[rank] &
- * 0x7fff, 1 + level) is at level r, for r < *nlevels. O(size/64 + reached
- * + levels). */
-static ErrCode sort_events(Loopy *L, const uint16_t *lev, void **ev, uint64_t **off,
-                           uint32_t *nlevels) {
+ * off[r] .. off[r + 1] - 1) are the indices whose event is of the pass's
+ * kinds (event_slot) and at level r, for r < *nlevels. O(size/64 +
+ * reached + levels). */
+static ErrCode sort_events(Loopy *L, bool tie_pass, void **ev, uint64_t **off, uint32_t *nlevels) {
     TierLoopyJob *j = L->j;
     const char *what = "the loopy tier's events";
     uint64_t *start = mem_calloc(LOOPY_LEVELS + 1, sizeof *start, what, L->err);
@@ -598,7 +618,7 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, void **ev, uint64_t **
     uint64_t nwords = words_of(j->size), k = 0;
     for (uint64_t w = 0; w < nwords; w++) {
         for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
-            uint32_t l = lev[k++] & 0x7fffu; /* the rank: positions in index order */
+            uint32_t l = event_slot(L->ev[k++], tie_pass); /* k: the rank, in index order */
             if (l == 0) {
                 continue;
             }
@@ -624,7 +644,7 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, void **ev, uint64_t **
     k = 0;
     for (uint64_t w = 0; w < nwords; w++) {
         for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
-            uint32_t l = lev[k++] & 0x7fffu;
+            uint32_t l = event_slot(L->ev[k++], tie_pass);
             if (l != 0) {
                 ix_put(L, e, cursor[l - 1]++, w * 64 + (uint64_t)__builtin_ctzll(bits));
             }
@@ -643,11 +663,10 @@ static ErrCode sort_events(Loopy *L, const uint16_t *lev, void **ev, uint64_t **
 static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
     TierLoopyJob *j = L->j;
     Database *db = j->vals;
-    const uint16_t *lev = tie_pass ? L->tie_ev : L->wl_ev;
     void *ev;
     uint64_t *off;
     uint32_t nlevels;
-    ErrCode rc = sort_events(L, lev, &ev, &off, &nlevels);
+    ErrCode rc = sort_events(L, tie_pass, &ev, &off, &nlevels);
     if (rc != ERR_OK) {
         return rc;
     }
@@ -692,9 +711,9 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
                     }
                 } else {
                     uint64_t q = ix_get(L, ev, e0 + (k - nf));
-                    Value v = tie_pass                           ? VALUE_TIE
-                              : (lev[slot_rank(L, q)] & 0x8000u) ? VALUE_LOSE
-                                                                 : VALUE_WIN;
+                    Value v = tie_pass                                        ? VALUE_TIE
+                              : (L->ev[slot_rank(L, q)] & EV_KIND) == EV_LOSE ? VALUE_LOSE
+                                                                              : VALUE_WIN;
                     apply(L, q, v, r, tie_pass);
                 }
             }
@@ -709,15 +728,14 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
 
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges) {
     uint64_t ib = tier_loopy_index_bytes(size, false);
-    return words_of(size) * 8 + reached * (6 + 2 * ib) + (LOOPY_LEVELS + 1) * 8 +
+    return words_of(size) * 8 + reached * (4 + 2 * ib) + (LOOPY_LEVELS + 1) * 8 +
            (stored_edges ? (size + 1) * 8 : 0);
 }
 
 static void release(Loopy *L) {
     free(L->rank0);
     free(L->left);
-    free(L->wl_ev);
-    free(L->tie_ev);
+    free(L->ev);
     free(L->queue);
     free(L->pfirst);
     free(L->pars);
@@ -750,8 +768,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     uint64_t nwords = words_of(j->size);
     L.rank0 = mem_alloc((size_t)nwords * 8 + 8, what, err);
     L.left = mem_alloc((size_t)reached * 2 + 2, what, err);
-    L.wl_ev = mem_calloc((size_t)reached + 1, 2, what, err);
-    L.tie_ev = mem_calloc((size_t)reached + 1, 2, what, err);
+    L.ev = mem_calloc((size_t)reached + 1, 2, what, err);
     for (uint64_t w = 0, before = 0; L.rank0 != NULL && w < nwords; w++) {
         L.rank0[w] = before;
         before += (uint64_t)__builtin_popcountll(j->reach[w]);
@@ -770,8 +787,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
             }
         }
     }
-    if (L.rank0 == NULL || L.left == NULL || L.wl_ev == NULL || L.tie_ev == NULL ||
-        L.queue == NULL ||
+    if (L.rank0 == NULL || L.left == NULL || L.ev == NULL || L.queue == NULL ||
         (L.use_parents ? (L.pbuf == NULL || L.ibuf == NULL) : L.pfirst == NULL)) {
         rc = ERR_MEMORY;
     }

@@ -64,12 +64,12 @@ unsigned tier_loopy_index_bytes(uint64_t size, bool wide);
 
 /* An upper bound on the bytes tier_loopy_solve allocates beyond the tier's
  * records for a tier of `size` slots of which `reached` are reachable, with
- * I = tier_loopy_index_bytes(size, false): 6 + 2 I a reachable position
- * (counter, two event levels, the frontier, and the events of one pass, at
- * most one a position), 1/8 a slot (ranks) and the event levels' offsets
- * (128 KiB); with stored edges also 8 a slot, plus I an in-tier edge, which
- * is not counted here (the solve checks it when it has counted the edges).
- * So 14 bytes a reachable position up to 2^32 slots, 22 above. */
+ * I = tier_loopy_index_bytes(size, false): 4 + 2 I a reachable position
+ * (counter, event, the frontier, and the events of one pass, at most one a
+ * position), 1/8 a slot (ranks) and the event levels' offsets (128 KiB);
+ * with stored edges also 8 a slot, plus I an in-tier edge, which is not
+ * counted here (the solve checks it when it has counted the edges). So 12
+ * bytes a reachable position up to 2^32 slots, 20 above. */
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges);
 
 /* Reach pass: the positions of the tier reachable from those whose bits are

@@ -198,14 +198,15 @@ static void check_expect(const char *solver, const SolveResult *res, const Expec
  *   1 -> 4        4 -> 1 5    5 lose (primitive)       a loop with an exit
  *   2 -> 6 7 6    7 -> 2      6 tie (primitive)        a tie through a loop
  *   3 -> 3 8 15   8 -> 9      9 -> 8                   a self-loop, a dead loop
- *   15 -> 5 1     12 -> 9 2   13 -> 4 14 14            14 win (primitive)
+ *   15 -> 5 1 6   12 -> 9 2   13 -> 4 14 14            14 win (primitive)
  *   16 -> 17      17 -> 16 18                          18 lose (primitive)
  *   19 -> 20 .. 275           20 .. 275 win (primitive): 256 children
  *   10 -> 1       11 -> 2     (never reached from 0)
  *
  * Worked by hand with the rules of core/value.h:
  *   5 lose 0, 14 win 0, 18 lose 0, 6 tie 0, 20..275 win 0 (primitives);
- *   4 win 1 (child 5 loses); 15 win 1 (5 loses at 0, 1 later: min);
+ *   4 win 1 (child 5 loses); 15 win 1 (5 loses at 0, 1 later: min; the
+ *   tie child 6 does not matter beside a losing one);
  *   17 win 1 (18 loses); 19 lose 1 (all 256 children win, max 0);
  *   1 lose 2 (its only child 4 wins in 1); 13 lose 2 (4 wins in 1, 14 in 0:
  *   1 + max; the second move to 14 is the same child); 16 lose 2 (17 wins in
@@ -216,9 +217,10 @@ static void check_expect(const char *solver, const SolveResult *res, const Expec
  *   8, 9 draw (they only move to each other); 3 draw (children: itself, 8
  *   (draw) and 15 (a win for the opponent): no loss, no tie, a draw);
  *   10, 11 are never reached, though they are listed as parents of 1 and 2. */
-static void loopy_graph_by_hand(void **state) {
-    (void)state;
-    enum { N = 276 };
+enum { HAND_NODES = 276, HAND_TIERS = 6 };
+
+/* The graph above, its edges and primitives. */
+static TestGraph *hand_graph(void) {
     int edges[2 * 300], ne = 0;
 #define EDGE(a, b) (edges[2 * ne] = (a), edges[2 * ne + 1] = (b), ne++)
     static const int root_kids[] = {1, 2, 3, 12, 13, 16, 19};
@@ -228,20 +230,27 @@ static void loopy_graph_by_hand(void **state) {
     EDGE(1, 4), EDGE(4, 1), EDGE(4, 5);
     EDGE(2, 6), EDGE(2, 7), EDGE(2, 6), EDGE(7, 2);
     EDGE(3, 3), EDGE(3, 8), EDGE(3, 15), EDGE(8, 9), EDGE(9, 8);
-    EDGE(15, 5), EDGE(15, 1), EDGE(12, 9), EDGE(12, 2), EDGE(13, 4), EDGE(13, 14), EDGE(13, 14);
+    EDGE(15, 5), EDGE(15, 1), EDGE(15, 6);
+    EDGE(12, 9), EDGE(12, 2), EDGE(13, 4), EDGE(13, 14), EDGE(13, 14);
     EDGE(16, 17), EDGE(17, 16), EDGE(17, 18);
-    for (int c = 20; c < N; c++) {
+    for (int c = 20; c < HAND_NODES; c++) {
         EDGE(19, c);
     }
     EDGE(10, 1), EDGE(11, 2);
 #undef EDGE
-    TestGraph *gr = test_graph_new(N, edges, ne);
+    TestGraph *gr = test_graph_new(HAND_NODES, edges, ne);
     gr->prim[5] = gr->prim[18] = VALUE_LOSE;
     gr->prim[14] = VALUE_WIN;
     gr->prim[6] = VALUE_TIE;
-    for (int c = 20; c < N; c++) {
+    for (int c = 20; c < HAND_NODES; c++) {
         gr->prim[c] = VALUE_WIN;
     }
+    return gr;
+}
+
+static void loopy_graph_by_hand(void **state) {
+    (void)state;
+    TestGraph *gr = hand_graph();
     assert_int_equal(gr->max_moves, 256);
     Game g = test_graph_game(gr, 0, true, false);
     static const Expect expect[] = {
@@ -281,6 +290,7 @@ static void loopy_graph_by_hand(void **state) {
  *   tier 0  {0}                          children 1, 2, 3, 5
  *   tier 1  {16, 17}                     loopy; 17 -> 18 leaves (a loss)
  *   tier 2  {1, 3, 4, 8, 9, 10, 12, 13, 15}  loopy; 4 -> 5, 15 -> 5 (losses),
+ *                                        15 -> 6 (a tie beside the loss),
  *                                        13 -> 14 (a win, twice), 12 -> 2 (a
  *                                        tie at 1) leave; children 3, 4
  *   tier 3  {2, 7, 11}                   loopy; 2 -> 6 (a tie) leaves; child 4
@@ -289,7 +299,6 @@ static void loopy_graph_by_hand(void **state) {
  *
  * The expected records are the hand-worked ones above; the tier solver must
  * give them with 1 and 2 threads, with un-moves and with stored back edges. */
-enum { HAND_NODES = 276, HAND_TIERS = 6 };
 static const int hand_small_tier[20] = {0, 2, 3, 2, 2, 4, 4, 3, 2, 2, 2, 3, 2, 2, 4, 2, 1, 1, 4, 5};
 
 static int hand_tier_of(const Game *g, Position p) {
@@ -342,29 +351,7 @@ static bool hand_loopy(const Game *g, int tier) {
 
 static void loopy_graph_by_tiers(void **state) {
     (void)state;
-    int edges[2 * 300], ne = 0;
-#define EDGE(a, b) (edges[2 * ne] = (a), edges[2 * ne + 1] = (b), ne++)
-    static const int root_kids[] = {1, 2, 3, 12, 13, 16, 19};
-    for (int k = 0; k < 7; k++) {
-        EDGE(0, root_kids[k]);
-    }
-    EDGE(1, 4), EDGE(4, 1), EDGE(4, 5);
-    EDGE(2, 6), EDGE(2, 7), EDGE(2, 6), EDGE(7, 2);
-    EDGE(3, 3), EDGE(3, 8), EDGE(3, 15), EDGE(8, 9), EDGE(9, 8);
-    EDGE(15, 5), EDGE(15, 1), EDGE(12, 9), EDGE(12, 2), EDGE(13, 4), EDGE(13, 14), EDGE(13, 14);
-    EDGE(16, 17), EDGE(17, 16), EDGE(17, 18);
-    for (int c = 20; c < HAND_NODES; c++) {
-        EDGE(19, c);
-    }
-    EDGE(10, 1), EDGE(11, 2);
-#undef EDGE
-    TestGraph *gr = test_graph_new(HAND_NODES, edges, ne);
-    gr->prim[5] = gr->prim[18] = VALUE_LOSE;
-    gr->prim[14] = VALUE_WIN;
-    gr->prim[6] = VALUE_TIE;
-    for (int c = 20; c < HAND_NODES; c++) {
-        gr->prim[c] = VALUE_WIN;
-    }
+    TestGraph *gr = hand_graph();
     Game g = test_graph_game(gr, 0, true, false);
     static const TierOps tiers = {
         .count = hand_tier_count,
