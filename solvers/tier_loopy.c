@@ -110,7 +110,7 @@ typedef struct Loopy {
     TierLoopyJob *j;
     Error *err;
     volatile int failed;
-    /* The three arrays below are indexed by rank (slot_rank): the number of
+    /* left and ev are indexed by rank (slot_rank): the number of
      * reachable positions before the slot, so they take 2 bytes a
      * reachable position, not a slot (with `sym`, 1/16 of the slots). */
     uint64_t *rank0; /* [words] reachable positions before each bitmap word */
