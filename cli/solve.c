@@ -900,7 +900,14 @@ static int run(int argc, char **argv) {
     /* Refused before a long solve: a query or a save the solver cannot serve. */
     if (a.query != NULL || a.db != NULL) {
         const char *what = a.query != NULL ? "--query" : "--db";
-        if (s->root_only) {
+        if (s->reads_db && a.query != NULL) {
+            rc = error_set(&err, ERR_USAGE,
+                           "--query needs a database, and '%s' solves the initial position "
+                           "only (its --db is its input); query that database without --solver",
+                           s->name);
+        } else if (s->reads_db) {
+            /* --db DIR is the search's input */
+        } else if (s->root_only) {
             rc = error_set(&err, ERR_USAGE,
                            "%s needs a solver that keeps a database; '%s' solves the initial "
                            "position only",
@@ -924,7 +931,7 @@ static int run(int argc, char **argv) {
     }
     if (a.check_args) { /* everything parsed and resolved; no solve */
         char why[512];
-        if (!solver_supports(s, g, why, sizeof why)) {
+        if (!solver_supports_cfg(s, g, &a.cfg, why, sizeof why)) {
             error_set(&err, ERR_UNSUPPORTED, "%s", why);
         }
         game_destroy(g);
@@ -947,7 +954,7 @@ static int run(int argc, char **argv) {
                            s->name, sum.undecided);
         }
     }
-    if (rc == ERR_OK && a.db != NULL && !res.saved_db) {
+    if (rc == ERR_OK && a.db != NULL && !res.saved_db && !s->reads_db) {
         if (res.has_db) {
             rc = store_save(g, s->name, &res, &sum, a.db, res.threads, &err);
         } else {

@@ -25,6 +25,7 @@ extern const SolverModule dfs_depth_solver;
 extern const SolverModule tier_solver;
 extern const SolverModule symbolic_solver;
 extern const SolverModule minimax_solver;
+extern const SolverModule search_solver;
 
 const SolverModule *const solver_registry[] = {
     &gps_cached_solver,
@@ -37,6 +38,7 @@ const SolverModule *const solver_registry[] = {
     &tier_solver,
     &symbolic_solver,
     &minimax_solver,
+    &search_solver,
     NULL,
 };
 // clang-format on

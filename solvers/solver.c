@@ -41,7 +41,8 @@ ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *c
     return ERR_OK;
 }
 
-bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) {
+/* solver_supports, with the game taken as loopy or not. */
+static bool supports(const SolverModule *s, const Game *g, bool loopy, char *why, size_t n) {
     const char *gname = g->module->name;
     const char *missing = NULL;
     if ((s->needs & NEEDS_GPS) && g->gps == NULL) {
@@ -63,8 +64,22 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) 
         }
         return false;
     }
-    if (g->loopy && !s->loopy_ok) {
+    if (s->values_only && g->has_winby) {
         if (why != NULL) {
+            snprintf(why, n,
+                     "solver '%s' computes values only, and game '%s' has WinBy scores; use a "
+                     "solver that keeps them (solve --list)",
+                     s->name, gname);
+        }
+        return false;
+    }
+    if (loopy && !s->loopy_ok) {
+        if (why != NULL && s->reads_db && g->tiers != NULL) {
+            snprintf(why, n,
+                     "game '%s' is loopy (positions can repeat): solver '%s' needs --db DIR, a "
+                     "database of its loopy tiers solved (--solver tier:sector=T --db DIR)",
+                     gname, s->name);
+        } else if (why != NULL) {
             snprintf(why, n,
                      "game '%s' is loopy (positions can repeat), so the depth-first solver '%s' "
                      "would never finish; use a solver for loopy games (solve --list)",
@@ -73,6 +88,17 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) 
         return false;
     }
     return true;
+}
+
+bool solver_supports_cfg(const SolverModule *s, const Game *g, const SolveConfig *cfg, char *why,
+                         size_t n) {
+    /* With a database, the loops are in it; the search checks the rest. */
+    bool db = s->reads_db && g->tiers != NULL && cfg != NULL && cfg->work_dir != NULL;
+    return supports(s, g, g->loopy && !db, why, n);
+}
+
+bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) {
+    return supports(s, g, g->loopy, why, n);
 }
 
 const SolverModule *solver_default(const Game *g) {
@@ -89,7 +115,7 @@ ErrCode solver_run(const SolverModule *s, const Game *g, const SolveConfig *cfg,
                    Error *err) {
     memset(res, 0, sizeof *res);
     char why[512];
-    if (!solver_supports(s, g, why, sizeof why)) {
+    if (!solver_supports_cfg(s, g, cfg, why, sizeof why)) {
         return error_set(err, ERR_UNSUPPORTED, "%s", why);
     }
     res->threads = 1;

@@ -114,6 +114,16 @@ typedef struct SolverModule {
      * still match dfs; the cross-check compares those and the root, --query
      * refuses it, and it is never a game's default solver. */
     bool partial_db;
+    /* OPTIONAL (default false), for a root-only solver: it computes the
+     * initial position's value only, no remoteness (SolveResult.no_remoteness)
+     * and no WinBy score (games with scores are not supported). */
+    bool values_only;
+    /* OPTIONAL (default false), for a root-only solver: --db DIR (cfg->work_dir)
+     * is its input, a database of solved tiers, complete or partial, whose
+     * positions end its search (search). With one, it accepts a loopy game
+     * too: the positions it searches above the database must not repeat, and
+     * it refuses a position of a loopy tier the database does not hold. */
+    bool reads_db;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
@@ -129,6 +139,11 @@ ErrCode solver_lookup(const char *spec, const SolverModule **out, SolveConfig *c
 
 /* True when s can solve g; otherwise why (if not NULL) says what is missing. */
 bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n);
+
+/* solver_supports, given the solve's configuration: a reads_db solver with
+ * a database (cfg->work_dir) accepts a loopy game with tiers. */
+bool solver_supports_cfg(const SolverModule *s, const Game *g, const SolveConfig *cfg, char *why,
+                         size_t n);
 
 /* The first registered solver that supports g (NULL if none). */
 const SolverModule *solver_default(const Game *g);

@@ -538,6 +538,18 @@ static ErrCode load_file(Store *st, int k, int threads, Database *v, Error *err)
     return rc;
 }
 
+bool store_tier_held(const Store *st, int t) {
+    return !st->tiers || (t >= 0 && t < st->ntiers && st->tier_file[t] < st->tier_file[t + 1]);
+}
+
+ErrCode store_tier_load(Store *st, int t, int threads, Database *v, Error *err) {
+    if (!st->tiers || !store_tier_held(st, t)) {
+        return error_set(err, ERR_INTERNAL, "%s does not hold tier %d as a tier file", st->dir.path,
+                         t);
+    }
+    return load_tier(st, t, threads, v, err);
+}
+
 /* A record the game can hold; NULL if fine, else why not. */
 static const char *record_problem(const Store *st, uint32_t raw) {
     const Database *f = &st->fmt;

@@ -117,6 +117,15 @@ bool store_has_remoteness(const Store *st);
 /* The record (raw, core/db.h) and score of position pos (canonical). */
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err);
 
+/* Layout tiers: true when the database holds tier t (a partial database
+ * holds only some); layout slots: true (such a database is complete). */
+bool store_tier_held(const Store *st, int t);
+
+/* Tier t's records read whole into *v (db_create'd; free with db_destroy),
+ * from its file or its slices, checksums checked; the caller checks the
+ * memory first (tier size times the record width). Layout tiers only. */
+ErrCode store_tier_load(Store *st, int t, int threads, Database *v, Error *err);
+
 /* The counts and the by-remoteness histogram, streamed from the files;
  * refuses a database whose counts differ from its manifest's. Free with
  * db_summary_free. */

@@ -242,6 +242,24 @@ refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=
     --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
     --solver minimax --db "$db/m"
+# The search (solvers/search.c) from the empty board down to the sector
+# database: the value retro gives the whole game, for each variant; without
+# a database a loopy game is refused, and so are a query and a game with
+# WinBy scores (it computes values only).
+r=$("$solve" morris:n=3 --solver retro --json | jq -r .value)
+for v in morris:n=3 morris:n=3,sym morris:n=3,sym,swap; do
+    d="$db/m3"
+    [ "$v" = morris:n=3,sym ] && d="$db/m3s"
+    [ "$v" = morris:n=3,sym,swap ] && d="$db/m3w"
+    j=$("$solve" "$v" --solver search --db "$d" --json)
+    echo "$j" | jq -e --arg r "$r" '.value == $r and .solver_stats.db_leaves > 0 and
+        .solver_stats.search_nodes > 0' >/dev/null && ok "search down to sectors $v ($r)" ||
+        bad "search down to sectors $v: $j, retro: $r"
+done
+refuse "search, loopy, no database" "needs --db DIR" morris:n=3 --solver search
+refuse "search with a query" "its --db is its input" morris:n=3 --solver search --db "$db/m3" \
+    --query ---------:3:3:w
+refuse "search on scores" "computes values only" othello --solver search
 refuse_code 2 "verify without db" "give --db" tictactoe --verify
 refuse_code 5 "db missing" "cannot open the database directory" tictactoe --db "$db/none" \
     --query x--------

@@ -45,6 +45,55 @@ static void solve_ok(const Game *g, const char *opts, int threads, const char *d
 
 /* ------------------------------------------------- every tiered variant */
 
+/* The search (solvers/search.c) down to a partial database of tier:sector:
+ * for a loop-free game, the sector of a position two moves from the start
+ * (its tiers and those below); for a loopy one, every loopy tier's sector.
+ * The start's value must be the strong solve's (dfs, or retro), read from
+ * the database at some leaves. */
+static void search_down_to_tiers(void **state) {
+    Game *g = test_game(*state);
+    SolveResult oracle, res;
+    test_solve(solver_supports(solver_find("dfs"), g, NULL, 0) ? "dfs" : "retro", g, &oracle);
+    char dir[] = "/tmp/gamesman-search-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char opts[64];
+    int nt = g->tiers->count(g);
+    for (int t = 0; t < nt; t++) {
+        bool loopy = g->loopy && (g->tiers->loopy == NULL || g->tiers->loopy(g, t));
+        if (loopy && g->tiers->size(g, t) > 0) {
+            snprintf(opts, sizeof opts, "sector=%d", t);
+            solve_ok(g, opts, 1, dir, &res);
+            solve_result_free(&res);
+        }
+    }
+    if (!g->loopy) {
+        Move m[GAME_MAX_MOVES];
+        Position p = g->initial;
+        for (int d = 0; d < 2 && game_primitive(g, p) == VALUE_UNDECIDED; d++) {
+            assert_true(game_generate_moves(g, p, m) > 0);
+            p = game_do_move(g, p, m[0]);
+        }
+        snprintf(opts, sizeof opts, "sector=%d", g->tiers->tier_of(g, game_canonical(g, p)));
+        solve_ok(g, opts, 1, dir, &res);
+        solve_result_free(&res);
+    }
+    const SolverModule *s = solver_find("search");
+    SolveConfig cfg = {.threads = 1, .work_dir = dir};
+    Error err = {0};
+    assert_int_equal(options_parse(s->options, NULL, s->name, &cfg.options, &err), ERR_OK);
+    if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
+        fail_msg("search on %s:%s down to %s: %s", g->module->name, g->variant, dir, err.msg);
+    }
+    assert_int_equal(res.root.value, oracle.root.value);
+    assert_true(test_extra(&res, "db_leaves") > 0);
+    solve_result_free(&res);
+    solve_result_free(&oracle);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    game_destroy(g);
+}
+
 /* Chunks of 64 positions and no minimum: two threads really share every
  * tier, even on tic-tac-toe. */
 #define SMALL_CHUNKS "chunk=64,parallel_min=0"
@@ -508,7 +557,7 @@ static void cyclic_tiers_refused(void **state) {
 int main(void) {
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
-    struct CMUnitTest *tests = calloc(3 * nspecs + 8, sizeof *tests);
+    struct CMUnitTest *tests = calloc(4 * nspecs + 8, sizeof *tests);
     assert_non_null(tests);
     size_t n = 0;
     for (size_t i = 0; i < nspecs; i++) {
@@ -524,6 +573,13 @@ int main(void) {
                 .test_func = window_matches_whole,
                 .initial_state = specs[i],
             };
+            if (!g->has_winby) {
+                tests[n++] = (struct CMUnitTest){
+                    .name = test_strdupf("search down to solved tiers on %s", specs[i]),
+                    .test_func = search_down_to_tiers,
+                    .initial_state = specs[i],
+                };
+            }
             if (g->tiers->expand_run != NULL) {
                 tests[n++] = (struct CMUnitTest){
                     .name = test_strdupf("fast path matches the generic one on %s", specs[i]),
