@@ -38,6 +38,12 @@
  * already read (tiers_loaded), else record by record through the store's
  * block cache (tiers_by_block).
  *
+ * Threads: with two or more (--threads), the two questions of the initial
+ * position are asked at once, one thread each, sharing the memo (each
+ * entry one 64-bit word, read and written atomically; a lost update costs
+ * time only) and the tiers read; the value is the same for every thread
+ * count, the node counts are not.
+ *
  * Loops: the positions searched above the database must not repeat; a
  * position of a loopy tier that the database does not hold is refused, and
  * a path longer than the game's max_depth (or 100,000 without one) is
@@ -48,6 +54,7 @@
  * read, one buffer of children per ply of the path.
  */
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +73,16 @@ typedef struct Ply {
     Position kids[GAME_MAX_MOVES];
 } Ply;
 
+/* One thread's counts and path buffers. */
+typedef struct Worker {
+    uint64_t nodes, db_leaves, prim_leaves, memo_stores, memo_replaced;
+    Ply **ply; /* [max_depth + 1], allocated as the path grows */
+} Worker;
+
 typedef struct Search {
     const Game *g;
     Error *err;
-    ErrCode rc;
+    volatile int failed; /* set with err, under search_fail */
     /* the database (have_db), and per tier: 0 not yet used, 1 read whole
      * (tdb[t]), 2 read by block, 3 not held */
     bool have_db;
@@ -83,25 +96,38 @@ typedef struct Search {
     /* the memo: ((pos + 1) << 4) | lo << 2 | hi, 0 empty */
     uint64_t *memo;
     uint64_t mask; /* entries - 1 */
-    uint64_t memo_stores, memo_replaced;
-    uint64_t nodes, db_leaves, prim_leaves;
     bool seen_tie, seen_draw;
     uint32_t max_depth;
-    Ply **ply; /* [max_depth + 1], allocated as the path grows */
 } Search;
+
+/* Records the first failure (later ones are dropped). */
+static void search_fail(Search *s, ErrCode code, const char *msg) {
+#pragma omp critical(search_fail)
+    if (!s->failed) {
+        error_set(s->err, code, "%s", msg);
+        s->failed = 1;
+    }
+}
+
+/* search_fail with a message naming position pos: fmt has one %s for it. */
+static void fail_at(Search *s, ErrCode code, Position pos, const char *fmt, long long a,
+                    long long b) {
+    char text[256], msg[768];
+    s->g->ops->format(s->g, pos, text, sizeof text);
+    snprintf(msg, sizeof msg, fmt, text, a, b);
+    search_fail(s, code, msg);
+}
 
 /* The level of a leaf's value for its player to move. */
 static int level_of(Search *s, Value v, Position pos) {
     if (v == VALUE_TIE || v == VALUE_DRAW) {
-        *(v == VALUE_TIE ? &s->seen_tie : &s->seen_draw) = true;
-        if (s->seen_tie && s->seen_draw && s->rc == ERR_OK) {
-            char text[256];
-            s->g->ops->format(s->g, pos, text, sizeof text);
-            s->rc = error_set(s->err, ERR_UNSUPPORTED,
-                              "search: the game has both ties and draws (a %s at '%s', the other "
-                              "earlier), which a search by levels cannot order; use a strong "
-                              "solver",
-                              value_name(v), text);
+        __atomic_store_n(v == VALUE_TIE ? &s->seen_tie : &s->seen_draw, true, __ATOMIC_RELAXED);
+        if (__atomic_load_n(&s->seen_tie, __ATOMIC_RELAXED) &&
+            __atomic_load_n(&s->seen_draw, __ATOMIC_RELAXED)) {
+            fail_at(s, ERR_UNSUPPORTED, pos,
+                    "search: the game has both ties and draws (one at '%s', the other earlier), "
+                    "which a search by levels cannot order; use a strong solver",
+                    0, 0);
         }
         return LEV_MID;
     }
@@ -117,9 +143,9 @@ static uint64_t mix(Position p) {
 
 /* The bounds known of pos: *lo and *hi (LEV_LOSE and LEV_WIN if none). */
 static void memo_get(const Search *s, Position pos, int *lo, int *hi) {
-    uint64_t h = mix(pos), b = h & s->mask & ~(uint64_t)(BUCKET - 1), key = pos + 1;
+    uint64_t b = mix(pos) & s->mask & ~(uint64_t)(BUCKET - 1), key = pos + 1;
     for (int k = 0; k < BUCKET; k++) {
-        uint64_t e = s->memo[b + k];
+        uint64_t e = __atomic_load_n(&s->memo[b + k], __ATOMIC_RELAXED);
         if (e >> 4 == key) {
             *lo = (int)(e >> 2 & 3);
             *hi = (int)(e & 3);
@@ -130,59 +156,69 @@ static void memo_get(const Search *s, Position pos, int *lo, int *hi) {
     *hi = LEV_WIN;
 }
 
-static void memo_put(Search *s, Position pos, int lo, int hi) {
+static void memo_put(Search *s, Worker *w, Position pos, int lo, int hi) {
     uint64_t h = mix(pos), b = h & s->mask & ~(uint64_t)(BUCKET - 1), key = pos + 1;
     uint64_t e = key << 4 | (uint64_t)lo << 2 | (uint64_t)hi;
     int empty = -1;
     for (int k = 0; k < BUCKET; k++) {
-        uint64_t old = s->memo[b + k];
+        uint64_t old = __atomic_load_n(&s->memo[b + k], __ATOMIC_RELAXED);
         if (old >> 4 == key) {
-            s->memo[b + k] = e;
+            __atomic_store_n(&s->memo[b + k], e, __ATOMIC_RELAXED);
             return;
         }
         if (old == 0 && empty < 0) {
             empty = k;
         }
     }
-    s->memo_stores++;
+    w->memo_stores++;
     if (empty < 0) {
         empty = (int)(h >> 62);
-        s->memo_replaced++;
+        w->memo_replaced++;
     }
-    s->memo[b + empty] = e;
+    __atomic_store_n(&s->memo[b + empty], e, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------ the leaves */
 
-/* Tier t's state, reading it whole on first use when it fits. */
+/* Tier t's state, reading the tier whole on first use when it fits (one
+ * thread reads it, the others wait). */
 static int tier_state(Search *s, int t) {
-    if (s->tstate[t] != 0) {
-        return s->tstate[t];
+    int state = __atomic_load_n(&s->tstate[t], __ATOMIC_ACQUIRE);
+    if (state != 0) {
+        return state;
     }
-    if (!store_tier_held(&s->st, t)) {
-        return s->tstate[t] = 3;
-    }
-    uint64_t bytes = s->st.tier_size[t] * s->st.m.width;
-    if (s->held_bytes + bytes <= s->budget) {
-        if (store_tier_load(&s->st, t, 1, &s->tdb[t], s->err) != ERR_OK) {
-            s->rc = s->err->code;
-            return 3;
+#pragma omp critical(search_tiers)
+    {
+        state = s->tstate[t];
+        uint64_t bytes = s->st.tier_size[t] * s->st.m.width;
+        Error e = {0};
+        if (state != 0) {
+            /* another thread read it meanwhile */
+        } else if (!store_tier_held(&s->st, t)) {
+            state = 3;
+        } else if (s->held_bytes + bytes > s->budget) {
+            s->tiers_by_block++;
+            state = 2;
+        } else if (store_tier_load(&s->st, t, 1, &s->tdb[t], &e) != ERR_OK) {
+            search_fail(s, e.code, e.msg);
+            state = 3;
+        } else {
+            s->held_bytes += bytes;
+            s->tiers_loaded++;
+            state = 1;
         }
-        s->held_bytes += bytes;
-        s->tiers_loaded++;
-        return s->tstate[t] = 1;
+        __atomic_store_n(&s->tstate[t], (unsigned char)state, __ATOMIC_RELEASE);
     }
-    s->tiers_by_block++;
-    return s->tstate[t] = 2;
+    return state;
 }
 
 /* True with *lev when pos is a leaf: primitive, or in a tier the database
  * holds. A position of a loopy tier the database does not hold fails. */
-static bool leaf(Search *s, Position pos, int *lev) {
+static bool leaf(Search *s, Worker *w, Position pos, int *lev) {
     const Game *g = s->g;
     Value v = game_primitive(g, pos);
     if (v != VALUE_UNDECIDED) {
-        s->prim_leaves++;
+        w->prim_leaves++;
         *lev = level_of(s, v, pos);
         return true;
     }
@@ -191,18 +227,12 @@ static bool leaf(Search *s, Position pos, int *lev) {
     }
     int t = g->tiers->tier_of(g, pos);
     int state = s->have_db && s->st.tiers ? tier_state(s, t) : s->have_db ? 2 : 3;
-    if (s->rc != ERR_OK) {
-        return false;
-    }
     if (state == 3) {
-        bool loopy = g->loopy && (g->tiers->loopy == NULL || g->tiers->loopy(g, t));
-        if (loopy) {
-            char text[256];
-            g->ops->format(g, pos, text, sizeof text);
-            s->rc = error_set(s->err, ERR_UNSUPPORTED,
-                              "search: '%s' is in loopy tier %d, which the database does not "
-                              "hold; solve it first (--solver tier:sector=%d --db DIR)",
-                              text, t, t);
+        if (g->loopy && (g->tiers->loopy == NULL || g->tiers->loopy(g, t))) {
+            fail_at(s, ERR_UNSUPPORTED, pos,
+                    "search: '%s' is in loopy tier %lld, which the database does not hold; solve "
+                    "it first (--solver tier:sector=%lld --db DIR)",
+                    t, t);
         }
         return false;
     }
@@ -213,23 +243,25 @@ static bool leaf(Search *s, Position pos, int *lev) {
             g->tiers->first != NULL ? pos - g->tiers->first(g, t) : g->tiers->index_of(g, pos);
         raw = db_get(&s->tdb[t], i);
     } else {
-        WinBy w;
+        WinBy score;
+        Error e = {0};
+        ErrCode rc;
         STAT_INC(db_reads);
-        if (store_get(&s->st, pos, &raw, &w, s->err) != ERR_OK) {
-            s->rc = s->err->code;
+#pragma omp critical(search_store)
+        rc = store_get(&s->st, pos, &raw, &score, &e);
+        if (rc != ERR_OK) {
+            search_fail(s, rc, e.msg);
             return false;
         }
     }
     if (!db_raw_solved(fmt, raw)) {
-        char text[256];
-        g->ops->format(g, pos, text, sizeof text);
-        s->rc = error_set(s->err, ERR_IO,
-                          "search: the database holds no value for '%s' (tier %d), a position "
-                          "the search reaches; a database of another solve?",
-                          text, t);
+        fail_at(s, ERR_IO, pos,
+                "search: the database holds no value for '%s' (tier %lld), a position the "
+                "search reaches; a database of another solve?",
+                t, 0);
         return false;
     }
-    s->db_leaves++;
+    w->db_leaves++;
     *lev = level_of(s, db_raw_value(fmt, raw), pos);
     return true;
 }
@@ -238,7 +270,7 @@ static bool leaf(Search *s, Position pos, int *lev) {
 
 /* True when the player to move at canonical inner position pos can reach
  * at least level t (LEV_MID or LEV_WIN). */
-static bool reaches(Search *s, Position pos, int t, uint32_t depth) {
+static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
     const Game *g = s->g;
     int lo, hi;
     memo_get(s, pos, &lo, &hi);
@@ -246,63 +278,51 @@ static bool reaches(Search *s, Position pos, int t, uint32_t depth) {
         return lo >= t;
     }
     if (depth >= s->max_depth) {
-        char text[256];
-        g->ops->format(g, pos, text, sizeof text);
-        s->rc = error_set(s->err, ERR_LIMIT,
-                          "search: a path of %" PRIu32
-                          " moves above the database reaches '%s': a loop outside the "
-                          "database's tiers, or a game longer than its max_depth",
-                          depth, text);
+        fail_at(s, ERR_LIMIT, pos,
+                "search: a path above the database reaches '%s' after %lld moves: a loop "
+                "outside the database's tiers, or a game longer than its max_depth",
+                depth, 0);
         return false;
     }
-    if (s->ply[depth] == NULL) {
-        s->ply[depth] = mem_alloc(sizeof(Ply), "the search's path", s->err);
-        if (s->ply[depth] == NULL) {
-            s->rc = ERR_MEMORY;
-            return false;
-        }
+    if (w->ply[depth] == NULL && (w->ply[depth] = malloc(sizeof(Ply))) == NULL) {
+        search_fail(s, ERR_MEMORY, "search: cannot allocate the path's buffers");
+        return false;
     }
-    Ply *p = s->ply[depth];
+    Ply *p = w->ply[depth];
     STAT_INC(calls);
-    s->nodes++;
+    w->nodes++;
     int n = game_generate_moves(g, pos, p->moves);
     if (n <= 0) {
-        char text[256];
-        g->ops->format(g, pos, text, sizeof text);
-        s->rc =
-            error_set(s->err, ERR_INTERNAL, "search: '%s' is not primitive and has no moves", text);
+        fail_at(s, ERR_INTERNAL, pos, "search: '%s' is not primitive and has no moves", 0, 0);
         return false;
     }
     /* The children, and those that answer without a search: a leaf, or
      * memo bounds that settle the child's question. */
     int need = 3 - t, m = 0;
     bool yes = false;
-    for (int k = 0; k < n && !yes; k++) {
+    for (int k = 0; k < n && !yes && !s->failed; k++) {
         STAT_INC(edges);
         Position c = game_canonical(g, game_do_move(g, pos, p->moves[k]));
-        int lev;
-        if (leaf(s, c, &lev)) {
+        int lev, clo, chi;
+        if (leaf(s, w, c, &lev)) {
             yes = lev < need;
-        } else if (s->rc != ERR_OK) {
-            return false;
-        } else {
-            int clo, chi;
-            memo_get(s, c, &clo, &chi);
-            if (chi < need) {
-                yes = true; /* the opponent cannot reach `need` there */
-            } else if (clo < need) {
-                p->kids[m++] = c; /* open: search it */
-            }
+            continue;
+        }
+        memo_get(s, c, &clo, &chi);
+        if (chi < need) {
+            yes = true; /* the opponent cannot reach `need` there */
+        } else if (clo < need) {
+            p->kids[m++] = c; /* open: search it */
         }
     }
-    for (int k = 0; k < m && !yes && s->rc == ERR_OK; k++) {
+    for (int k = 0; k < m && !yes && !s->failed; k++) {
         bool dup = false;
         for (int x = 0; x < k && !dup; x++) {
             dup = p->kids[x] == p->kids[k];
         }
-        yes = !dup && !reaches(s, p->kids[k], need, depth + 1);
+        yes = !dup && !reaches(s, w, p->kids[k], need, depth + 1);
     }
-    if (s->rc != ERR_OK) {
+    if (s->failed) {
         return false;
     }
     memo_get(s, pos, &lo, &hi); /* the children's search may have moved it */
@@ -311,7 +331,7 @@ static bool reaches(Search *s, Position pos, int t, uint32_t depth) {
     } else {
         hi = t - 1 < hi ? t - 1 : hi;
     }
-    memo_put(s, pos, lo, hi);
+    memo_put(s, w, pos, lo, hi);
     return yes;
 }
 
@@ -323,20 +343,40 @@ static void search_free(Search *s) {
     }
     free(s->tdb);
     free(s->tstate);
-    for (uint32_t d = 0; s->ply != NULL && d <= s->max_depth; d++) {
-        free(s->ply[d]);
-    }
-    free(s->ply);
     free(s->memo);
     if (s->have_db) {
         store_close(&s->st);
     }
 }
 
+/* Opens the database of cfg->work_dir, if any. */
+static ErrCode open_db(Search *s, const SolveConfig *cfg, Error *err) {
+    const Game *g = s->g;
+    if (cfg->work_dir == NULL) {
+        return ERR_OK;
+    }
+    if (g->tiers == NULL) {
+        return error_set(err, ERR_UNSUPPORTED,
+                         "search: --db needs a game with tiers (game '%s' has none)",
+                         g->module->name);
+    }
+    ErrCode rc = store_open(g, cfg->work_dir, &s->st, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    s->have_db = true;
+    s->ntiers = g->tiers->count(g);
+    s->tstate = calloc((size_t)s->ntiers, 1);
+    s->tdb = calloc((size_t)s->ntiers, sizeof *s->tdb);
+    if (s->tstate == NULL || s->tdb == NULL) {
+        return error_set(err, ERR_MEMORY, "search: cannot allocate the tier table");
+    }
+    return ERR_OK;
+}
+
 static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
     Search s = {.g = g, .err = err};
-    int bits = (int)opt_int(&cfg->options, "memo");
-    uint64_t entries = UINT64_C(1) << bits;
+    uint64_t entries = UINT64_C(1) << opt_int(&cfg->options, "memo");
     while (entries > 1024 && entries / 2 >= g->num_positions) {
         entries /= 2; /* never more entries than the game has positions */
     }
@@ -348,65 +388,73 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
     }
     s.max_depth = g->max_depth != 0 ? g->max_depth + 1 : SEARCH_DEPTH_CAP;
     ErrCode rc = mem_check(entries * 8, "the search's memo", err);
-    if (rc != ERR_OK) {
-        return rc;
+    if (rc == ERR_OK) {
+        s.memo = mem_calloc((size_t)entries, 8, "the search's memo", err);
+        rc = s.memo == NULL ? ERR_MEMORY : open_db(&s, cfg, err);
     }
-    s.memo = mem_calloc((size_t)entries, 8, "the search's memo", err);
-    s.ply = mem_calloc((size_t)s.max_depth + 1, sizeof *s.ply, "the search's path", err);
-    if (s.memo == NULL || s.ply == NULL) {
+    if (rc != ERR_OK) {
         search_free(&s);
-        return ERR_MEMORY;
+        return rc;
     }
     s.mask = entries - 1;
     s.held_bytes = entries * 8;
     s.budget = mem_budget();
-    if (cfg->work_dir != NULL) {
-        if (g->tiers == NULL) {
-            search_free(&s);
-            return error_set(err, ERR_UNSUPPORTED,
-                             "search: --db needs a game with tiers (game '%s' has none)",
-                             g->module->name);
-        }
-        rc = store_open(g, cfg->work_dir, &s.st, err);
-        if (rc != ERR_OK) {
-            search_free(&s);
-            return rc;
-        }
-        s.have_db = true;
-        s.ntiers = g->tiers->count(g);
-        s.tstate = calloc((size_t)s.ntiers, 1);
-        s.tdb = calloc((size_t)s.ntiers, sizeof *s.tdb);
-        if (s.tstate == NULL || s.tdb == NULL) {
-            search_free(&s);
-            return error_set(err, ERR_MEMORY, "search: cannot allocate the tier table");
-        }
-    }
+    int threads = cfg->threads > 0 ? cfg->threads : omp_get_num_procs();
+    threads = threads >= 2 ? 2 : 1; /* one thread a question */
+    res->threads = threads;
+    Worker w[2] = {{0}};
+    bool answer[2] = {false, false}; /* reaches LEV_WIN, reaches LEV_MID */
+    uint64_t worker_peak[2] = {0, 0};
     Position root = game_canonical(g, g->initial);
-    int lev;
-    Value v = VALUE_UNDECIDED;
-    if (leaf(&s, root, &lev)) {
-        v = lev == LEV_WIN ? VALUE_WIN : lev == LEV_LOSE ? VALUE_LOSE : VALUE_UNDECIDED;
-    } else if (s.rc == ERR_OK) {
-        lev = reaches(&s, root, LEV_WIN, 0)                     ? LEV_WIN
-              : s.rc == ERR_OK && reaches(&s, root, LEV_MID, 0) ? LEV_MID
-                                                                : LEV_LOSE;
+    int lev = LEV_LOSE;
+    bool root_leaf = leaf(&s, &w[0], root, &lev);
+    if (!root_leaf && !s.failed) {
+#pragma omp parallel num_threads(threads)
+        {
+            solver_worker_begin();
+            int id = omp_get_thread_num();
+            Worker *me = &w[id];
+            me->ply = calloc((size_t)s.max_depth + 1, sizeof *me->ply);
+            if (me->ply == NULL) {
+                search_fail(&s, ERR_MEMORY, "search: cannot allocate the path");
+            }
+#pragma omp for schedule(static, 1)
+            for (int q = 0; q < 2; q++) {
+                /* One thread: the second question only when the first says no. */
+                if (!s.failed && (threads == 2 || q == 0 || !answer[0])) {
+                    answer[q] = reaches(&s, me, root, q == 0 ? LEV_WIN : LEV_MID, 0);
+                }
+            }
+            for (uint32_t d = 0; me->ply != NULL && d <= s.max_depth; d++) {
+                free(me->ply[d]);
+            }
+            free(me->ply);
+            solver_worker_end(res, worker_peak);
+        }
+        lev = answer[0] ? LEV_WIN : answer[1] ? LEV_MID : LEV_LOSE;
     }
-    if (s.rc == ERR_OK && lev == LEV_MID) {
-        v = s.seen_draw ? VALUE_DRAW : VALUE_TIE;
-    } else if (s.rc == ERR_OK) {
-        v = lev == LEV_WIN ? VALUE_WIN : VALUE_LOSE;
-    }
-    res->root = (Outcome){v, 0};
+    res->worker_peak_bytes = worker_peak[0] + worker_peak[1];
+    Value v = lev == LEV_WIN    ? VALUE_WIN
+              : lev == LEV_LOSE ? VALUE_LOSE
+              : s.seen_draw     ? VALUE_DRAW
+                                : VALUE_TIE;
+    res->root = (Outcome){s.failed ? VALUE_UNDECIDED : v, 0};
     res->no_remoteness = true;
-    solve_result_extra(res, "search_nodes", (double)s.nodes);
-    solve_result_extra(res, "db_leaves", (double)s.db_leaves);
-    solve_result_extra(res, "primitive_leaves", (double)s.prim_leaves);
+    static const char *names[] = {"search_nodes", "db_leaves", "primitive_leaves", "memo_stores",
+                                  "memo_replaced"};
+    for (int k = 0; k < 5; k++) {
+        uint64_t sum = 0;
+        for (int i = 0; i < 2; i++) {
+            const uint64_t f[5] = {w[i].nodes, w[i].db_leaves, w[i].prim_leaves, w[i].memo_stores,
+                                   w[i].memo_replaced};
+            sum += f[k];
+        }
+        solve_result_extra(res, names[k], (double)sum);
+    }
     solve_result_extra(res, "memo_entries", (double)entries);
-    solve_result_extra(res, "memo_stores", (double)s.memo_stores);
-    solve_result_extra(res, "memo_replaced", (double)s.memo_replaced);
     solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
     solve_result_extra(res, "tiers_by_block", (double)s.tiers_by_block);
-    rc = s.rc;
+    rc = s.failed ? err->code : ERR_OK;
     search_free(&s);
     return rc;
 }
@@ -428,6 +476,7 @@ const SolverModule search_solver = {
     .root_only = true,
     .values_only = true,
     .reads_db = true,
+    .parallel = true,
     .options = search_options,
     .solve = search_solve,
 };

@@ -48,8 +48,8 @@ static void solve_ok(const Game *g, const char *opts, int threads, const char *d
 /* The search (solvers/search.c) down to a partial database of tier:sector:
  * for a loop-free game, the sector of a position two moves from the start
  * (its tiers and those below); for a loopy one, every loopy tier's sector.
- * The start's value must be the strong solve's (dfs, or retro), read from
- * the database at some leaves. */
+ * The start's value must be the strong solve's (dfs, or retro), with some
+ * leaves read from the database, on 1 and 2 threads. */
 static void search_down_to_tiers(void **state) {
     Game *g = test_game(*state);
     SolveResult oracle, res;
@@ -78,15 +78,18 @@ static void search_down_to_tiers(void **state) {
         solve_result_free(&res);
     }
     const SolverModule *s = solver_find("search");
-    SolveConfig cfg = {.threads = 1, .work_dir = dir};
-    Error err = {0};
-    assert_int_equal(options_parse(s->options, NULL, s->name, &cfg.options, &err), ERR_OK);
-    if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
-        fail_msg("search on %s:%s down to %s: %s", g->module->name, g->variant, dir, err.msg);
+    for (int threads = 1; threads <= 2; threads++) { /* the two questions in turn, at once */
+        SolveConfig cfg = {.threads = threads, .work_dir = dir};
+        Error err = {0};
+        assert_int_equal(options_parse(s->options, NULL, s->name, &cfg.options, &err), ERR_OK);
+        if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
+            fail_msg("search on %s:%s down to %s: %s", g->module->name, g->variant, dir, err.msg);
+        }
+        assert_int_equal(res.root.value, oracle.root.value);
+        assert_int_equal(res.threads, threads);
+        assert_true(test_extra(&res, "db_leaves") > 0);
+        solve_result_free(&res);
     }
-    assert_int_equal(res.root.value, oracle.root.value);
-    assert_true(test_extra(&res, "db_leaves") > 0);
-    solve_result_free(&res);
     solve_result_free(&oracle);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
