@@ -224,6 +224,29 @@ done
         # shellcheck disable=SC2086 # one word per sector
         "$here/morris-sector-table.sh" "$m9" $sectors
     fi
+    # Its empty board (BIG_DIR/morris9s/opening: scripts/morris-opening.sh),
+    # when the search down to those sectors has run.
+    if [ -f "$m9/opening.json" ] && [ -f "$m9/opening.txt" ]; then
+        date=$(sed -n 's/^date=//p' "$m9/opening.txt" | sed 's/T/ /; s/:[0-9]*Z$//')
+        before=$(sed -n 's/^load_before=//p' "$m9/opening.txt" | cut -d' ' -f1)
+        after=$(sed -n 's/^load_after=//p' "$m9/opening.txt" | cut -d' ' -f1)
+        cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.0f", s }' \
+            "$m9/opening.err")
+        echo
+        jq -r --arg date "$date" --arg before "$before" --arg after "$after" --arg cpu "$cpu" \
+            --arg rec "$m9/opening.txt" '
+            def commas: tostring | explode | reverse | [range(0; length) as $i | .[$i] |
+                [.] | implode | if $i > 0 and $i % 3 == 0 then . + "," else . end] | reverse | join("");
+            "**Its empty board** (`\($date)` UTC, load \($before) / \($after);"
+            + " `scripts/morris-opening.sh`, [record](\($rec))): **"
+            + .value + "**, by the search from the empty board through the placement phase"
+            + " down to the sectors above (`search`, values only): "
+            + (.solver_stats.search_nodes | commas) + " positions searched, "
+            + (.solver_stats.db_leaves | commas) + " sector positions read, "
+            + (.wall_seconds | floor | tostring) + " s wall, \($cpu) s CPU, "
+            + ((.peak_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak (jemalloc)."' \
+            "$m9/opening.json"
+    fi
 } >"$tmp/table.md" || die "cannot build the tables"
 
 {
