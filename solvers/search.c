@@ -27,6 +27,11 @@
  * memo bounds (enhanced transposition cutoffs): a child that already
  * answers costs no search.
  *
+ * A node's children come from the game's GPS family when it has one (one
+ * unhash a node, each child by do_move, primitive, canonical and
+ * undo_move on the board), else from the stateless family
+ * (search:stateless forces it).
+ *
  * Only the value is computed: no remoteness (res->no_remoteness), no WinBy
  * score (games with scores are refused), and no database.
  *
@@ -76,7 +81,8 @@ typedef struct Ply {
 /* One thread's counts and path buffers. */
 typedef struct Worker {
     uint64_t nodes, db_leaves, prim_leaves, memo_stores, memo_replaced;
-    Ply **ply; /* [max_depth + 1], allocated as the path grows */
+    Ply **ply;    /* [max_depth + 1], allocated as the path grows */
+    GpsState *st; /* the GPS family's board, when the search uses it */
 } Worker;
 
 typedef struct Search {
@@ -98,6 +104,7 @@ typedef struct Search {
     uint64_t mask; /* entries - 1 */
     bool seen_tie, seen_draw;
     uint32_t max_depth;
+    const GpsOps *gps; /* the game's GPS family, unless search:stateless */
 } Search;
 
 /* Records the first failure (later ones are dropped). */
@@ -212,11 +219,11 @@ static int tier_state(Search *s, int t) {
     return state;
 }
 
-/* True with *lev when pos is a leaf: primitive, or in a tier the database
- * holds. A position of a loopy tier the database does not hold fails. */
-static bool leaf(Search *s, Worker *w, Position pos, int *lev) {
+/* True with *lev when pos is a leaf: primitive (v, its primitive value,
+ * known to the caller), or in a tier the database holds. A position of a
+ * loopy tier the database does not hold fails. */
+static bool leaf(Search *s, Worker *w, Position pos, Value v, int *lev) {
     const Game *g = s->g;
-    Value v = game_primitive(g, pos);
     if (v != VALUE_UNDECIDED) {
         w->prim_leaves++;
         *lev = level_of(s, v, pos);
@@ -291,7 +298,11 @@ static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
     Ply *p = w->ply[depth];
     STAT_INC(calls);
     w->nodes++;
-    int n = game_generate_moves(g, pos, p->moves);
+    if (s->gps != NULL) {
+        s->gps->set(w->st, pos); /* one unhash; the children by do/undo */
+    }
+    int n = s->gps != NULL ? gps_generate_moves(s->gps, w->st, p->moves)
+                           : game_generate_moves(g, pos, p->moves);
     if (n <= 0) {
         fail_at(s, ERR_INTERNAL, pos, "search: '%s' is not primitive and has no moves", 0, 0);
         return false;
@@ -302,9 +313,19 @@ static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
     bool yes = false;
     for (int k = 0; k < n && !yes && !s->failed; k++) {
         STAT_INC(edges);
-        Position c = game_canonical(g, game_do_move(g, pos, p->moves[k]));
+        Position c;
+        Value prim;
+        if (s->gps != NULL) {
+            c = gps_do_move(s->gps, w->st, p->moves[k]);
+            prim = gps_primitive(s->gps, w->st);
+            c = g->symmetric ? s->gps->canonical(w->st) : c;
+            gps_undo_move(s->gps, w->st);
+        } else {
+            c = game_canonical(g, game_do_move(g, pos, p->moves[k]));
+            prim = game_primitive(g, c);
+        }
         int lev, clo, chi;
-        if (leaf(s, w, c, &lev)) {
+        if (leaf(s, w, c, prim, &lev)) {
             yes = lev < need;
             continue;
         }
@@ -407,7 +428,8 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
     uint64_t worker_peak[2] = {0, 0};
     Position root = game_canonical(g, g->initial);
     int lev = LEV_LOSE;
-    bool root_leaf = leaf(&s, &w[0], root, &lev);
+    bool root_leaf = leaf(&s, &w[0], root, game_primitive(g, root), &lev);
+    s.gps = opt_bool(&cfg->options, "stateless") ? NULL : g->gps;
     if (!root_leaf && !s.failed) {
 #pragma omp parallel num_threads(threads)
         {
@@ -417,6 +439,10 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
             me->ply = calloc((size_t)s.max_depth + 1, sizeof *me->ply);
             if (me->ply == NULL) {
                 search_fail(&s, ERR_MEMORY, "search: cannot allocate the path");
+            }
+            Error e = {0};
+            if (s.gps != NULL && (me->st = s.gps->create(g, &e)) == NULL) {
+                search_fail(&s, e.code, e.msg);
             }
 #pragma omp for schedule(static, 1)
             for (int q = 0; q < 2; q++) {
@@ -429,6 +455,9 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
                 free(me->ply[d]);
             }
             free(me->ply);
+            if (me->st != NULL) {
+                s.gps->destroy(me->st);
+            }
             solver_worker_end(res, worker_peak);
         }
         lev = answer[0] ? LEV_WIN : answer[1] ? LEV_MID : LEV_LOSE;
@@ -466,6 +495,10 @@ static const OptionSpec search_options[] = {
      .max = 34,
      .def = 24,
      .help = "the memo holds 2^memo positions' bounds, 8 bytes each"},
+    {.name = "stateless",
+     .type = OPT_BOOL,
+     .def = 0,
+     .help = "children by the stateless family even when the game has GPS"},
     {0},
 };
 

@@ -49,7 +49,8 @@ static void solve_ok(const Game *g, const char *opts, int threads, const char *d
  * for a loop-free game, the sector of a position two moves from the start
  * (its tiers and those below); for a loopy one, every loopy tier's sector.
  * The start's value must be the strong solve's (dfs, or retro), with some
- * leaves read from the database, on 1 and 2 threads. */
+ * leaves read from the database, on 1 and 2 threads, and with the children
+ * by the stateless family (search:stateless) as well as by GPS. */
 static void search_down_to_tiers(void **state) {
     Game *g = test_game(*state);
     SolveResult oracle, res;
@@ -78,10 +79,13 @@ static void search_down_to_tiers(void **state) {
         solve_result_free(&res);
     }
     const SolverModule *s = solver_find("search");
-    for (int threads = 1; threads <= 2; threads++) { /* the two questions in turn, at once */
+    for (int run = 0; run < 3; run++) { /* the two questions in turn, at once; stateless */
+        int threads = run == 1 ? 2 : 1;
         SolveConfig cfg = {.threads = threads, .work_dir = dir};
         Error err = {0};
-        assert_int_equal(options_parse(s->options, NULL, s->name, &cfg.options, &err), ERR_OK);
+        assert_int_equal(
+            options_parse(s->options, run == 2 ? "stateless" : NULL, s->name, &cfg.options, &err),
+            ERR_OK);
         if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
             fail_msg("search on %s:%s down to %s: %s", g->module->name, g->variant, dir, err.msg);
         }
