@@ -25,7 +25,9 @@
  * order, and a question it already answers costs one lookup. Before
  * searching any child, a position looks at every child's leaf value or
  * memo bounds (enhanced transposition cutoffs): a child that already
- * answers costs no search.
+ * answers costs no search. The children left are searched in the order of
+ * the history heuristic: the moves that answered most often so far first
+ * (a count per move, per thread).
  *
  * A node's children come from the game's GPS family when it has one (one
  * unhash a node, each child by do_move, primitive, canonical and
@@ -75,15 +77,21 @@ enum { LEV_LOSE = 0, LEV_MID = 1, LEV_WIN = 2 };
 
 typedef struct Ply {
     Move moves[GAME_MAX_MOVES];
-    Position kids[GAME_MAX_MOVES];
+    Position kids[GAME_MAX_MOVES];  /* the children still open */
+    Move kid_moves[GAME_MAX_MOVES]; /* their moves */
 } Ply;
+
+#define HISTORY 4096 /* history heuristic: entries, by the move's hash */
 
 /* One thread's counts and path buffers. */
 typedef struct Worker {
     uint64_t nodes, db_leaves, prim_leaves, memo_stores, memo_replaced;
-    Ply **ply;    /* [max_depth + 1], allocated as the path grows */
-    GpsState *st; /* the GPS family's board, when the search uses it */
+    Ply **ply;                 /* [max_depth + 1], allocated as the path grows */
+    GpsState *st;              /* the GPS family's board, when the search uses it */
+    uint32_t history[HISTORY]; /* how often a move answered (the history heuristic) */
 } Worker;
+
+static unsigned history_slot(Move m) { return ((uint32_t)m * 2654435761u) >> 20; /* 12 bits */ }
 
 typedef struct Search {
     const Game *g;
@@ -333,8 +341,23 @@ static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
         if (chi < need) {
             yes = true; /* the opponent cannot reach `need` there */
         } else if (clo < need) {
+            p->kid_moves[m] = p->moves[k];
             p->kids[m++] = c; /* open: search it */
         }
+    }
+    /* The open children, the moves that answered most often first (an
+     * insertion sort: a few dozen children). */
+    for (int k = 1; k < m && !yes; k++) {
+        Position c = p->kids[k];
+        Move mv = p->kid_moves[k];
+        uint32_t h = w->history[history_slot(mv)];
+        int x = k;
+        for (; x > 0 && w->history[history_slot(p->kid_moves[x - 1])] < h; x--) {
+            p->kids[x] = p->kids[x - 1];
+            p->kid_moves[x] = p->kid_moves[x - 1];
+        }
+        p->kids[x] = c;
+        p->kid_moves[x] = mv;
     }
     for (int k = 0; k < m && !yes && !s->failed; k++) {
         bool dup = false;
@@ -342,6 +365,9 @@ static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
             dup = p->kids[x] == p->kids[k];
         }
         yes = !dup && !reaches(s, w, p->kids[k], need, depth + 1);
+        if (yes) {
+            w->history[history_slot(p->kid_moves[k])]++;
+        }
     }
     if (s->failed) {
         return false;
