@@ -43,7 +43,7 @@ if [ "${NOLOCK:-0}" = 1 ]; then
     lock=""
 fi
 base="$out/opening"
-cmd="$bin morris:n=$n${vopts:+,$vopts} --solver search:memo=$memo --threads $threads --json --max-memory $mem --db $db"
+cmd="$bin morris:n=$n${vopts:+,$vopts} --solver search:memo=$memo --threads $threads --json --progress --max-memory $mem --db $db"
 $lock sh -c '
     printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
         "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"

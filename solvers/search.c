@@ -66,6 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
 #include "solvers/store.h"
@@ -113,6 +114,8 @@ typedef struct Search {
     bool seen_tie, seen_draw;
     uint32_t max_depth;
     const GpsOps *gps; /* the game's GPS family, unless search:stateless */
+    bool progress;     /* a line on stderr every 2^22 positions a thread searches */
+    double t0;
 } Search;
 
 /* Records the first failure (later ones are dropped). */
@@ -305,7 +308,14 @@ static bool reaches(Search *s, Worker *w, Position pos, int t, uint32_t depth) {
     }
     Ply *p = w->ply[depth];
     STAT_INC(calls);
-    w->nodes++;
+    if (++w->nodes % (UINT64_C(1) << 22) == 0 && s->progress) {
+        fprintf(stderr,
+                "search: thread %d: %" PRIu64 " positions searched, %" PRIu64
+                " database positions read, %" PRIu64 " memo entries stored (%" PRIu64
+                " replaced), %.0f s\n",
+                omp_get_thread_num(), w->nodes, w->db_leaves, w->memo_stores, w->memo_replaced,
+                clock_seconds() - s->t0);
+    }
     if (s->gps != NULL) {
         s->gps->set(w->st, pos); /* one unhash; the children by do/undo */
     }
@@ -422,7 +432,7 @@ static ErrCode open_db(Search *s, const SolveConfig *cfg, Error *err) {
 }
 
 static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
-    Search s = {.g = g, .err = err};
+    Search s = {.g = g, .err = err, .progress = cfg->progress, .t0 = clock_seconds()};
     uint64_t entries = UINT64_C(1) << opt_int(&cfg->options, "memo");
     while (entries > 1024 && entries / 2 >= g->num_positions) {
         entries /= 2; /* never more entries than the game has positions */
