@@ -516,6 +516,12 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
         }
         solve_result_extra(res, names[k], (double)sum);
     }
+    for (int t = 0; s.progress && t < s.ntiers; t++) {
+        if (s.tstate[t] == 1 || s.tstate[t] == 2) {
+            fprintf(stderr, "search: tier %d of the database read (%s)\n", t,
+                    s.tstate[t] == 1 ? "whole" : "by block");
+        }
+    }
     solve_result_extra(res, "memo_entries", (double)entries);
     solve_result_extra(res, "tiers_loaded", (double)s.tiers_loaded);
     solve_result_extra(res, "tiers_by_block", (double)s.tiers_by_block);
