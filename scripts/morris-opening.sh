@@ -38,17 +38,10 @@ while getopts n:v:d:o:m:M:t: opt; do
     esac
 done
 mkdir -p "$out"
-lock="flock /work/bench.lock"
-if [ "${NOLOCK:-0}" = 1 ]; then
-    lock=""
-fi
 base="$out/opening"
 cmd="$bin morris:n=$n${vopts:+,$vopts} --solver search:memo=$memo --threads $threads --json --progress --max-memory $mem --db $db"
-$lock sh -c '
-    printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-        "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"
-    shift
-    exec /usr/bin/time -v "$@"' sh "$base" $cmd >"$base.json" 2>"$base.err" || {
+# shellcheck disable=SC2086 # the command's words
+"$(dirname "$0")/locked-run.sh" "$base" $cmd || {
     echo "morris-opening.sh: the search failed, see $base.err" >&2
     exit 1
 }

@@ -64,11 +64,6 @@ ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
     }
     print t }')
 mkdir -p "$out" "$db"
-# NOLOCK=1: the caller holds the bench lock for the whole series already.
-lock="flock /work/bench.lock"
-if [ "${NOLOCK:-0}" = 1 ]; then
-    lock=""
-fi
 spec="morris:n=$n${vopts:+,$vopts}"
 used=0
 for s in "$@"; do
@@ -89,12 +84,9 @@ for s in "$@"; do
     tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
     base="$out/sector-$w-$b"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
-    # The date and load are taken inside the lock, when the run starts.
-    $lock sh -c '
-        printf "date=%s\nload_before=%s\n" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-            "$(cut -d" " -f1-3 /proc/loadavg)" >"$1.meta"
-        shift
-        exec /usr/bin/time -v "$@"' sh "$base" $cmd >"$base.json" 2>"$base.err" || {
+    # NOLOCK=1: the caller holds the bench lock for the whole series already.
+    # shellcheck disable=SC2086 # the command's words
+    "$(dirname "$0")/locked-run.sh" "$base" $cmd || {
         echo "sector $s: failed, see $base.err" >&2
         exit 1
     }
