@@ -244,7 +244,8 @@ done
             + (.solver_stats.search_nodes | commas) + " positions searched, "
             + (.solver_stats.db_leaves | commas) + " sector positions read, "
             + (.wall_seconds | floor | tostring) + " s wall, \($cpu) s CPU, "
-            + ((.peak_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak (jemalloc)."' \
+            + ((.peak_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak (jemalloc), "
+            + ((.peak_rss_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak RSS."' \
             "$m9/opening.json"
     fi
 } >"$tmp/table.md" || die "cannot build the tables"
