@@ -900,13 +900,14 @@ static int run(int argc, char **argv) {
     /* Refused before a long solve: a query or a save the solver cannot serve. */
     if (a.query != NULL || a.db != NULL) {
         const char *what = a.query != NULL ? "--query" : "--db";
-        if (s->reads_db && a.query != NULL) {
-            rc = error_set(&err, ERR_USAGE,
-                           "--query needs a database, and '%s' solves the initial position "
-                           "only (its --db is its input); query that database without --solver",
-                           s->name);
-        } else if (s->reads_db) {
-            /* --db DIR is the search's input */
+        if (s->reads_db) { /* --db DIR is its input: a query alone is refused */
+            if (a.query != NULL) {
+                rc = error_set(&err, ERR_USAGE,
+                               "--query needs a database, and '%s' solves the initial position "
+                               "only (its --db is its input); query that database without "
+                               "--solver",
+                               s->name);
+            }
         } else if (s->root_only) {
             rc = error_set(&err, ERR_USAGE,
                            "%s needs a solver that keeps a database; '%s' solves the initial "

@@ -139,7 +139,13 @@ static void fail_at(Search *s, ErrCode code, Position pos, const char *fmt, long
 /* The level of a leaf's value for its player to move. */
 static int level_of(Search *s, Value v, Position pos) {
     if (v == VALUE_TIE || v == VALUE_DRAW) {
-        __atomic_store_n(v == VALUE_TIE ? &s->seen_tie : &s->seen_draw, true, __ATOMIC_RELAXED);
+        /* Written once, not at every leaf: the flags share a cache line
+         * with what both threads read in their inner loop. */
+        bool *seen = v == VALUE_TIE ? &s->seen_tie : &s->seen_draw;
+        if (__atomic_load_n(seen, __ATOMIC_RELAXED)) {
+            return LEV_MID;
+        }
+        __atomic_store_n(seen, true, __ATOMIC_RELAXED);
         if (__atomic_load_n(&s->seen_tie, __ATOMIC_RELAXED) &&
             __atomic_load_n(&s->seen_draw, __ATOMIC_RELAXED)) {
             fail_at(s, ERR_UNSUPPORTED, pos,
@@ -505,17 +511,11 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
                                 : VALUE_TIE;
     res->root = (Outcome){s.failed ? VALUE_UNDECIDED : v, 0};
     res->no_remoteness = true;
-    static const char *names[] = {"search_nodes", "db_leaves", "primitive_leaves", "memo_stores",
-                                  "memo_replaced"};
-    for (int k = 0; k < 5; k++) {
-        uint64_t sum = 0;
-        for (int i = 0; i < 2; i++) {
-            const uint64_t f[5] = {w[i].nodes, w[i].db_leaves, w[i].prim_leaves, w[i].memo_stores,
-                                   w[i].memo_replaced};
-            sum += f[k];
-        }
-        solve_result_extra(res, names[k], (double)sum);
-    }
+    solve_result_extra(res, "search_nodes", (double)(w[0].nodes + w[1].nodes));
+    solve_result_extra(res, "db_leaves", (double)(w[0].db_leaves + w[1].db_leaves));
+    solve_result_extra(res, "primitive_leaves", (double)(w[0].prim_leaves + w[1].prim_leaves));
+    solve_result_extra(res, "memo_stores", (double)(w[0].memo_stores + w[1].memo_stores));
+    solve_result_extra(res, "memo_replaced", (double)(w[0].memo_replaced + w[1].memo_replaced));
     for (int t = 0; s.progress && t < s.ntiers; t++) {
         if (s.tstate[t] == 1 || s.tstate[t] == 2) {
             fprintf(stderr, "search: tier %d of the database read (%s)\n", t,
