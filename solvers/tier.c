@@ -60,11 +60,11 @@
  * `tier:sector=T` (whole-sector mode, plan_sector): tier T and the tiers
  * below it are solved over all their positions (TierOps.legal ones, the
  * canonical ones with `sym`) instead of those reachable from the start, and
- * tiers already in --db are loaded: a game too big to solve at once (Nine
- * Men's Morris) is solved sector by sector, each run holding a sector and
- * its children, as Gasser did. No manifest is written (the directory never
- * holds the whole game), and the result's value is "undecided" unless the
- * initial position lies in the solved tiers.
+ * tiers already in --db are loaded (and the tiers below them left out): a
+ * game too big to solve at once (Nine Men's Morris) is solved sector by
+ * sector, each run holding a sector and its children, as Gasser did. No manifest is written (the
+ * directory never holds the whole game), and the result's value is "undecided" unless the initial
+ * position lies in the solved tiers.
  *
  * `tier:estimate` solves nothing: it prints what the solve would need
  * (slots and reachable bound per tier, memory mode and peak, disk, time
@@ -172,6 +172,7 @@ typedef struct TierInfo {
     bool solved;
     bool loopy;                    /* moves may stay in the tier: solvers/tier_loopy.c solves it */
     bool outside;                  /* tier:sector: not the sector or a descendant (size 0) */
+    bool held;                     /* tier:sector: its file is in --db (loaded, not solved) */
     uint64_t file_sum, file_bytes; /* its file in the database directory */
     bool written;                  /* this run wrote the file (not loaded) */
 } TierInfo;
@@ -1350,7 +1351,7 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
     uint64_t loopy = 0;
     for (int t = 0; t < s->ntiers; t++) {
         const TierInfo *ti = &s->t[t];
-        if (ti->outside || !ti->loopy) {
+        if (ti->outside || ti->held || !ti->loopy) {
             continue;
         }
         uint64_t b = tier_loopy_bytes(ti->size, reached ? ti->reached : 0, edges);
@@ -1365,6 +1366,19 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
     return mem_check(records + bitmaps + loopy, what, s->err);
 }
 
+/* Whether the --db directory has tier t's file (it may still prove
+ * corrupt or another variant's: the load refuses it then). */
+static bool tier_on_disk(const TierSolve *s, int t) {
+    if (s->work_dir == NULL) {
+        return false;
+    }
+    char name[DBSTORE_NAME_MAX], path[4096 + DBSTORE_NAME_MAX];
+    store_tier_name(t, name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", s->work_dir, name);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
 /* tier:sector=T (whole-sector mode): solves tier T and every tier below it
  * over ALL their positions, as Gasser solved the Nine Men's Morris sectors,
  * not only those reachable from the initial position; the tiers already in
@@ -1376,7 +1390,11 @@ static ErrCode sector_fits(TierSolve *s, bool reached) {
  * bitmap, no records, skipped by the backward pass), and the initial
  * position is the root only when its tier is in the sector's closure (else
  * the result's value is "undecided": a sector has no value of its own).
- * O(tiers + edges). */
+ * The walk stops at a tier whose file --db holds (`held`): it is loaded,
+ * so its own descendants are not needed, and a run whose children are all
+ * on disk (a placement tier of nine men's morris above the 28 sectors)
+ * loads those children only, not every sector below them. O(tiers +
+ * edges) and one stat a tier. */
 static ErrCode plan_sector(TierSolve *s) {
     if (s->sector >= s->ntiers) {
         return error_set(s->err, ERR_USAGE, "tier:sector=%d: game '%s' has tiers 0..%d", s->sector,
@@ -1396,8 +1414,9 @@ static ErrCode plan_sector(TierSolve *s) {
     stack[top++] = s->sector;
     s->t[s->sector].outside = false;
     while (top > 0) {
-        const TierInfo *ti = &s->t[stack[--top]];
-        for (int k = 0; k < ti->nchildren; k++) {
+        TierInfo *ti = &s->t[stack[--top]];
+        ti->held = tier_on_disk(s, (int)(ti - s->t));
+        for (int k = 0; k < ti->nchildren && !ti->held; k++) {
             if (s->t[ti->children[k]].outside) {
                 s->t[ti->children[k]].outside = false;
                 stack[top++] = ti->children[k];

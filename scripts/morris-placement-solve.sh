@@ -1,0 +1,127 @@
+#!/bin/sh
+# scripts/morris-placement-solve.sh: the opening (placement) tiers of nine
+# (or six, three) men's morris solved one by one over the mid- and endgame
+# sectors (scripts/morris-sector-solve.sh), each by `tier:sector=T`
+# (solvers/tier.c), its child tiers loaded from the database directory
+# where earlier runs left them (only the children: the walk stops at a
+# tier on disk). The tiers go in an order that respects the moves: by
+# stones in hand, from black's last placement (hands 0, 1: its children
+# are movement sectors) back to the empty board (hands n, n), every tier
+# of one hand count before the next, since a placement leads from hands
+# (w, b) to (w - 1, b) or (w, b - 1) only; within a hand count, in order
+# of size (slots). A tier whose record is in OUT/placement.jsonl and whose
+# file is in DB is skipped, so the series resumes where it stopped.
+#
+#   scripts/morris-placement-solve.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 20G] [-l N] [-t T]
+#
+# Each tier is one run under the bench lock (scripts/locked-run.sh), timed
+# by /usr/bin/time -v, and leaves one JSON line in OUT/placement.jsonl:
+# the tier, its hands and stones on the board, slots, the positions it
+# holds by value (solver_stats.sector_*), the value of the empty board
+# when the tier is hers (tier 0), wall and CPU seconds, peaks (jemalloc
+# and RSS), bytes on disk, tiers loaded, date, load before and after, and
+# the command. The run's own output goes only when it succeeded
+# (OUT/placement-last.{json,err}: the last run's). Defaults: n=9, sym,swap,
+# DB /work/scratch/morris9s-db, OUT results/big/morris9s, --max-memory 20G,
+# 2 threads, the timing build (BIN= to change). -l N: stop after N tiers;
+# -t T: solve only the tiers numbered T and up (e.g. one hand count).
+# LOCK_BUDGET=S: stop before a tier once the locked runs have taken S
+# seconds of wall time in all; NOLOCK=1 when the caller holds the lock.
+set -eu
+n=9
+vopts=sym,swap
+db=/work/scratch/morris9s-db
+out=results/big/morris9s
+mem=20G
+limit=-1
+from=0
+bin=${BIN:-build/timing/bin/solve}
+while getopts n:v:d:o:m:l:t: opt; do
+    case "$opt" in
+    n) n=$OPTARG ;;
+    v) vopts=$OPTARG ;;
+    d) db=$OPTARG ;;
+    o) out=$OPTARG ;;
+    m) mem=$OPTARG ;;
+    l) limit=$OPTARG ;;
+    t) from=$OPTARG ;;
+    *) exit 2 ;;
+    esac
+done
+case "$n" in
+3) points=9 ;;
+6) points=16 ;;
+9) points=24 ;;
+*)
+    echo "morris-placement-solve.sh: n must be 3, 6 or 9" >&2
+    exit 2
+    ;;
+esac
+spec="morris:n=$n${vopts:+,$vopts}"
+mkdir -p "$out" "$db"
+records="$out/placement.jsonl"
+touch "$records"
+# Every placement tier (hands not both 0) with its hands, stones on the
+# board and slots (tier:estimate's table), in the order above: hand counts
+# as games/morris.c lays them out, last first; slots ascending within one.
+plan=$(mktemp)
+trap 'rm -f "$plan"' EXIT
+"$bin" "$spec" --solver tier:estimate 2>&1 >/dev/null |
+    awk -v n="$n" -v P="$points" '
+    BEGIN {
+        t = 0
+        for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
+            if (bh > n) continue
+            for (wb = 0; wb + wh <= n; wb++) for (bb = 0; bb + bh <= n; bb++) if (wb + bb <= P) {
+                hand[t] = wh " " bh; board[t] = wb " " bb; layer[t] = (n - wh) * 2 + (bh == wh); t++
+            }
+        }
+    }
+    $1 ~ /^[0-9]+$/ && NF >= 4 && ($1 in hand) && hand[$1] != "0 0" { print layer[$1], $2, $1, hand[$1], board[$1] }' |
+    sort -k1,1nr -k2,2n -k3,3n >"$plan"
+[ -s "$plan" ] || {
+    echo "morris-placement-solve.sh: no tiers from $bin $spec --solver tier:estimate" >&2
+    exit 1
+}
+used=0
+done_now=0
+while read -r _layer slots tier wh bh wb bb; do
+    [ "$tier" -ge "$from" ] || continue
+    file="$db/$(printf 'tier-%04d.gmdb' "$tier")"
+    if grep -q "^{\"tier\":$tier," "$records" && [ -f "$file" ]; then
+        continue
+    fi
+    if [ "$limit" -ge 0 ] && [ "$done_now" -ge "$limit" ]; then
+        break
+    fi
+    if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
+        echo "morris-placement-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before tier $tier" >&2
+        exit 0
+    fi
+    base="$out/placement-run"
+    cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
+    # shellcheck disable=SC2086 # the command's words
+    "$(dirname "$0")/locked-run.sh" "$base" $cmd || {
+        echo "tier $tier: failed, see $base.err" >&2
+        exit 1
+    }
+    after=$(cut -d' ' -f1-3 /proc/loadavg)
+    date=$(sed -n 's/^date=//p' "$base.meta")
+    before=$(sed -n 's/^load_before=//p' "$base.meta")
+    cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$base.err")
+    used=$((used + $(jq .wall_seconds "$base.json" | cut -d. -f1) + 1))
+    jq -c --argjson tier "$tier" --arg hands "$wh-$bh" --arg board "$wb-$bb" \
+        --argjson slots "$slots" --argjson cpu "$cpu" --argjson disk "$(stat -c %s "$file")" \
+        --arg date "$date" --arg before "$before" --arg after "$after" --arg cmd "$cmd" \
+        '{tier: $tier, hands: $hands, board: $board, slots: $slots,
+          positions: .solver_stats.sector_positions, wins: .solver_stats.sector_wins,
+          losses: .solver_stats.sector_losses, draws: .solver_stats.sector_draws}
+         + (if $tier == 0 then {value, remoteness} else {} end)
+         + {wall_seconds, cpu_seconds: $cpu, peak_bytes, peak_rss_bytes, disk_bytes: $disk,
+            tiers_loaded: .solver_stats.tiers_loaded, date: $date, load_before: $before,
+            load_after: $after, command: $cmd}' "$base.json" | tee -a "$records"
+    mv "$base.json" "$out/placement-last.json"
+    mv "$base.err" "$out/placement-last.err"
+    rm -f "$base.meta"
+    done_now=$((done_now + 1))
+done <"$plan"
