@@ -573,27 +573,37 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
         ChildFold fold;
         fold_init(&fold);
         best = winby_worst(e->turn);
+        /* Every child's record located and prefetched first, then read:
+         * the records of a big child tier are cache misses, which overlap
+         * with the next children's index arithmetic this way. */
+        const Database *cvs[GAME_MAX_MOVES];
+        uint64_t ats[GAME_MAX_MOVES];
+        int ct[GAME_MAX_MOVES];
         for (int k = 0; k < e->n; k++) {
             STAT_INC(edges);
-            int ct;
             uint64_t ci;
-            if (!locate_child(s, tier, p, e->child[k], &ct, &ci)) {
-                break;
+            if (!locate_child(s, tier, p, e->child[k], &ct[k], &ci)) {
+                return;
             }
-            const Database *cv;
-            uint64_t at;
-            if (!child_record(s, ct, ci, &cv, &at)) {
+            if (!child_record(s, ct[k], ci, &cvs[k], &ats[k])) {
                 fail_parallel(s, ERR_INTERNAL,
                               "tier %d: child %" PRIu64 " of position %" PRIu64
                               " was not fetched from its rank",
-                              ct, e->child[k], p);
-                break;
+                              ct[k], e->child[k], p);
+                return;
             }
+            const Database *cv = cvs[k];
+            __builtin_prefetch(cv->r8 != NULL ? (const void *)(cv->r8 + ats[k])
+                                              : (const void *)(cv->r16 + ats[k]));
+        }
+        for (int k = 0; k < e->n; k++) {
+            const Database *cv = cvs[k];
+            uint64_t at = ats[k];
             uint32_t raw = db_get(cv, at);
             if (!db_raw_solved(cv, raw)) {
                 fail_parallel(s, ERR_INTERNAL,
-                              "tier %d: child %" PRIu64 " of position %" PRIu64 " has no value", ct,
-                              e->child[k], p);
+                              "tier %d: child %" PRIu64 " of position %" PRIu64 " has no value",
+                              ct[k], e->child[k], p);
                 break;
             }
             fold_add(&fold, db_raw_value(cv, raw), db_raw_remoteness(cv, raw));
