@@ -12,7 +12,7 @@ set -eu
 pkgs_for() {
     case "$1" in
     build) echo "gcc make libc6-dev libjemalloc-dev libbdd-dev libzstd-dev" ;;
-    test) echo "libcmocka-dev jq" ;;
+    test) echo "libcmocka-dev jq time" ;; # time: /usr/bin/time, scripts/locked-run.sh (tests/cli.sh)
     bench) echo "g++ libbenchmark-dev gnuplot-nox jq git" ;;
     compare) echo "libbenchmark-tools python3 python3-scipy python3-numpy" ;;
     format) echo "clang-format" ;;

@@ -20,8 +20,8 @@
 # holds by value (solver_stats.sector_*), the value of the empty board
 # when the tier is hers (tier 0), wall and CPU seconds, peaks (jemalloc
 # and RSS), bytes on disk, tiers loaded, date, load before and after, and
-# the command. The run's own output goes only when it succeeded
-# (OUT/placement-last.{json,err}: the last run's). Defaults: n=9, sym,swap,
+# the command. A run's own output (OUT/placement-run.{json,err}) is removed
+# when it succeeded, and kept when it failed. Defaults: n=9, sym,swap,
 # DB /work/scratch/morris9s-db, OUT results/big/morris9s, --max-memory 20G,
 # 2 threads, the timing build (BIN= to change). -l N: stop after N tiers;
 # -t T: solve only the tiers numbered T and up (e.g. one hand count).
@@ -120,8 +120,6 @@ while read -r _layer slots tier wh bh wb bb; do
          + {wall_seconds, cpu_seconds: $cpu, peak_bytes, peak_rss_bytes, disk_bytes: $disk,
             tiers_loaded: .solver_stats.tiers_loaded, date: $date, load_before: $before,
             load_after: $after, command: $cmd}' "$base.json" | tee -a "$records"
-    mv "$base.json" "$out/placement-last.json"
-    mv "$base.err" "$out/placement-last.err"
-    rm -f "$base.meta"
+    rm -f "$base.json" "$base.err" "$base.meta"
     done_now=$((done_now + 1))
 done <"$plan"

@@ -7,14 +7,8 @@
 #
 #   scripts/morris-rank-index.sh [BUDGET_GIB]       (default 14)
 #
-# The board: points 8r + k, ring r = 0..2 (0 outer), k = 0..7 clockwise from
-# the top-left corner (games/morris.c's numbering). Its 16 symmetries: the
-# dihedral group of the square on k (k -> k + 2j, k -> 2j - k, mod 8)
-# times the exchange of the outer and inner rings (r -> 2 - r). A symmetry
-# fixes a board with W white and B black stones iff each of its cycles is
-# all empty, all white or all black, so the boards it fixes are the
-# coefficient of x^W y^B in prod over cycles (1 + x^len + y^len); Burnside:
-# classes = (1/16) sum over the symmetries of the boards each fixes.
+# The board, its 16 symmetries and Burnside's count of its boards up to
+# them: scripts/morris-burnside.awk.
 #
 # Columns, per mid- and endgame sector W-B (both sides to move counted):
 #   slots          2 C(24,W) C(24-W,B), today's index (a slot per board);
@@ -46,50 +40,9 @@
 # below 2^53).
 set -eu
 budget=${1:-14}
-awk -v B="$budget" '
+awk -v B="$budget" -f "$(dirname "$0")/morris-burnside.awk" -f /dev/stdin <<'EOF'
 function binom(a, k,    r, i) { if (k < 0 || k > a) return 0; r = 1; for (i = 1; i <= k; i++) r = r * (a - k + i) / i; return r }
 function size(x) { return x >= 2^30 ? sprintf("%.1f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
-# perm[g, p]: the 16 symmetries on the 24 points
-function build(    g, rot, refl, sw, r, k, kk, rr) {
-    g = 0
-    for (sw = 0; sw < 2; sw++) for (refl = 0; refl < 2; refl++) for (rot = 0; rot < 4; rot++) {
-        for (r = 0; r < 3; r++) for (k = 0; k < 8; k++) {
-            kk = refl ? (2 * rot - k + 16) % 8 : (k + 2 * rot) % 8
-            rr = sw ? 2 - r : r
-            perm[g, 8 * r + k] = 8 * rr + kk
-        }
-        g++
-    }
-    ng = g
-}
-# cyc[g, j]: the lengths of the cycles of symmetry g, ncyc[g] of them
-function cycles(    g, p, q, len, seen) {
-    for (g = 0; g < ng; g++) {
-        split("", seen); ncyc[g] = 0
-        for (p = 0; p < 24; p++) {
-            if (p in seen) continue
-            len = 0; q = p
-            while (!(q in seen)) { seen[q] = 1; q = perm[g, q]; len++ }
-            cyc[g, ncyc[g]++] = len
-        }
-    }
-}
-# boards with w white and b black stones fixed by g: coefficient of x^w y^b
-function fixed(g, w, b,    j, L, i, k, P, Q) {
-    split("", P); P[0, 0] = 1
-    for (j = 0; j < ncyc[g]; j++) {
-        L = cyc[g, j]; split("", Q)
-        for (i = 0; i <= w; i++) for (k = 0; k <= b; k++) {
-            if (!((i, k) in P)) continue
-            Q[i, k] += P[i, k]
-            if (i + L <= w) Q[i + L, k] += P[i, k]
-            if (k + L <= b) Q[i, k + L] += P[i, k]
-        }
-        split("", P); for (x in Q) P[x] = Q[x]
-    }
-    return ((w, b) in P) ? P[w, b] : 0
-}
-function classes(w, b,    g, s) { s = 0; for (g = 0; g < ng; g++) s += fixed(g, w, b); return s / ng }
 function rankidx(w, b,    M, m) { if (w < 3 || b < 3) return 0; M = w > b ? w : b; m = w + b - M; return 2 * classes(M, 0) * binom(24 - M, m) }
 BEGIN {
     build(); cycles()
@@ -114,4 +67,5 @@ BEGIN {
         tot_s += slots * (w == b ? 1 : 2); tot_c += canon * (w == b ? 1 : 2); tot_i += idx * (w == b ? 1 : 2)
     }
     printf "\nAll mid- and endgame sectors (3-3 to 9-9): %.0f slots, %.0f canonical positions, %.0f rank-index slots.\n", tot_s, tot_c, tot_i
-}'
+}
+EOF

@@ -20,7 +20,8 @@
 # Tables: the largest strong solves (BIG_DIR, by positions, largest first);
 # each solver's time over dfs's on the GAMES below; dfs's unhash counts
 # against the GPS solvers' on the same games; nine men's morris's sectors
-# (BIG_DIR/morris9s, scripts/morris-sector-table.sh), when there are any. A game or solver missing from
+# (BIG_DIR/morris9s, scripts/morris-sector-table.sh), when there are any,
+# and its placement tiers (scripts/morris-placement-table.sh). A game or solver missing from
 # the reference run shows as "-".
 # Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
 set -eu
@@ -247,6 +248,17 @@ done
             + ((.peak_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak (jemalloc), "
             + ((.peak_rss_bytes / 1073741824 * 100 | floor) / 100 | tostring) + " GiB peak RSS."' \
             "$m9/opening.json"
+    fi
+    # Its placement (opening) tiers (BIG_DIR/morris9s/placement.jsonl: one
+    # line a tier, scripts/morris-placement-solve.sh), when any is solved.
+    if [ -s "$m9/placement.jsonl" ]; then
+        echo
+        echo "**Its placement tiers, strongly** (\`$m9/placement.jsonl\`: each placement tier"
+        echo "solved by \`scripts/morris-placement-solve.sh\` over its child tiers on disk, one"
+        echo "line a tier; a row a hand count, in the order they are solved; Burnside's counts"
+        echo "from \`scripts/morris-burnside.awk\`):"
+        echo
+        "$here/morris-placement-table.sh" "$m9/placement.jsonl"
     fi
 } >"$tmp/table.md" || die "cannot build the tables"
 

@@ -260,6 +260,32 @@ refuse "search, loopy, no database" "needs --db DIR" morris:n=3 --solver search
 refuse "search with a query" "its --db is its input" morris:n=3 --solver search --db "$db/m3" \
     --query ---------:3:3:w
 refuse "search on scores" "computes values only" othello --solver search
+# The placement tiers one by one (scripts/morris-placement-solve.sh) over
+# the sectors of three men's morris (sym,swap): a record for each of its 34
+# placement tiers (hands 3-3, 2-3, 2-2, 1-2, 1-1, 0-1 in white-black order:
+# 1 + 2 + 4 + 6 + 9 + 12 boards counts), the empty board's value retro's,
+# a second run solving nothing, and placement positions answered from disk
+# as retro answers them (value, remoteness and every move's).
+cp -r "$db/m3w" "$db/m3p"
+scripts=$(dirname "$0")/../scripts
+NOLOCK=1 BIN=$solve "$scripts/morris-placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+    >/dev/null 2>"$db/m3p.err" && ok "placement series runs" || bad "placement series: $(cat "$db/m3p.err")"
+recs="$db/m3p-out/placement.jsonl"
+[ "$(wc -l <"$recs")" = 34 ] && ok "placement series: 34 tiers" ||
+    bad "placement series: $(wc -l <"$recs") records, not 34"
+jq -e --arg r "$r" 'select(.tier == 0) | .value == $r and .positions == 1' "$recs" >/dev/null &&
+    ok "placement series: the empty board is retro's $r" || bad "placement series: tier 0 not $r"
+NOLOCK=1 BIN=$solve "$scripts/morris-placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+    >"$db/m3p.again" 2>&1 && [ ! -s "$db/m3p.again" ] && [ "$(wc -l <"$recs")" = 34 ] &&
+    ok "placement series: a second run solves nothing" || bad "placement series: second run"
+n=0
+for p in $("$solve" morris:n=3 --sample 300 --seed 2 | grep -v ':0:0:' | head -n 10); do
+    k=$("$solve" morris:n=3,sym,swap --db "$db/m3p" --query "$p" --json | jq -c .query)
+    j=$("$solve" morris:n=3 --solver retro --query "$p" --json | jq -c .query)
+    [ "$k" = "$j" ] && [ "$k" != null ] && n=$((n + 1))
+done
+[ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
+    bad "placement series: $n of 10 placement positions answer as retro's"
 refuse_code 2 "verify without db" "give --db" tictactoe --verify
 refuse_code 5 "db missing" "cannot open the database directory" tictactoe --db "$db/none" \
     --query x--------
