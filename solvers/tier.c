@@ -1473,8 +1473,8 @@ static ErrCode sector_reach(TierSolve *s) {
         ti->reach = block + off;
         uint64_t nwords = words_of(ti->size);
         off += nwords;
-        if (ti->outside) {
-            continue;
+        if (ti->outside || ti->held) {
+            continue; /* held: from its records once loaded (reach_from_records) */
         }
         const Game *g = s->g;
         bool (*legal)(const Game *, int, Position) = g->tiers->legal;
@@ -1496,6 +1496,27 @@ static ErrCode sector_reach(TierSolve *s) {
         s->total_reached += ti->reached;
     }
     return sector_fits(s, true);
+}
+
+/* tier:sector, a tier loaded from --db (`held`): its bitmap is where its
+ * records are. Testing every slot for legal and canonical, as sector_reach
+ * does for the tiers it solves, took a third of a nine men's placement
+ * tier's run (its two child sectors have about three times its slots);
+ * the file's checksums are checked all the same, and check_tier still
+ * refuses an undecided or impossible record. O(size), in parallel. */
+static void reach_from_records(TierSolve *s, int t) {
+    TierInfo *ti = &s->t[t];
+    uint64_t nwords = words_of(ti->size);
+#pragma omp parallel for num_threads(s->threads) if (ti->size >= s->parallel_min)
+    for (uint64_t w = 0; w < nwords; w++) {
+        uint64_t bits = 0;
+        for (uint64_t i = w * 64; i < ti->size && i < w * 64 + 64; i++) {
+            bits |= (uint64_t)db_raw_reached(db_peek(&ti->vals, i)) << (i % 64);
+        }
+        ti->reach[w] = bits;
+    }
+    ti->reached = popcount_bitmap(ti->reach, nwords);
+    s->total_reached += ti->reached;
 }
 
 /* Loads the bitmaps from the database directory, or runs the forward pass
@@ -1706,6 +1727,14 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
             store_tier_name(t, name, sizeof name);
             rc = dbstore_read(&s->dir, name, &info, tier_records_at(ti, lo), tier_winby_at(ti, lo),
                               s->threads, &found, &ti->file_sum, &ti->file_bytes, s->err);
+            if (rc == ERR_OK && ti->held && !found) {
+                rc = error_set(s->err, ERR_IO,
+                               "%s/%s was there when the run began and is gone; run again",
+                               s->work_dir, name);
+            }
+            if (rc == ERR_OK && found && ti->held) {
+                reach_from_records(s, t);
+            }
             if (rc == ERR_OK && found) {
                 rc = check_tier(s, t, name, lo, hi);
             }
