@@ -17,6 +17,7 @@
 # movement sector (all 28 for nine men's morris with sym,swap): the search
 # refuses a position of a movement sector it lacks, naming the tier.
 set -eu
+. "$(dirname "$0")/morris-common.sh"
 n=9
 vopts=sym,swap
 db=/work/scratch/morris9s-db
@@ -26,12 +27,8 @@ memo=24
 threads=2
 bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:M:t: opt; do
+    morris_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in
-    n) n=$OPTARG ;;
-    v) vopts=$OPTARG ;;
-    d) db=$OPTARG ;;
-    o) out=$OPTARG ;;
-    m) mem=$OPTARG ;;
     M) memo=$OPTARG ;;
     t) threads=$OPTARG ;;
     *) exit 2 ;;

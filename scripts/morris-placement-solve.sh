@@ -28,6 +28,7 @@
 # LOCK_BUDGET=S: stop before a tier once the locked runs have taken S
 # seconds of wall time in all; NOLOCK=1 when the caller holds the lock.
 set -eu
+. "$(dirname "$0")/morris-common.sh"
 n=9
 vopts=sym,swap
 db=/work/scratch/morris9s-db
@@ -37,26 +38,14 @@ limit=-1
 from=0
 bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:l:t: opt; do
+    morris_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in
-    n) n=$OPTARG ;;
-    v) vopts=$OPTARG ;;
-    d) db=$OPTARG ;;
-    o) out=$OPTARG ;;
-    m) mem=$OPTARG ;;
     l) limit=$OPTARG ;;
     t) from=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
-case "$n" in
-3) points=9 ;;
-6) points=16 ;;
-9) points=24 ;;
-*)
-    echo "morris-placement-solve.sh: n must be 3, 6 or 9" >&2
-    exit 2
-    ;;
-esac
+points=$(morris_points "$n")
 spec="morris:n=$n${vopts:+,$vopts}"
 mkdir -p "$out" "$db"
 records="$out/placement.jsonl"

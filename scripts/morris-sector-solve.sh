@@ -29,6 +29,7 @@
 # black's equal or one more), then by stones on the board; the last
 # (n + 1)^2 tiers are the movement sectors, W-B at (n + 1) W + B among them.
 set -eu
+. "$(dirname "$0")/morris-common.sh"
 n=9
 vopts=sym
 db=/work/scratch/morris9-db
@@ -36,25 +37,10 @@ out=results/big/morris9
 mem=14G
 bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m: opt; do
-    case "$opt" in
-    n) n=$OPTARG ;;
-    v) vopts=$OPTARG ;;
-    d) db=$OPTARG ;;
-    o) out=$OPTARG ;;
-    m) mem=$OPTARG ;;
-    *) exit 2 ;;
-    esac
+    morris_opt "$opt" "${OPTARG:-}" || exit 2
 done
 shift $((OPTIND - 1))
-case "$n" in
-3) points=9 ;;
-6) points=16 ;;
-9) points=24 ;;
-*)
-    echo "morris-sector-solve.sh: n must be 3, 6 or 9" >&2
-    exit 2
-    ;;
-esac
+points=$(morris_points "$n")
 # The number of tiers, as morris_layout() counts them.
 ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
     t = 0

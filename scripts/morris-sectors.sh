@@ -31,17 +31,10 @@
 # Prints a Markdown table. Counts are exact (awk's doubles hold integers
 # below 2^53; the largest here is below 2^35).
 set -eu
+. "$(dirname "$0")/morris-common.sh"
 n=${1:-9}
 mode=${2:-sizes}
-case "$n" in
-3) points=9 ;;
-6) points=16 ;;
-9) points=24 ;;
-*)
-    echo "morris-sectors.sh: n must be 3, 6 or 9" >&2
-    exit 2
-    ;;
-esac
+points=$(morris_points "$n")
 awk -v n="$n" -v P="$points" -v mode="$mode" '
 function binom(a, b,    r, i) {
     if (b < 0 || b > a) return 0

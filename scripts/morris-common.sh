@@ -1,0 +1,31 @@
+# scripts/morris-common.sh: sourced by the Morris series scripts
+# (morris-sector-solve.sh, morris-placement-solve.sh, morris-opening.sh,
+# morris-sectors.sh): the options they share and the board's size.
+#
+#   morris_opt LETTER ARG    -n N (3, 6 or 9), -v VARIANT_OPTIONS, -d DB,
+#                            -o OUT, -m MEMORY: sets n, vopts, db, out, mem;
+#                            returns 1 for another letter (the caller's own)
+#   morris_points N          the board's points (9, 16 or 24); exits 2
+#                            with a message naming the script otherwise
+morris_opt() {
+    case "$1" in
+    n) n=$2 ;;
+    v) vopts=$2 ;;
+    d) db=$2 ;;
+    o) out=$2 ;;
+    m) mem=$2 ;;
+    *) return 1 ;;
+    esac
+}
+
+morris_points() {
+    case "$1" in
+    3) echo 9 ;;
+    6) echo 16 ;;
+    9) echo 24 ;;
+    *)
+        echo "$(basename "$0"): n must be 3, 6 or 9" >&2
+        exit 2
+        ;;
+    esac
+}
