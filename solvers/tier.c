@@ -62,9 +62,10 @@
  * canonical ones with `sym`) instead of those reachable from the start, and
  * tiers already in --db are loaded (and the tiers below them left out): a
  * game too big to solve at once (Nine Men's Morris) is solved sector by
- * sector, each run holding a sector and its children, as Gasser did. No manifest is written (the
- * directory never holds the whole game), and the result's value is "undecided" unless the initial
- * position lies in the solved tiers.
+ * sector, each run holding a sector and its children, as Gasser did. The
+ * run ends with a partial manifest (store_manifest_partial: the directory
+ * need not hold the whole game), and the result's value is "undecided"
+ * unless the initial position lies in the solved tiers.
  *
  * `tier:estimate` solves nothing: it prints what the solve would need
  * (slots and reachable bound per tier, memory mode and peak, disk, time
