@@ -709,13 +709,22 @@ static void file_info(const TierSolve *s, DbStoreKind kind, int tier, DbStoreInf
  * items 2 and 3): a record exactly where the bitmaps say a position is
  * reached, every such record a final value the game can have (no
  * undecided record, no draw in a game without cycles, no remoteness longer
- * than the game), and no score for an unreached position. O(size). */
+ * than the game), and no score for an unreached position. O(size).
+ * tier:sector, a tier loaded from --db (`held`): its bitmap (zero until
+ * now, sector_reach skips it) is set here from where its records are.
+ * Testing its every slot for legal and canonical, as for a tier to solve,
+ * took a third of a nine men's placement tier's run (its two child
+ * sectors have about three times its slots); the file's checksums are
+ * checked all the same, and so is every record's value. */
 static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo, uint64_t hi) {
-    const TierInfo *ti = &s->t[tier];
+    TierInfo *ti = &s->t[tier];
     const Database *v = &ti->vals;
     for (uint64_t i = lo; i < hi; i++) {
-        bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
         uint32_t raw = db_peek(v, i - ti->slo);
+        if (ti->held) {
+            ti->reach[i / 64] |= (uint64_t)db_raw_reached(raw) << (i % 64);
+        }
+        bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
         const char *why = NULL;
         if (!reached) {
             if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i - ti->slo] != 0)) {
@@ -736,6 +745,10 @@ static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo,
                              ": %s); remove it (it will be solved again) or use another --db",
                              s->work_dir, name, i, why);
         }
+    }
+    if (ti->held) {
+        ti->reached = popcount_bitmap(ti->reach, words_of(ti->size));
+        s->total_reached += ti->reached;
     }
     return ERR_OK;
 }
@@ -1475,7 +1488,7 @@ static ErrCode sector_reach(TierSolve *s) {
         uint64_t nwords = words_of(ti->size);
         off += nwords;
         if (ti->outside || ti->held) {
-            continue; /* held: from its records once loaded (reach_from_records) */
+            continue; /* held: from its records once loaded (check_tier) */
         }
         const Game *g = s->g;
         bool (*legal)(const Game *, int, Position) = g->tiers->legal;
@@ -1497,27 +1510,6 @@ static ErrCode sector_reach(TierSolve *s) {
         s->total_reached += ti->reached;
     }
     return sector_fits(s, true);
-}
-
-/* tier:sector, a tier loaded from --db (`held`): its bitmap is where its
- * records are. Testing every slot for legal and canonical, as sector_reach
- * does for the tiers it solves, took a third of a nine men's placement
- * tier's run (its two child sectors have about three times its slots);
- * the file's checksums are checked all the same, and check_tier still
- * refuses an undecided or impossible record. O(size), in parallel. */
-static void reach_from_records(TierSolve *s, int t) {
-    TierInfo *ti = &s->t[t];
-    uint64_t nwords = words_of(ti->size);
-#pragma omp parallel for num_threads(s->threads) if (ti->size >= s->parallel_min)
-    for (uint64_t w = 0; w < nwords; w++) {
-        uint64_t bits = 0;
-        for (uint64_t i = w * 64; i < ti->size && i < w * 64 + 64; i++) {
-            bits |= (uint64_t)db_raw_reached(db_peek(&ti->vals, i)) << (i % 64);
-        }
-        ti->reach[w] = bits;
-    }
-    ti->reached = popcount_bitmap(ti->reach, nwords);
-    s->total_reached += ti->reached;
 }
 
 /* Loads the bitmaps from the database directory, or runs the forward pass
@@ -1732,9 +1724,6 @@ static ErrCode backward(TierSolve *s, DbSummary *sum) {
                 rc = error_set(s->err, ERR_IO,
                                "%s/%s was there when the run began and is gone; run again",
                                s->work_dir, name);
-            }
-            if (rc == ERR_OK && found && ti->held) {
-                reach_from_records(s, t);
             }
             if (rc == ERR_OK && found) {
                 rc = check_tier(s, t, name, lo, hi);
