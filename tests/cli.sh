@@ -286,6 +286,18 @@ for p in $("$solve" morris:n=3 --sample 300 --seed 2 | grep -v ':0:0:' | head -n
 done
 [ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
     bad "placement series: $n of 10 placement positions answer as retro's"
+# A tier solved over a held child whose block is corrupt is refused, not
+# solved from wrong records: the empty board again, after one byte of its
+# only child's (tier 2, hands 2-3, a white stone on the board) one block,
+# which starts at byte 512 (no dictionary below 256 blocks), is changed.
+cp -r "$db/m3p" "$db/m3c"
+rm "$db/m3c/tier-0000.gmdb"
+printf '\001' | dd of="$db/m3c/tier-0002.gmdb" bs=1 seek=515 conv=notrunc 2>/dev/null
+refuse_code 5 "placement tier over a corrupt held child" \
+    "tier-0002.gmdb is corrupt (checksum mismatch in block 0)" morris:n=3,sym,swap \
+    --solver tier:sector=0 --db "$db/m3c"
+[ ! -e "$db/m3c/tier-0000.gmdb" ] && ok "placement tier over a corrupt child: no file written" ||
+    bad "placement tier over a corrupt child wrote tier 0"
 refuse_code 2 "verify without db" "give --db" tictactoe --verify
 refuse_code 5 "db missing" "cannot open the database directory" tictactoe --db "$db/none" \
     --query x--------
