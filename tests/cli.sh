@@ -286,6 +286,16 @@ for p in $("$solve" morris:n=3 --sample 300 --seed 2 | grep -v ':0:0:' | head -n
 done
 [ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
     bad "placement series: $n of 10 placement positions answer as retro's"
+# The placement tiers with 3 or more stones in hand checked from disk
+# (scripts/morris-placement-verify.sh): exactly those tiers verified, their
+# positions the records' sum, the 9 tiers of hands 1-1 linked as their
+# children but not verified.
+NOLOCK=1 BIN=$solve "$scripts/morris-placement-verify.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+    -k 3 >"$db/m3v.out" 2>&1 || bad "placement verify: $(cat "$db/m3v.out")"
+want=$(jq -rs '[.[] | select((.hands | split("-") | map(tonumber) | add) >= 3)]
+    | "\(length) verified (\(map(.positions) | add) positions), 9 unverified"' "$recs")
+grep -qF "22 tiers linked: $want" "$db/m3v.out" && ok "placement verify: $want" ||
+    bad "placement verify: $(cat "$db/m3v.out"), want $want"
 # A tier solved over a held child whose block is corrupt is refused, not
 # solved from wrong records: the empty board again, after one byte of its
 # only child's (tier 2, hands 2-3, a white stone on the board) one block,
