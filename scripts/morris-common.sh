@@ -7,6 +7,12 @@
 #                            returns 1 for another letter (the caller's own)
 #   morris_points N          the board's points (9, 16 or 24); exits 2
 #                            with a message naming the script otherwise
+#   morris_series_defaults   the defaults of the series with the colour
+#                            swap (morris-placement-solve.sh,
+#                            morris-placement-verify.sh, morris-opening.sh):
+#                            n=9, sym,swap, DB /work/scratch/morris9s-db,
+#                            OUT results/big/morris9s, 20G, and bin: $BIN,
+#                            or the timing build
 morris_opt() {
     case "$1" in
     n) n=$2 ;;
@@ -28,4 +34,13 @@ morris_points() {
         exit 2
         ;;
     esac
+}
+
+morris_series_defaults() {
+    n=9
+    vopts=sym,swap
+    db=/work/scratch/morris9s-db
+    out=results/big/morris9s
+    mem=20G
+    bin=${BIN:-build/timing/bin/solve}
 }

@@ -18,14 +18,9 @@
 # refuses a position of a movement sector it lacks, naming the tier.
 set -eu
 . "$(dirname "$0")/morris-common.sh"
-n=9
-vopts=sym,swap
-db=/work/scratch/morris9s-db
-out=results/big/morris9s
-mem=20G
+morris_series_defaults
 memo=24
 threads=2
-bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:M:t: opt; do
     morris_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in

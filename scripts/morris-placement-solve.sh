@@ -29,14 +29,9 @@
 # seconds of wall time in all; NOLOCK=1 when the caller holds the lock.
 set -eu
 . "$(dirname "$0")/morris-common.sh"
-n=9
-vopts=sym,swap
-db=/work/scratch/morris9s-db
-out=results/big/morris9s
-mem=20G
+morris_series_defaults
 limit=-1
 from=0
-bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:l:t: opt; do
     morris_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in

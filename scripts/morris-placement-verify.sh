@@ -26,14 +26,9 @@
 # (BIN= to change); NOLOCK=1 when the caller holds the lock.
 set -eu
 . "$(dirname "$0")/morris-common.sh"
-n=9
-vopts=sym,swap
-db=/work/scratch/morris9s-db
-out=results/big/morris9s
-mem=20G
+morris_series_defaults
 k=4
 dir=
-bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:k:w: opt; do
     morris_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in
