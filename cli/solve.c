@@ -737,12 +737,15 @@ static int from_disk(const Game *g, Args *a) {
                           &err);
     }
     /* The initial position, from its record (checked, never "undecided");
-     * a partial database (tier:sector) has no value of its own. */
+     * a partial database (tier:sector) has it when it holds its tier (a
+     * series that reached the initial tier), else no value of its own. */
     Source src = {.res = &res, .store = &st};
-    if (rc == ERR_OK && st.m.partial) {
+    Position root = game_canonical(g, g->initial);
+    bool root_held = !st.m.partial || (rc == ERR_OK && g->tiers != NULL &&
+                                       store_tier_held(&st, g->tiers->tier_of(g, root)));
+    if (rc == ERR_OK && !root_held) {
         res.root = (Outcome){VALUE_UNDECIDED, 0};
     } else if (rc == ERR_OK) {
-        Position root = game_canonical(g, g->initial);
         uint32_t raw = 0;
         WinBy w = 0;
         rc = store_get(&st, root, &raw, &w, &err);
@@ -798,8 +801,9 @@ static int from_disk(const Game *g, Args *a) {
                                     : "; verified: every record agrees with its children");
             if (st.m.partial) {
                 printf("partial     %d of %d tiers (tier:sector); the initial position's value "
-                       "is not known%s\n",
+                       "%s%s\n",
                        st.tiers_present, st.ntiers,
+                       root_held ? "is its tier's record" : "is not known",
                        a->verify ? "; tiers with a child tier not there are not verified" : "");
                 if (a->verify) {
                     printf("unverified  %d tiers\n", st.unchecked);

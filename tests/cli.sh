@@ -275,6 +275,14 @@ recs="$db/m3p-out/placement.jsonl"
     bad "placement series: $(wc -l <"$recs") records, not 34"
 jq -e --arg r "$r" 'select(.tier == 0) | .value == $r and .positions == 1' "$recs" >/dev/null &&
     ok "placement series: the empty board is retro's $r" || bad "placement series: tier 0 not $r"
+# The partial database that holds the initial tier reports the initial
+# position's value from its record; the sectors alone do not have it.
+"$solve" morris:n=3,sym,swap --db "$db/m3p" --analyze --json | jq -e --arg r "$r" '.value == $r' \
+    >/dev/null && ok "placement series: the database's value is retro's $r" ||
+    bad "placement series: the database's value is not $r"
+"$solve" morris:n=3,sym,swap --db "$db/m3w" --analyze --json | jq -e '.value == "undecided"' \
+    >/dev/null && ok "sectors alone: no value for the empty board" ||
+    bad "sectors alone: a value for the empty board"
 NOLOCK=1 BIN=$solve "$scripts/morris-placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
     >"$db/m3p.again" 2>&1 && [ ! -s "$db/m3p.again" ] && [ "$(wc -l <"$recs")" = 34 ] &&
     ok "placement series: a second run solves nothing" || bad "placement series: second run"
