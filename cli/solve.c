@@ -290,6 +290,7 @@ typedef struct Query {
     PickRule rule;
     int pick;           /* index in moves of the picked move; -1 when there is none */
     bool no_remoteness; /* the source holds no remoteness: none printed or compared */
+    bool value_only;    /* the position's value by a search from it: no moves */
 } Query;
 
 /* Where queries are answered from: the solve's database in memory, or a
@@ -504,7 +505,9 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
             printf(", winby %" PRId32, q->winby);
         }
         printf("\n");
-        if (q->nmoves > 0) {
+        if (q->value_only) {
+            printf("moves       not searched (search: the position's value only)\n");
+        } else if (q->nmoves > 0) {
             printf("moves       (value for the player making the move)\n");
         }
         for (int i = 0; i < q->nmoves; i++) {
@@ -533,6 +536,13 @@ static void json_query(JsonWriter *w, const char *key, const Game *g, const Quer
     }
     if (g->has_winby) {
         json_int(w, "winby", q->winby);
+    }
+    if (q->value_only) { /* search: no moves, no pick */
+        if (source != NULL) {
+            json_string(w, "source", source);
+        }
+        json_object_end(w);
+        return;
     }
     json_array_begin(w, "moves");
     for (int i = 0; i < q->nmoves; i++) {
@@ -901,16 +911,20 @@ static int run(int argc, char **argv) {
         game_destroy(g);
         return fail(&err);
     }
+    Position query_root = 0; /* search --query P: P */
     /* Refused before a long solve: a query or a save the solver cannot serve. */
     if (a.query != NULL || a.db != NULL) {
         const char *what = a.query != NULL ? "--query" : "--db";
-        if (s->reads_db) { /* --db DIR is its input: a query alone is refused */
-            if (a.query != NULL) {
+        if (s->reads_db) { /* --db DIR is its input: --query P is searched from P */
+            if (a.query != NULL && strcmp(a.query, "-") == 0) {
                 rc = error_set(&err, ERR_USAGE,
-                               "--query needs a database, and '%s' solves the initial position "
-                               "only (its --db is its input); query that database without "
-                               "--solver",
+                               "--query - needs a database, and '%s' searches one position "
+                               "(its --db is its input); give --query POSITION, or query that "
+                               "database without --solver",
                                s->name);
+            } else if (a.query != NULL) {
+                rc = g->ops->parse(g, a.query, &query_root, &err);
+                a.cfg.root = &query_root;
             }
         } else if (s->root_only) {
             rc = error_set(&err, ERR_USAGE,
@@ -990,6 +1004,13 @@ static int run(int argc, char **argv) {
     }
     if (rc == ERR_OK && stream) {
         rc = query_stream(g, &src, a.pick, "solve");
+    } else if (rc == ERR_OK && a.cfg.root != NULL) { /* search: the value of P, from P */
+        g->ops->format(g, query_root, q.text, sizeof q.text);
+        q.outcome = res.root;
+        q.rule = a.pick;
+        q.pick = -1;
+        q.no_remoteness = true;
+        q.value_only = true;
     } else if (rc == ERR_OK && a.query != NULL) {
         rc = run_query(g, &src, a.query, a.pick, &q, &err);
     }

@@ -468,7 +468,7 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
     Worker w[2] = {{0}};
     bool answer[2] = {false, false}; /* reaches LEV_WIN, reaches LEV_MID */
     uint64_t worker_peak[2] = {0, 0};
-    Position root = game_canonical(g, g->initial);
+    Position root = game_canonical(g, cfg->root != NULL ? *cfg->root : g->initial);
     int lev = LEV_LOSE;
     bool root_leaf = leaf(&s, &w[0], root, game_primitive(g, root), &lev);
     s.gps = opt_bool(&cfg->options, "stateless") ? NULL : g->gps;

@@ -55,6 +55,10 @@ typedef struct SolveConfig {
      * query). A solver that would keep only part of it (tier, when the whole
      * database does not fit the budget) refuses before solving. */
     bool need_db;
+    /* OPTIONAL (default NULL), for a reads_db solver (search): the position
+     * to solve instead of the initial one (bin/solve --query P); its value
+     * is then res->root. Other solvers never see it set. */
+    const Position *root;
 } SolveConfig;
 
 #define SOLVE_EXTRA_MAX 24

@@ -257,8 +257,22 @@ for v in morris:n=3 morris:n=3,sym morris:n=3,sym,swap; do
         bad "search down to sectors $v: $j, retro: $r"
 done
 refuse "search, loopy, no database" "needs --db DIR" morris:n=3 --solver search
-refuse "search with a query" "its --db is its input" morris:n=3 --solver search --db "$db/m3" \
-    --query ---------:3:3:w
+# --query P: the value of P by a search from P (value only, no moves), as
+# retro gives it, for 40 sampled positions (17 of them with stones in
+# hand); a bad position and --query - refused.
+n=0
+for p in $("$solve" morris:n=3 --sample 400 --seed 5 | sort -u | head -n 40); do
+    k=$("$solve" morris:n=3,sym,swap --solver search --db "$db/m3w" --query "$p" --json |
+        jq -c '[.query.position, .query.value, .query.moves, .value]')
+    j=$("$solve" morris:n=3 --solver retro --query "$p" --json |
+        jq -c '[.query.position, .query.value, null, .query.value]')
+    [ "$k" = "$j" ] && n=$((n + 1))
+done
+[ "$n" = 40 ] && ok "search --query: 40 sampled positions valued as retro values them" ||
+    bad "search --query: $n of 40 sampled positions valued as retro values them"
+refuse "search with a query stream" "give --query POSITION" morris:n=3 --solver search \
+    --db "$db/m3" --query -
+refuse "search --query, a bad position" "expected 9 points" morris:n=3 --solver search --db "$db/m3" --query xyz
 refuse "search on scores" "computes values only" othello --solver search
 # The placement tiers one by one (scripts/morris-placement-solve.sh) over
 # the sectors of three men's morris (sym,swap): a record for each of its 34
@@ -304,6 +318,13 @@ want=$(jq -rs '[.[] | select((.hands | split("-") | map(tonumber) | add) >= 3)]
     | "\(length) verified (\(map(.positions) | add) positions), 9 unverified"' "$recs")
 grep -qF "22 tiers linked: $want" "$db/m3v.out" && ok "placement verify: $want" ||
     bad "placement verify: $(cat "$db/m3v.out"), want $want"
+# The placement tiers' values against the search over the sectors alone
+# (scripts/morris-placement-crosscheck.sh): 30 sampled placement positions.
+NOLOCK=1 BIN=$solve "$scripts/morris-placement-crosscheck.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+    -N 30 -H 6 >"$db/m3x.out" 2>&1 &&
+    grep -q "^30 placement positions .*: 30 valued alike .* 0 differ" "$db/m3x.out" &&
+    ok "placement crosscheck: 30 positions, the tiers and the search agree" ||
+    bad "placement crosscheck: $(cat "$db/m3x.out")"
 # A tier solved over a held child whose block is corrupt is refused, not
 # solved from wrong records: the empty board again, after one byte of its
 # only child's (tier 2, hands 2-3, a white stone on the board) one block,
