@@ -1044,7 +1044,8 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool *whole) {
             error_prefix(s->err, "tier solver: even keeping only the tiers in use: ");
             return rc;
         }
-        if (!window_only && dist_rank() == 0) {
+        /* tier:sector keeps its records on disk (--db) by design: no note */
+        if (!window_only && s->sector < 0 && dist_rank() == 0) {
             fprintf(stderr,
                     "tier: the whole database (%s) does not fit the memory budget (%s); keeping "
                     "only the tiers in use (peak %s): the root value and the counts are "
