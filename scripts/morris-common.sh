@@ -1,15 +1,20 @@
 # scripts/morris-common.sh: sourced by the Morris series scripts
 # (morris-sector-solve.sh, morris-placement-solve.sh, morris-opening.sh,
-# morris-sectors.sh): the options they share and the board's size.
+# morris-sectors.sh, morris-placement-verify.sh,
+# morris-placement-crosscheck.sh): the options they share and the board's
+# size.
 #
 #   morris_opt LETTER ARG    -n N (3, 6 or 9), -v VARIANT_OPTIONS, -d DB,
 #                            -o OUT, -m MEMORY: sets n, vopts, db, out, mem;
 #                            returns 1 for another letter (the caller's own)
 #   morris_points N          the board's points (9, 16 or 24); exits 2
 #                            with a message naming the script otherwise
+#   morris_placement_records after the options: spec (the variant) and
+#                            records (OUT/placement.jsonl, the placement
+#                            series' records); exits 2 when there are none
 #   morris_series_defaults   the defaults of the series with the colour
-#                            swap (morris-placement-solve.sh,
-#                            morris-placement-verify.sh, morris-opening.sh):
+#                            swap (morris-placement-solve.sh, -verify.sh,
+#                            -crosscheck.sh, morris-opening.sh):
 #                            n=9, sym,swap, DB /work/scratch/morris9s-db,
 #                            OUT results/big/morris9s, 20G, and bin: $BIN,
 #                            or the timing build
@@ -43,4 +48,14 @@ morris_series_defaults() {
     out=results/big/morris9s
     mem=20G
     bin=${BIN:-build/timing/bin/solve}
+}
+
+morris_placement_records() {
+    morris_points "$n" >/dev/null
+    spec="morris:n=$n${vopts:+,$vopts}"
+    records="$out/placement.jsonl"
+    [ -s "$records" ] || {
+        echo "$(basename "$0"): no records in $records" >&2
+        exit 2
+    }
 }

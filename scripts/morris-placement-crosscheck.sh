@@ -38,13 +38,7 @@ while getopts n:v:d:o:m:N:H:s:w: opt; do
     *) exit 2 ;;
     esac
 done
-morris_points "$n" >/dev/null
-spec="morris:n=$n${vopts:+,$vopts}"
-records="$out/placement.jsonl"
-[ -s "$records" ] || {
-    echo "morris-placement-crosscheck.sh: no records in $records" >&2
-    exit 2
-}
+morris_placement_records
 dir=${dir:-$db-sectors}
 rm -rf "$dir"
 mkdir -p "$dir"

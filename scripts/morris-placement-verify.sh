@@ -37,13 +37,7 @@ while getopts n:v:d:o:m:k:w: opt; do
     *) exit 2 ;;
     esac
 done
-morris_points "$n" >/dev/null
-spec="morris:n=$n${vopts:+,$vopts}"
-records="$out/placement.jsonl"
-[ -s "$records" ] || {
-    echo "morris-placement-verify.sh: no records in $records" >&2
-    exit 2
-}
+morris_placement_records
 dir=${dir:-$db-verify-$k}
 rm -rf "$dir"
 mkdir -p "$dir"
