@@ -16,7 +16,7 @@
 # (default DB-sectors; on DB's file system; removed first). Needs
 # OUT/placement.jsonl to tell the placement tiers' files from the
 # sectors'. Prints one line per disagreement and a summary line, which
-# also goes to OUT/placement-crosscheck.txt with the date, the load and
+# also goes to OUT/placement-crosscheck-hH.txt with the date, the load and
 # the commands; exits 1 when a value differs. Defaults as for
 # morris-placement-solve.sh (morris-common.sh), --max-memory 4G (the
 # sectors read by block); no bench lock (it is light).
@@ -74,5 +74,5 @@ echo "$line"
     echo "query: $bin $spec --db $db --query - (the positions)"
     echo "search: $bin $spec --solver search --db $dir --threads 1 --max-memory $mem --query P --json"
     awk '{ v[$2]++ } END { for (k in v) printf "%s %d\n", k, v[k] }' "$tmp/db" | sort
-} >"$out/placement-crosscheck.txt"
+} >"$out/placement-crosscheck-h$hand.txt"
 [ "$differ" = 0 ]
