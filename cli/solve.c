@@ -525,25 +525,8 @@ static void print_text(const Game *g, const char *solver, const SolveResult *res
     }
 }
 
-/* The query object (inside the report, or one line of --query -). */
-static void json_query(JsonWriter *w, const char *key, const Game *g, const Query *q,
-                       const char *source) {
-    json_object_begin(w, key);
-    json_string(w, "position", q->text);
-    json_string(w, "value", value_name(q->outcome.value));
-    if (!q->no_remoteness) {
-        json_uint(w, "remoteness", q->outcome.remoteness);
-    }
-    if (g->has_winby) {
-        json_int(w, "winby", q->winby);
-    }
-    if (q->value_only) { /* search: no moves, no pick */
-        if (source != NULL) {
-            json_string(w, "source", source);
-        }
-        json_object_end(w);
-        return;
-    }
+/* A query's moves, best first, and the move it picks. */
+static void json_moves(JsonWriter *w, const Game *g, const Query *q) {
     json_array_begin(w, "moves");
     for (int i = 0; i < q->nmoves; i++) {
         const MoveResult *m = &q->moves[i];
@@ -568,6 +551,23 @@ static void json_query(JsonWriter *w, const char *key, const Game *g, const Quer
         json_null(w, "move");
     }
     json_object_end(w);
+}
+
+/* The query object (inside the report, or one line of --query -). */
+static void json_query(JsonWriter *w, const char *key, const Game *g, const Query *q,
+                       const char *source) {
+    json_object_begin(w, key);
+    json_string(w, "position", q->text);
+    json_string(w, "value", value_name(q->outcome.value));
+    if (!q->no_remoteness) {
+        json_uint(w, "remoteness", q->outcome.remoteness);
+    }
+    if (g->has_winby) {
+        json_int(w, "winby", q->winby);
+    }
+    if (!q->value_only) { /* search --query P: no moves, no pick */
+        json_moves(w, g, q);
+    }
     if (source != NULL) {
         json_string(w, "source", source);
     }
@@ -751,8 +751,8 @@ static int from_disk(const Game *g, Args *a) {
      * series that reached the initial tier), else no value of its own. */
     Source src = {.res = &res, .store = &st};
     Position root = game_canonical(g, g->initial);
-    bool root_held = !st.m.partial || (rc == ERR_OK && g->tiers != NULL &&
-                                       store_tier_held(&st, g->tiers->tier_of(g, root)));
+    bool root_held =
+        !st.m.partial || (g->tiers != NULL && store_tier_held(&st, g->tiers->tier_of(g, root)));
     if (rc == ERR_OK && !root_held) {
         res.root = (Outcome){VALUE_UNDECIDED, 0};
     } else if (rc == ERR_OK) {

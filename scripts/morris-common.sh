@@ -12,6 +12,11 @@
 #   morris_placement_records after the options: spec (the variant) and
 #                            records (OUT/placement.jsonl, the placement
 #                            series' records); exits 2 when there are none
+#   morris_link_db DIR T     DIR made anew holding hard links to the DB
+#                            tier files named on standard input (DB's
+#                            files untouched; DIR on DB's file system),
+#                            and its manifest, written by a tier:sector=T
+#                            run over tier T there (it solves nothing)
 #   morris_series_defaults   the defaults of the series with the colour
 #                            swap (morris-placement-solve.sh, -verify.sh,
 #                            -crosscheck.sh, morris-opening.sh):
@@ -58,4 +63,11 @@ morris_placement_records() {
         echo "$(basename "$0"): no records in $records" >&2
         exit 2
     }
+}
+
+morris_link_db() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    while read -r f; do ln "$db/$f" "$1/$f"; done
+    "$bin" "$spec" --solver "tier:sector=$2" --threads 2 --max-memory "$mem" --db "$1" >/dev/null
 }

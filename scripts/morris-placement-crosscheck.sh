@@ -40,16 +40,12 @@ while getopts n:v:d:o:m:N:H:s:w: opt; do
 done
 morris_placement_records
 dir=${dir:-$db-sectors}
-rm -rf "$dir"
-mkdir -p "$dir"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 jq -r '.tier' "$records" | awk '{ printf "tier-%04d.gmdb\n", $1 }' | sort >"$tmp/placement"
 (cd "$db" && ls tier-*.gmdb) | sort | comm -23 - "$tmp/placement" >"$tmp/sectors"
-while read -r f; do ln "$db/$f" "$dir/$f"; done <"$tmp/sectors"
 first=$(head -n 1 "$tmp/sectors" | sed 's/^tier-0*\([0-9]\)/\1/; s/\.gmdb$//')
-# The manifest of the links: a run over a tier there solves nothing.
-"$bin" "$spec" --solver "tier:sector=$first" --threads 1 --max-memory "$mem" --db "$dir" >/dev/null 2>&1
+morris_link_db "$dir" "$first" <"$tmp/sectors"
 # The sample: placement positions (stones in hand) with at most H of them.
 "$bin" "$spec" --sample $((count * 20)) --seed "$seed" |
     awk -F: -v h="$hand" '$2 + $3 > 0 && $2 + $3 <= h && !seen[$0]++' | head -n "$count" >"$tmp/positions"

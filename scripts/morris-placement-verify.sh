@@ -39,22 +39,16 @@ while getopts n:v:d:o:m:k:w: opt; do
 done
 morris_placement_records
 dir=${dir:-$db-verify-$k}
-rm -rf "$dir"
-mkdir -p "$dir"
-if [ "$k" -le 1 ]; then
-    ln "$db"/tier-*.gmdb "$dir"/
-else
-    jq -r --argjson k "$k" '(.hands | split("-") | map(tonumber) | add) as $s
-        | select($s >= $k - 1) | .tier' "$records" |
-        while read -r t; do
-            ln "$db/$(printf 'tier-%04d.gmdb' "$t")" "$dir"/
-        done
-fi
-linked=$(find "$dir" -name 'tier-*.gmdb' | wc -l)
+handsum='(.hands | split("-") | map(tonumber) | add)'
 # The top tier linked: the one with the most stones in hand.
-top=$(jq -rs 'max_by(.hands | split("-") | map(tonumber) | add) | .tier' "$records")
-"$bin" "$spec" --solver "tier:sector=$top" --threads 2 --max-memory "$mem" --db "$dir" \
-    >/dev/null
+top=$(jq -rs "max_by($handsum) | .tier" "$records")
+if [ "$k" -le 1 ]; then
+    (cd "$db" && ls tier-*.gmdb)
+else
+    jq -r --argjson k "$k" "select($handsum >= \$k - 1) | .tier" "$records" |
+        awk '{ printf "tier-%04d.gmdb\n", $1 }'
+fi | morris_link_db "$dir" "$top"
+linked=$(find "$dir" -name 'tier-*.gmdb' | wc -l)
 base="$out/placement-verify-$k"
 cmd="$bin $spec --db $dir --verify --threads 2 --json --max-memory $mem"
 # shellcheck disable=SC2086 # the command's words
