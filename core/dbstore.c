@@ -217,9 +217,7 @@ static ErrCode write_all(int fd, const void *data, uint64_t n, const char *path,
     return ERR_OK;
 }
 
-/* A new temporary file in DIR for `name`: a fresh name, created
- * exclusively, never through a link. */
-static int create_tmp(const DbDir *d, const char *name, char *tmp, size_t n, Error *err) {
+int dbstore_tmp_create(const DbDir *d, const char *name, char *tmp, size_t n, Error *err) {
     static unsigned counter;
     for (int attempt = 0; attempt < 100; attempt++) {
         unsigned k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
@@ -238,10 +236,8 @@ static int create_tmp(const DbDir *d, const char *name, char *tmp, size_t n, Err
     return -1;
 }
 
-/* fsync, close, rename tmp over name, fsync the directory; removes tmp on
- * failure. Consumes fd. */
-static ErrCode commit_tmp(const DbDir *d, int fd, const char *tmp, const char *name, ErrCode rc,
-                          Error *err) {
+ErrCode dbstore_tmp_commit(const DbDir *d, int fd, const char *tmp, const char *name, ErrCode rc,
+                           Error *err) {
     if (rc == ERR_OK && fsync(fd) != 0) {
         rc =
             error_set(err, ERR_IO, "cannot flush %s/%s to disk: %s", d->path, tmp, strerror(errno));
@@ -523,7 +519,7 @@ ErrCode dbstore_sink_open(const DbDir *d, const char *name, const DbStoreDict *d
     s->dict_sum = (uint32_t)dbfile_checksum(0, dict->data, dict->bytes);
     snprintf(s->name, sizeof s->name, "%s", name);
     snprintf(s->path, sizeof s->path, "%s/%s", d->path, name);
-    s->fd = create_tmp(d, name, s->tmp, sizeof s->tmp, err);
+    s->fd = dbstore_tmp_create(d, name, s->tmp, sizeof s->tmp, err);
     if (s->fd < 0) {
         return ERR_IO;
     }
@@ -565,7 +561,7 @@ ErrCode dbstore_sink_close(const DbDir *d, DbStoreSink *s, const DbStoreInfo *in
             rc = error_set(err, ERR_IO, "cannot write %s: %s", s->path, strerror(errno));
         }
     }
-    rc = commit_tmp(d, s->fd, s->tmp, s->name, rc, err);
+    rc = dbstore_tmp_commit(d, s->fd, s->tmp, s->name, rc, err);
     s->fd = -1;
     if (rc == ERR_OK && header_sum != NULL) {
         *header_sum = le_get64(header + 504);
@@ -993,13 +989,13 @@ ErrCode dbstore_manifest_write(DbDir *d, const DbManifest *m, Error *err) {
     EMIT("checksum %016" PRIx64 "\n", dbfile_checksum(0, buf, n));
 #undef EMIT
     char tmp[DBSTORE_NAME_MAX + 64];
-    int fd = create_tmp(d, "manifest", tmp, sizeof tmp, err);
+    int fd = dbstore_tmp_create(d, "manifest", tmp, sizeof tmp, err);
     ErrCode rc = fd >= 0 ? ERR_OK : ERR_IO;
     if (rc == ERR_OK) {
         char path[4200];
         snprintf(path, sizeof path, "%s/manifest", d->path);
         rc = write_all(fd, buf, n, path, err);
-        rc = commit_tmp(d, fd, tmp, "manifest", rc, err);
+        rc = dbstore_tmp_commit(d, fd, tmp, "manifest", rc, err);
     }
     free(buf);
     return rc;

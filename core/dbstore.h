@@ -167,6 +167,18 @@ bool dbstore_exists(const DbDir *d, const char *name);
 /* Removes DIR/name (ignores a missing file). */
 void dbstore_remove(const DbDir *d, const char *name);
 
+/* Safe writes, for any file of the directory (record files, manifests):
+ * dbstore_tmp_create makes a fresh temporary file for `name` in DIR
+ * (NAME.tmp.PID.K, created with O_CREAT|O_EXCL|O_NOFOLLOW, so a planted
+ * file or link is never followed or reused) and returns its fd, its name
+ * in tmp[n]; -1 with err set on failure. dbstore_tmp_commit consumes fd:
+ * when rc is ERR_OK it flushes (fsync), closes, renames tmp over name and
+ * flushes the directory; on any failure (or rc != ERR_OK) it removes tmp
+ * and returns the error, leaving the previous `name` intact. */
+int dbstore_tmp_create(const DbDir *d, const char *name, char *tmp, size_t n, Error *err);
+ErrCode dbstore_tmp_commit(const DbDir *d, int fd, const char *tmp, const char *name, ErrCode rc,
+                           Error *err);
+
 /* The zstd level of new files of this kind (the header's level field). */
 int dbstore_level(DbStoreKind kind);
 
