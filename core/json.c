@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 void json_init(JsonWriter *w, FILE *out, bool pretty) {
     w->out = out;
@@ -11,10 +12,58 @@ void json_init(JsonWriter *w, FILE *out, bool pretty) {
     w->first[0] = true;
 }
 
-static void put_string(FILE *out, const char *s) {
+/* The length of the well-formed UTF-8 sequence at p (at most n bytes
+ * available), 0 if there is none: RFC 3629's table, so no overlong form, no
+ * surrogate (U+D800..U+DFFF) and nothing past U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *p, size_t n) {
+    unsigned char c = p[0];
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xbf; /* the range of the second byte */
+    if (c >= 0xc2 && c <= 0xdf) {
+        len = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        len = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80;
+        hi = c == 0xed ? 0x9f : 0xbf;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        len = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80;
+        hi = c == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if (n < len || p[1] < lo || p[1] > hi) {
+        return 0;
+    }
+    for (size_t k = 2; k < len; k++) {
+        if (p[k] < 0x80 || p[k] > 0xbf) {
+            return 0;
+        }
+    }
+    return len;
+}
+
+/* Writes s[0..len) as a JSON string: '"' and '\\' escaped, control bytes
+ * as \n, \t, \r or \u00XX (NUL included), well-formed UTF-8 copied, and
+ * each byte that starts no well-formed sequence written as \ufffd (U+FFFD,
+ * the replacement character), so the output is valid JSON in UTF-8
+ * whatever the bytes (RFC 8259, sections 7 and 8.1). */
+static void put_string(FILE *out, const char *s, size_t len) {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = p[i];
+        if (c >= 0x80) {
+            size_t k = utf8_sequence(p + i, len - i);
+            if (k == 0) {
+                fputs("\\ufffd", out);
+            } else {
+                fwrite(p + i, 1, k, out);
+                i += k - 1;
+            }
+            continue;
+        }
+        switch (c) {
         case '"':
             fputs("\\\"", out);
             break;
@@ -31,10 +80,10 @@ static void put_string(FILE *out, const char *s) {
             fputs("\\r", out);
             break;
         default:
-            if (*p < 0x20) {
-                fprintf(out, "\\u%04x", *p);
+            if (c < 0x20) {
+                fprintf(out, "\\u%04x", c);
             } else {
-                fputc(*p, out);
+                fputc(c, out);
             }
         }
     }
@@ -60,7 +109,7 @@ static void prefix(JsonWriter *w, const char *key) {
     }
     w->first[w->depth] = false;
     if (key != NULL) {
-        put_string(w->out, key);
+        put_string(w->out, key, strlen(key));
         fputs(w->pretty ? ": " : ":", w->out);
     }
 }
@@ -98,8 +147,13 @@ void json_string(JsonWriter *w, const char *key, const char *value) {
     if (value == NULL) {
         fputs("null", w->out);
     } else {
-        put_string(w->out, value);
+        put_string(w->out, value, strlen(value));
     }
+}
+
+void json_string_n(JsonWriter *w, const char *key, const char *value, size_t len) {
+    prefix(w, key);
+    put_string(w->out, value, len);
 }
 
 void json_uint(JsonWriter *w, const char *key, uint64_t value) {

@@ -716,5 +716,36 @@ else
 fi
 rm -rf "$wd" /tmp/cli_err.$$
 
+
+# Issue 33: the query stream (--query -) as a hostile user feeds it.
+# json_lines FILE N: FILE is valid UTF-8 and exactly N lines, each a
+# non-empty JSON object on its own (a strict one-object-per-line reader).
+json_lines() {
+    iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 || return 1
+    [ "$(wc -l <"$1")" -eq "$2" ] || return 1
+    while IFS= read -r l; do
+        [ -n "$l" ] && printf '%s\n' "$l" | jq -e 'type == "object"' >/dev/null 2>&1 || return 1
+    done <"$1"
+}
+qd=$(mktemp -d)
+"$solve" tictactoe --solver tier --db "$qd/t" >/dev/null 2>&1 || bad "query stream: save tictactoe"
+# D5: a line that cannot be answered is echoed in "position" as valid JSON in
+# UTF-8: each byte that starts no well-formed UTF-8 sequence becomes U+FFFD
+# (a stray 0xff, an overlong '/', a surrogate, a cut sequence), control
+# bytes are escaped, well-formed UTF-8 (e, acute: c3 a9) is kept.
+printf 'x\377-------\nx\300\257-------\n\355\240\200--------\nx\001\177\303\251\342\202\n' |
+    "$solve" tictactoe --db "$qd/t" --query - 2>"$qd/err" | grep -av '^$' >"$qd/out"
+r=$(printf '\357\277\275') # U+FFFD in UTF-8 (empty lines: D8, below)
+if json_lines "$qd/out" 4 &&
+    [ "$(jq -r .position "$qd/out" | od -An -c | tr -s ' \n' ' ')" = \
+        "$(printf 'x%s-------\nx%s%s-------\n%s%s%s--------\nx\001\177\303\251%s%s\n' \
+            "$r" "$r" "$r" "$r" "$r" "$r" "$r" "$r" | od -An -c | tr -s ' \n' ' ')" ] &&
+    [ "$(jq -r .code "$qd/out" | sort -u)" = 2 ]; then
+    ok "query stream: invalid UTF-8 echoed as valid JSON"
+else
+    bad "query stream: invalid UTF-8: $(od -c "$qd/out" | head -20)"
+fi
+rm -rf "$qd"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

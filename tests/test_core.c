@@ -488,6 +488,44 @@ static void json_output(void **state) {
     free(buf);
 }
 
+/* Every string is valid JSON in UTF-8 whatever its bytes (issue 33, D5):
+ * well-formed UTF-8 kept (e acute, the euro sign, U+10348), each byte that
+ * starts no well-formed sequence replaced by \ufffd: a stray 0xff, a lone
+ * continuation byte, an overlong '/' (c0 af, e0 80 af), a surrogate
+ * (ed a0 80), past U+10FFFF (f4 90 80 80), a sequence cut short (e2 82
+ * then 'x', and e2 at the end); control bytes and NUL (json_string_n)
+ * escaped, DEL kept (RFC 8259 allows it). Expected bytes by hand. */
+static void json_invalid_utf8(void **state) {
+    (void)state;
+    static const struct {
+        const char *in;
+        size_t len;
+        const char *out;
+    } cases[] = {
+        {"a\xc3\xa9\xe2\x82\xac\xf0\x90\x8d\x88", 10, "\"a\xc3\xa9\xe2\x82\xac\xf0\x90\x8d\x88\""},
+        {"x\xff-", 3, "\"x\\ufffd-\""},
+        {"\x80", 1, "\"\\ufffd\""},
+        {"\xc0\xaf", 2, "\"\\ufffd\\ufffd\""},
+        {"\xe0\x80\xaf", 3, "\"\\ufffd\\ufffd\\ufffd\""},
+        {"\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\""},
+        {"\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},
+        {"\xe2\x82x\xe2", 4, "\"\\ufffd\\ufffdx\\ufffd\""},
+        {"a\0b\x01\x1f\x7f", 6, "\"a\\u0000b\\u0001\\u001f\x7f\""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        JsonWriter w;
+        json_init(&w, f, false);
+        json_string_n(&w, NULL, cases[i].in, cases[i].len);
+        fclose(f);
+        assert_string_equal(buf, cases[i].out);
+        free(buf);
+    }
+}
+
 /* ----------------------------------------------------------------- memory */
 
 static void mem_sizes(void **state) {
@@ -643,6 +681,7 @@ int main(void) {
         cmocka_unit_test(discs_counts_and_refusals),
         cmocka_unit_test(winby_range_is_refused),
         cmocka_unit_test(json_output),
+        cmocka_unit_test(json_invalid_utf8),
         cmocka_unit_test(mem_sizes),
         cmocka_unit_test(mem_budget_sources),
         cmocka_unit_test(mem_check_unknown_refuses),
