@@ -676,12 +676,19 @@ static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, con
         Error err = {0};
         JsonWriter w;
         json_init(&w, stdout, false);
-        ErrCode rc = run_query(g, src, line, rule, &q, &err);
+        /* A NUL would end the text the game parses, and the rest of the
+         * line would be dropped unseen: the line is malformed. */
+        const char *nul = memchr(line, '\0', (size_t)n);
+        ErrCode rc = nul != NULL ? error_set(&err, ERR_USAGE,
+                                             "a query line holds a NUL byte (byte %td of the "
+                                             "line); positions are text",
+                                             nul - line + 1)
+                                 : run_query(g, src, line, rule, &q, &err);
         if (rc == ERR_OK) {
             json_query(&w, NULL, g, &q, source);
         } else {
             json_object_begin(&w, NULL);
-            json_string(&w, "position", line);
+            json_string_n(&w, "position", line, (size_t)n);
             json_string(&w, "error", err.msg);
             json_int(&w, "code", rc);
             json_object_end(&w);

@@ -745,6 +745,20 @@ if json_lines "$qd/out" 4 &&
 else
     bad "query stream: invalid UTF-8: $(od -c "$qd/out" | head -20)"
 fi
+# D6: a NUL byte in a line is refused like any malformed line (exit 2, the
+# line echoed whole with \u0000), never answered for the text before it;
+# the lines around it are answered (xx-oo----: x wins in 1 by cell 3).
+printf 'xx-oo----\n---------\000\nxx-oo----\000garbage\n\000\nxx-oo----\n' |
+    "$solve" tictactoe --db "$qd/t" --query - 2>"$qd/err" | grep -av '^$' >"$qd/out"
+if [ "$(jq -c '[.position, .value, .code]' "$qd/out" | tr '\n' ' ')" = \
+    '["xx-oo----","win",null] ["---------\u0000",null,2] ["xx-oo----\u0000garbage",null,2] ["\u0000",null,2] ["xx-oo----","win",null] ' ] &&
+    [ "$(jq -r 'select(.code) | .error' "$qd/out" | grep -c 'holds a NUL byte')" = 3 ]; then
+    ok "query stream: a line with a NUL refused"
+else
+    bad "query stream: NUL: $(cat "$qd/out")"
+fi
+printf 'xx-oo----\000garbage\n' | "$solve" tictactoe --db "$qd/t" --query - >/dev/null 2>&1
+[ $? -eq 2 ] && ok "query stream: a NUL line exits 2" || bad "query stream: a NUL line exits 0"
 rm -rf "$qd"
 
 echo "cli: $pass passed, $fail failed"
