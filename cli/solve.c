@@ -685,7 +685,7 @@ static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, con
                                              nul - line + 1)
                                  : run_query(g, src, line, rule, &q, &err);
         if (rc == ERR_OK) {
-            json_query(&w, NULL, g, &q, source);
+            json_query(&w, NULL, g, &q, source); /* one line: the writer ends it */
         } else {
             json_object_begin(&w, NULL);
             json_string_n(&w, "position", line, (size_t)n);
@@ -694,12 +694,10 @@ static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, con
             json_object_end(&w);
             last = rc;
             if (rc == ERR_IO || rc == ERR_MEMORY || rc == ERR_INTERNAL) {
-                fputc('\n', stdout);
                 fprintf(stderr, "solve: %s\n", err.msg);
                 break; /* the database itself is at fault: stop */
             }
         }
-        fputc('\n', stdout);
     }
     free(line);
     return last;

@@ -759,6 +759,13 @@ else
 fi
 printf 'xx-oo----\000garbage\n' | "$solve" tictactoe --db "$qd/t" --query - >/dev/null 2>&1
 [ $? -eq 2 ] && ok "query stream: a NUL line exits 2" || bad "query stream: a NUL line exits 0"
+# D8: one JSON object per line, no empty line between them (a strict
+# line reader: every line non-empty and a JSON object), for answered
+# lines, refused lines and a mix.
+printf 'xx-oo----\n---------\nzzz\nx--------\n' |
+    "$solve" tictactoe --db "$qd/t" --query - >"$qd/out" 2>/dev/null
+json_lines "$qd/out" 4 && ok "query stream: one object per line" ||
+    bad "query stream: lines: $(od -c "$qd/out" | head -5)"
 rm -rf "$qd"
 
 echo "cli: $pass passed, $fail failed"
