@@ -51,7 +51,11 @@
  *
  * Tier solver fast path (TierOps.expand_run, without `sym`): a tier walked
  * in index order, the heights decoded once per block and the colours
- * stepped in colex order (c4_expand_run).
+ * stepped in colex order (c4_expand_run). The x bitboard is one BMI2 pdep
+ * in a clone chosen at run time when the processor has BMI2 and POPCNT, a
+ * portable loop otherwise; the environment variable GAMESMAN_C4_NO_PDEP
+ * (any value), read when the game is created, forces the portable loop,
+ * so the tests run both branches on every host (tests/test_tier.c).
  *
  * Options: w, h (1..16), k (1..16, at most max(w, h)), misere, sym (store
  * one position per pair of left-right mirror images), tromp (the compact
@@ -95,7 +99,8 @@ typedef struct C4 {
     uint64_t window[C4_MAX_CELLS][DIRS];
     int nshift;
     uint8_t shift[DIRS][8];
-    bool pdep;       /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone) */
+    bool pdep;       /* the CPU has BMI2 and POPCNT (the tier fast path's pdep clone), and
+                      * GAMESMAN_C4_NO_PDEP is not set */
     EncBuilder *enc; /* the Boolean encoding (symbolic solvers) */
 } C4;
 
@@ -1349,7 +1354,8 @@ static ErrCode c4_create(Game *g, Error *err) {
     t->misere = opt_bool(&g->options, "misere");
     init_lines(t);
 #ifdef C4_PDEP
-    t->pdep = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    t->pdep = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt") &&
+              getenv("GAMESMAN_C4_NO_PDEP") == NULL;
 #endif
     rc = opt_bool(&g->options, "tromp") ? init_encoding_tromp(g, t, err) : init_encoding(g, t, err);
     if (rc != ERR_OK) {

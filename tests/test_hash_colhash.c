@@ -12,7 +12,11 @@
  *     with the right piece counts, in the right tier, and encodes back; the
  *     tier sizes equal a brute-force count of height vectors times
  *     binomials computed here; a cursor's drops and lifts agree with fresh
- *     hashes along random games;
+ *     hashes along random games; a cursor set at (or loaded with) every
+ *     position of small boards and random ones of larger boards (6x5, 7x6,
+ *     half of them with the last column full) holds every part as
+ *     recomputed here from the board, and a drop into each open column
+ *     and its lift agree with the reference rank;
  *   - the sizes quoted for larger boards (issue 3: 4x4 2.02e5, 5x4 5.62e6,
  *     6x4 1.6e8 with largest tier 2.33e7, 5x5 1.72e8, 6x5 9.92e9 with
  *     largest tier 1.31e9, 7x6 7.07e13), recounted by brute force here;
@@ -21,6 +25,7 @@
  */
 #include "tests/testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +287,147 @@ static void colhash_cursor_walks(void **state) {
     }
 }
 
+/* The board with heights[0..w-1] and colour sequence `colours` at
+ * position pos, as a cursor must hold it: every part recomputed here from
+ * the board alone (the height code as sum heights[c] (h + 1)^c, which
+ * only the table of height bases reads and is checked with it, the
+ * occupied cells bit by bit, the prefix counts by counting), the colour
+ * rank by combi_rank (checked against an enumeration above). `what` names
+ * the step in the message. */
+static void check_cursor(const ColHash *ch, const Binomials *b, const ColHashCursor *cur,
+                         const uint8_t *heights, uint64_t colours, Position pos, const char *what) {
+    int w = ch->cols, h = ch->rows, n = 0;
+    uint64_t code = 0, radix = 1, occupied = 0;
+    uint8_t pieces_upto[COLHASH_MAX_COLS] = {0}, firsts_upto[COLHASH_MAX_COLS] = {0};
+    for (int c = 0; c < w; c++) {
+        code += heights[c] * radix;
+        radix *= (uint64_t)h + 1;
+        for (int r = 0; r < heights[c]; r++) {
+            occupied |= UINT64_C(1) << (c * h + r);
+        }
+        n += heights[c];
+        pieces_upto[c] = (uint8_t)n;
+        firsts_upto[c] = (uint8_t)ones(n == 64 ? colours : colours & ((UINT64_C(1) << n) - 1));
+    }
+    const char *bad =
+        cur->n != n                                                      ? "n"
+        : memcmp(cur->heights, heights, (size_t)w) != 0                  ? "heights"
+        : ch->base != NULL && cur->code != code                          ? "code"
+        : cur->occupied != occupied                                      ? "occupied"
+        : cur->colours != colours                                        ? "colours"
+        : cur->colour_rank != combi_rank(b, colours)                     ? "colour_rank"
+        : memcmp(cur->pieces_upto, pieces_upto, sizeof pieces_upto) != 0 ? "pieces_upto"
+        : memcmp(cur->firsts_upto, firsts_upto, sizeof firsts_upto) != 0 ? "firsts_upto"
+        : cur->pos != pos                                                ? "pos"
+                                                                         : NULL;
+    if (bad != NULL) {
+        char hs[4 * COLHASH_MAX_COLS + 1] = "";
+        for (int c = 0, used = 0; c < w; c++) {
+            used += snprintf(hs + used, sizeof hs - (size_t)used, "%d ", heights[c] % 100);
+        }
+        fail_msg("%dx%d %s, position %llu (heights %scolours %#llx): the cursor's %s is wrong", w,
+                 h, what, (unsigned long long)pos, hs, (unsigned long long)colours, bad);
+    }
+}
+
+/* A cursor loaded at the board with heights and colours (at position
+ * pos, by the reference rank colhash_hash), by colhash_cursor_set (the
+ * position) and by colhash_cursor_load (the parts), is checked part by
+ * part; then from each, a piece dropped into every open column gives the
+ * board one more piece (inserted into the colour sequence by hand) and
+ * its reference rank, and lifting it back restores the cursor. */
+static void cursor_from(const ColHash *ch, const Binomials *b, const uint8_t *heights,
+                        uint64_t colours) {
+    int w = ch->cols, n = 0;
+    for (int c = 0; c < w; c++) {
+        n += heights[c];
+    }
+    Position pos = colhash_hash(ch, heights, n, colours);
+    ColHashCursor set, load;
+    colhash_cursor_set(ch, &set, pos);
+    check_cursor(ch, b, &set, heights, colours, pos, "cursor_set");
+    colhash_cursor_load(ch, &load, heights, colours);
+    check_cursor(ch, b, &load, heights, colours, pos, "cursor_load");
+    for (int from = 0; from < 2; from++) {
+        for (int c = 0, q = 0; c < w; c++) {
+            q += heights[c]; /* the piece enters the colour sequence here */
+            if (heights[c] == ch->rows) {
+                continue;
+            }
+            ColHashCursor cur = from ? load : set;
+            ColHashUndo undo;
+            uint8_t up[COLHASH_MAX_COLS];
+            memcpy(up, heights, (size_t)w);
+            up[c]++;
+            uint64_t more = insert_bit(colours, q, !(n & 1));
+            Position child = colhash_cursor_drop(ch, &cur, c, &undo);
+            assert_int_equal(child, colhash_hash(ch, up, n + 1, more));
+            check_cursor(ch, b, &cur, up, more, child, from ? "load, drop" : "set, drop");
+            colhash_cursor_lift(ch, &cur, c, &undo);
+            check_cursor(ch, b, &cur, heights, colours, pos, from ? "load, lift" : "set, lift");
+        }
+    }
+}
+
+/* The cursor started from every position of small boards (not only from
+ * the empty board, where every column is empty and a wrong part of a
+ * full or a last column cannot show), and from random boards of larger
+ * ones, half of them with the last column full; boards with and without
+ * the table of height bases (16x3, 6x10). */
+static void colhash_cursor_from_any_position(void **state) {
+    (void)state;
+    Binomials b;
+    binomials_init(&b);
+    static const int every[][2] = {{1, 6}, {2, 5}, {3, 4}, {4, 3}, {5, 2}, {7, 1}, {4, 4}};
+    for (size_t i = 0; i < sizeof every / sizeof every[0]; i++) {
+        ColHash ch;
+        Error err = {0};
+        assert_int_equal(colhash_init(&ch, every[i][0], every[i][1], &err), ERR_OK);
+        for (Position p = 0; p < ch.size; p++) {
+            uint8_t heights[COLHASH_MAX_COLS] = {0};
+            uint64_t colours;
+            (void)colhash_unhash(&ch, p, heights, &colours); /* the reference unrank */
+            cursor_from(&ch, &b, heights, colours);
+        }
+        colhash_destroy(&ch);
+    }
+    static const int random[][2] = {{6, 5}, {7, 6}, {5, 4}, {16, 3}, {6, 10}};
+    uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < sizeof random / sizeof random[0]; i++) {
+        int w = random[i][0], h = random[i][1];
+        ColHash ch;
+        Error err = {0};
+        assert_int_equal(colhash_init(&ch, w, h, &err), ERR_OK);
+        for (int k = 0; k < 4000; k++) {
+            uint8_t heights[COLHASH_MAX_COLS] = {0};
+            int n = 0;
+            for (int c = 0; c < w; c++) {
+                heights[c] = (uint8_t)(test_rng(&seed) % (uint64_t)(h + 1));
+            }
+            if (k % 2 == 0 && w > 0) {
+                heights[w - 1] = (uint8_t)h;
+            }
+            for (int c = 0; c < w; c++) {
+                n += heights[c];
+            }
+            /* ceil(n/2) ones among n bits, each bit chosen at random among
+             * those still free (a random subset of that size). */
+            uint64_t colours = 0;
+            for (int placed = 0; placed < (n + 1) / 2; placed++) {
+                int at = (int)(test_rng(&seed) % (uint64_t)(n - placed)), bit = 0;
+                for (;; bit++) {
+                    if (!(colours >> bit & 1) && at-- == 0) {
+                        break;
+                    }
+                }
+                colours |= UINT64_C(1) << bit;
+            }
+            cursor_from(&ch, &b, heights, colours);
+        }
+        colhash_destroy(&ch);
+    }
+}
+
 /* The figures of issue 3, to three significant digits, against the hash's
  * layout and a brute-force recount. */
 static void colhash_sizes(void **state) {
@@ -377,6 +523,7 @@ int main(void) {
         cmocka_unit_test(compositions_exhaustive),
         cmocka_unit_test(colhash_every_slot),
         cmocka_unit_test(colhash_cursor_walks),
+        cmocka_unit_test(colhash_cursor_from_any_position),
         cmocka_unit_test(colhash_sizes),
         cmocka_unit_test(colhash_refuses),
         cmocka_unit_test(counts_one_per_call),

@@ -10,7 +10,8 @@
  *     values: the board fills up without a winner).
  * The counts are checked twice, independently: by this suite's BFS over
  * the stateless family (tests/testutil.h test_reach), and by the solvers'
- * databases; the value by every DFS solver. 5x4 and 4x5 are heavy.
+ * databases; the value by every DFS solver and by tier (on both branches
+ * of its Connect Four fast path). 5x4 and 4x5 are heavy.
  *
  * Hand-checked positions (the reasoning is in the comments below) cover a
  * win in 1, a loss in 2 against a double threat, and misere play.
@@ -74,15 +75,27 @@ static void parse_accepts_the_legal_boards(void **state) {
 }
 
 /* Solves spec with each solver: a tie, `positions` positions, and the same
- * database from every solver. */
-static void expect_tie(const char *spec, uint64_t positions, const char *const *solvers, int n) {
+ * database from every solver. env (NULL: none) is set while the game is
+ * created: GAMESMAN_C4_NO_PDEP forces the tier fast path's portable branch
+ * (games/connect4.c). */
+static void expect_tie(const char *spec, const char *env, uint64_t positions,
+                       const char *const *solvers, int n) {
+    if (env != NULL) {
+        assert_int_equal(setenv(env, "1", 1), 0);
+    }
     Game *g = test_game(spec);
+    if (env != NULL) {
+        assert_int_equal(unsetenv(env), 0);
+    }
     SolveResult first = {0};
     for (int i = 0; i < n; i++) {
         SolveResult res;
         test_solve(solvers[i], g, &res);
-        assert_int_equal(res.root.value, VALUE_TIE);
-        assert_int_equal(res.root.remoteness, g->max_depth); /* the board fills */
+        if (res.root.value != VALUE_TIE || res.root.remoteness != g->max_depth) {
+            fail_msg("%s by %s%s%s: %s in %d, not a tie in %d (the board fills)", spec, solvers[i],
+                     env != NULL ? " with " : "", env != NULL ? env : "",
+                     value_name(res.root.value), res.root.remoteness, g->max_depth);
+        }
         DbSummary s;
         Error err = {0};
         assert_int_equal(db_summarize(&res.db, false, &s, &err), ERR_OK);
@@ -99,10 +112,13 @@ static void expect_tie(const char *spec, uint64_t positions, const char *const *
     game_destroy(g);
 }
 
+/* tier on both branches of its fast path (pdep, where the processor has
+ * it, and the portable loop), on every host. */
 static void tie_4x4_every_solver(void **state) {
     (void)state;
-    static const char *const solvers[] = {"dfs", "gps", "gps-cached"};
-    expect_tie("connect4:w=4,h=4", 161029, solvers, 3);
+    static const char *const solvers[] = {"dfs", "gps", "gps-cached", "tier"};
+    expect_tie("connect4:w=4,h=4", NULL, 161029, solvers, 4);
+    expect_tie("connect4:w=4,h=4", "GAMESMAN_C4_NO_PDEP", 161029, solvers + 2, 2);
 }
 
 static void tie_5x4_4x5(void **state) {
@@ -111,8 +127,8 @@ static void tie_5x4_4x5(void **state) {
         skip();
     }
     static const char *const solvers[] = {"gps-cached"};
-    expect_tie("connect4:w=5,h=4", 3945711, solvers, 1);
-    expect_tie("connect4:w=4,h=5", 1706255, solvers, 1);
+    expect_tie("connect4:w=5,h=4", NULL, 3945711, solvers, 1);
+    expect_tie("connect4:w=4,h=5", NULL, 1706255, solvers, 1);
 }
 
 static Outcome outcome_of(const char *spec, const char *text) {

@@ -8,7 +8,14 @@
  *     (tier:stored_edges) and for the game stripped of its un-moves (retro
  *     is the oracle there, in test_solvers);
  *   - keeping only the tiers in use (tier:window) gives the same root and
- *     the same totals, by value and by remoteness, as the whole database.
+ *     the same totals, by value and by remoteness, as the whole database;
+ *   - a game's fast path (TierOps.expand_run) gives the generic path's
+ *     database and counters;
+ *   - for a game with a branch chosen at run time by the processor's
+ *     features (Connect Four's pdep, Morris's pext), the portable branch,
+ *     forced by its environment variable, gives the default branch's
+ *     database and counters, and its fast path the generic path's: both
+ *     branches run on every host.
  * On tic-tac-toe, the work directory:
  *   - a solve with --db (work_dir) writes every tier and the manifest (the
  *     reach file goes once the database is complete) and equals the solve
@@ -173,8 +180,7 @@ static void window_matches_whole(void **state) {
  * and the same counters (game.h: the fast path counts each step as the GPS
  * call it replaces), on 1 and 2 threads sharing tiers in small chunks (a
  * chunk starts mid-block of the game's layout). */
-static void fast_path_matches_generic(void **state) {
-    Game *g = test_game(*state);
+static void fast_path_check(Game *g) {
     SolveResult generic, fast1, fast2;
     solve_ok(g, "generic," SMALL_CHUNKS, 1, NULL, &generic);
     solve_ok(g, SMALL_CHUNKS, 1, NULL, &fast1);
@@ -189,6 +195,63 @@ static void fast_path_matches_generic(void **state) {
     solve_result_free(&fast1);
     solve_result_free(&fast2);
     game_destroy(g);
+}
+
+static void fast_path_matches_generic(void **state) { fast_path_check(test_game(*state)); }
+
+/* ------------------------------------ branches chosen by the processor */
+
+/* Games with a branch chosen at run time by the processor's features, and
+ * the environment variable that forces the portable branch when the game
+ * is created. Without it a host that has the feature never runs the
+ * portable branch (a bug there would pass every test), and one without it
+ * never runs the fast one; so the tier tests of these games run both, on
+ * every host. The other dispatch on the processor, in tests/test_loopy.c,
+ * morris_tables_match_references, runs both ways too. */
+static const struct {
+    const char *module, *env;
+    bool fast_path_only; /* the branch is in TierOps.expand_run only */
+} portable_branches[] = {
+    {"connect4", "GAMESMAN_C4_NO_PDEP", true},    /* the x bitboard: pdep or a loop */
+    {"morris", "GAMESMAN_MORRIS_NO_PEXT", false}, /* rank, unrank, canonical: pext or tables */
+};
+
+typedef struct PortableCase {
+    const char *spec, *env;
+} PortableCase;
+
+/* The game of spec created with env set (its portable branch). */
+static Game *portable_game(const PortableCase *c) {
+    assert_int_equal(setenv(c->env, "1", 1), 0);
+    Game *g = test_game(c->spec);
+    assert_int_equal(unsetenv(c->env), 0);
+    return g;
+}
+
+/* The fast path's portable branch against the generic path. */
+static void portable_fast_path_matches_generic(void **state) {
+    fast_path_check(portable_game(*state));
+}
+
+/* The portable branch against the default one (the processor's, when it
+ * has the feature): the same database byte for byte and the same
+ * counters, on 1 and 2 threads sharing tiers. */
+static void portable_matches_default(void **state) {
+    const PortableCase *c = *state;
+    Game *g = test_game(c->spec), *p = portable_game(c);
+    SolveResult def, one, two;
+    solve_ok(g, SMALL_CHUNKS, 2, NULL, &def);
+    solve_ok(p, SMALL_CHUNKS, 1, NULL, &one);
+    solve_ok(p, SMALL_CHUNKS, 2, NULL, &two);
+    test_assert_same_db(&def.db, &one.db);
+    test_assert_same_db(&def.db, &two.db);
+    assert_memory_equal(&def.counters, &one.counters, sizeof def.counters);
+    assert_memory_equal(&def.counters, &two.counters, sizeof def.counters);
+    solve_result_free(&def);
+    solve_result_free(&one);
+    solve_result_free(&two);
+    game_destroy(g);
+    game_destroy(p);
 }
 
 /* tier:estimate solves nothing, and on a game small enough that the
@@ -564,11 +627,36 @@ static void cyclic_tiers_refused(void **state) {
 int main(void) {
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
-    struct CMUnitTest *tests = calloc(4 * nspecs + 8, sizeof *tests);
+    struct CMUnitTest *tests = calloc(6 * nspecs + 8, sizeof *tests);
+    PortableCase *cases = calloc(nspecs + 1, sizeof *cases);
     assert_non_null(tests);
-    size_t n = 0;
+    assert_non_null(cases);
+    size_t n = 0, ncases = 0;
     for (size_t i = 0; i < nspecs; i++) {
         Game *g = test_game(specs[i]);
+        for (size_t b = 0; b < sizeof portable_branches / sizeof portable_branches[0]; b++) {
+            if (g->tiers == NULL || strcmp(g->module->name, portable_branches[b].module) != 0 ||
+                (portable_branches[b].fast_path_only && g->tiers->expand_run == NULL)) {
+                continue;
+            }
+            PortableCase *c = &cases[ncases++];
+            *c = (PortableCase){specs[i], portable_branches[b].env};
+            tests[n++] = (struct CMUnitTest){
+                .name = test_strdupf("portable branch (%s) matches the default on %s", c->env,
+                                     specs[i]),
+                .test_func = portable_matches_default,
+                .initial_state = c,
+            };
+            if (g->tiers->expand_run != NULL) {
+                tests[n++] = (struct CMUnitTest){
+                    .name = test_strdupf("portable branch (%s) of the fast path matches the "
+                                         "generic one on %s",
+                                         c->env, specs[i]),
+                    .test_func = portable_fast_path_matches_generic,
+                    .initial_state = c,
+                };
+            }
+        }
         if (g->tiers != NULL) {
             tests[n++] = (struct CMUnitTest){
                 .name = test_strdupf("threads 1 and 2 identical on %s", specs[i]),
@@ -615,6 +703,7 @@ int main(void) {
     }
     int failed = test_run_group("tier", tests, n);
     free(tests);
+    free(cases);
     test_free_specs(specs);
     return failed;
 }
