@@ -3,6 +3,13 @@
  * looked up by walking the dumped nodes, so a query costs O(nvars) per set
  * of its ply once the ply's file is in memory (the file's bytes, read and
  * checked once; SYMDB_CACHE plies are kept).
+ *
+ * Nothing read from a file is trusted before it is checked: a ply file's
+ * size (the manifest's and its header's) is bounded before anything is
+ * allocated or added (dump_max: by the game's hash space and the dump's
+ * 32-bit ids, and by the file's length), every id and variable of the dump
+ * is range-checked, so a crafted file with valid checksums gives a clear
+ * ERR_IO, never a read past a buffer.
  */
 #include "solvers/symbolic_db.h"
 
@@ -19,6 +26,12 @@
 #define HEADER 48
 #define SYMDB_CACHE 4 /* plies kept in memory: a query reads a ply and the next */
 #define REMEDY "remove the directory and solve again, or use another --db"
+/* Node ids are u32 with 0 and 1 the terminals. */
+#define NODES_MAX ((UINT64_C(1) << 32) - 3)
+/* The most raw bytes a block of a record file can hold (core/dbstore.c's
+ * reader refuses larger blocks): a file of L bytes has at most (L - 512) / 8
+ * blocks, so it holds at most that many times this. */
+#define BLOCK_RAW_MAX (UINT64_C(1) << 26)
 
 static const Value cls_value[SYMDB_CLASSES] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE};
 
@@ -45,6 +58,22 @@ void symdb_ply_info(const Game *g, int ply, uint64_t bytes, DbStoreInfo *info) {
 
 static uint64_t dump_bytes(uint64_t nroots, uint64_t nnodes) {
     return HEADER + nroots * 12 + nnodes * 12;
+}
+
+/* The largest dump a ply of g can be (below 2^40 bytes: no arithmetic on it
+ * overflows). Its roots: SYMDB_CLASSES a layer, at most max_depth + 1
+ * layers. Its nodes: at most NODES_MAX (the ids), and at most nvars for
+ * every position of the hash space: every node of a reduced BDD lies on a
+ * path from a root to 1, each such path is at least one position of the
+ * ply (the sets of a ply are disjoint sets of positions, one assignment
+ * each) and holds at most nvars nodes. */
+static uint64_t dump_max(const Game *g) {
+    uint64_t nodes = NODES_MAX, by_space;
+    if (!__builtin_mul_overflow(g->num_positions, (uint64_t)g->encoding->nvars, &by_space) &&
+        by_space < nodes) {
+        nodes = by_space;
+    }
+    return dump_bytes((uint64_t)SYMDB_CLASSES * ((uint64_t)g->max_depth + 1), nodes);
 }
 
 ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFile *entry,
@@ -145,11 +174,27 @@ static ErrCode parse(const unsigned char *b, uint64_t n, const char *path, const
 
 ErrCode symdb_ply_read(const DbDir *d, const Game *g, const DbManifestFile *entry, SymPly *sp,
                        Error *err) {
+    memset(sp, 0, sizeof *sp);
     DbStoreInfo info;
     symdb_ply_info(g, entry->index, entry->records, &info);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", d->path, entry->name);
-    unsigned char *b = malloc((size_t)entry->records + 1);
+    /* The size, before anything is allocated or computed from it: a dump
+     * holds a header, it fits the game (dump_max) and the file's length
+     * (the manifest's, which the read then checks against the file). */
+    uint64_t max = dump_max(g);
+    uint64_t blocks =
+        entry->bytes < DBSTORE_HEADER_BYTES ? 0 : (entry->bytes - DBSTORE_HEADER_BYTES) / 8;
+    uint64_t by_file = blocks > UINT64_MAX / BLOCK_RAW_MAX ? UINT64_MAX : blocks * BLOCK_RAW_MAX;
+    if (entry->records < HEADER || entry->records > max || entry->records > by_file) {
+        return error_set(err, ERR_IO,
+                         "%s: a BDD dump of %" PRIu64 " bytes is impossible (this game's are %d "
+                         "to %" PRIu64 " bytes, and a file of %" PRIu64
+                         " bytes holds at most %" PRIu64
+                         "; the manifest's `file` line or the file is corrupt); " REMEDY,
+                         path, entry->records, HEADER, max, entry->bytes, by_file);
+    }
+    unsigned char *b = malloc((size_t)entry->records);
     if (b == NULL) {
         return error_set(err, ERR_MEMORY, "cannot allocate %" PRIu64 " bytes to read %s",
                          entry->records, path);
