@@ -8,8 +8,10 @@
  * size (the manifest's and its header's) is bounded before anything is
  * allocated or added (dump_max: by the game's hash space and the dump's
  * 32-bit ids, and by the file's length), every id and variable of the dump
- * is range-checked, so a crafted file with valid checksums gives a clear
- * ERR_IO, never a read past a buffer.
+ * is range-checked, and the stored counts are recounted from the nodes
+ * (recount: O(nodes), 8 bytes a node of scratch) and refused when they
+ * differ, so a crafted file with valid checksums gives a clear ERR_IO,
+ * never a read past a buffer or a wrong count.
  */
 #include "solvers/symbolic_db.h"
 
@@ -172,6 +174,60 @@ static ErrCode parse(const unsigned char *b, uint64_t n, const char *path, const
     return ERR_OK;
 }
 
+/* c << k, or UINT64_MAX when that does not fit (c > 0). */
+static uint64_t sat_shl(uint64_t c, uint64_t k) {
+    if (c == 0) {
+        return 0;
+    }
+    return k >= 64 || c > (UINT64_MAX >> k) ? UINT64_MAX : c << k;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* Recounts every set of a parsed dump (its assignments of the nvars
+ * variables: what the solver stored, bdd_satcount over one copy) and
+ * refuses a stored count that differs, or a ply of more positions than the
+ * game's hash space. c[id] counts the assignments of the variables from
+ * the node's own down (children first, so one pass); counts saturate at
+ * UINT64_MAX, which no count of a ply can be. O(nodes + roots). */
+static ErrCode recount(const SymPly *sp, const char *path, const Game *g, Error *err) {
+    uint64_t *c = malloc(((size_t)sp->nnodes + 2) * sizeof *c);
+    if (c == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the recount of %s", path);
+    }
+#define VAR(id) ((id) < 2 ? (uint64_t)sp->nvars : (uint64_t)sp->nodes[3 * (uint64_t)((id)-2)])
+    c[0] = 0;
+    c[1] = 1;
+    for (uint64_t k = 0; k < sp->nnodes; k++) {
+        const uint32_t *n = &sp->nodes[3 * k];
+        c[k + 2] =
+            sat_add(sat_shl(c[n[1]], VAR(n[1]) - n[0] - 1), sat_shl(c[n[2]], VAR(n[2]) - n[0] - 1));
+    }
+    ErrCode rc = ERR_OK;
+    uint64_t total = 0, nroots = (uint64_t)SYMDB_CLASSES * sp->nlayers;
+    for (uint64_t i = 0; i < nroots && rc == ERR_OK; i++) {
+        uint64_t n = sat_shl(c[sp->roots[i]], VAR(sp->roots[i]));
+        total = sat_add(total, n);
+        if (n != sp->counts[i] || n == UINT64_MAX) {
+            rc = error_set(err, ERR_IO,
+                           "%s: set %" PRIu64 " of ply %" PRIu32 " (%s, remoteness %" PRIu64
+                           ") stores a count of %" PRIu64 " positions, its nodes recount "
+                           "%s%" PRIu64 " (a corrupt BDD dump); " REMEDY,
+                           path, i, sp->ply, value_name(cls_value[i / sp->nlayers]),
+                           i % sp->nlayers, sp->counts[i], n == UINT64_MAX ? "at least " : "", n);
+        }
+    }
+#undef VAR
+    if (rc == ERR_OK && total > g->num_positions) {
+        rc = error_set(err, ERR_IO,
+                       "%s: ply %" PRIu32 " holds %" PRIu64 " positions, more than the game's "
+                       "hash space of %" PRIu64 " (a corrupt BDD dump); " REMEDY,
+                       path, sp->ply, total, g->num_positions);
+    }
+    free(c);
+    return rc;
+}
+
 ErrCode symdb_ply_read(const DbDir *d, const Game *g, const DbManifestFile *entry, SymPly *sp,
                        Error *err) {
     memset(sp, 0, sizeof *sp);
@@ -213,7 +269,13 @@ ErrCode symdb_ply_read(const DbDir *d, const Game *g, const DbManifestFile *entr
     if (rc == ERR_OK) {
         rc = parse(b, entry->records, path, g, entry->index, sp, err);
     }
-    free(b);
+    free(b); /* before the recount's scratch: the peak stays the file's and the nodes' */
+    if (rc == ERR_OK) {
+        rc = recount(sp, path, g, err);
+        if (rc != ERR_OK) {
+            symdb_ply_free(sp);
+        }
+    }
     return rc;
 }
 
@@ -374,10 +436,12 @@ ErrCode symdb_analyze(SymDb *db, DbSummary *sum, uint64_t *checked, Error *err) 
         rc = symdb_ply_read(db->d, db->g, &m->files[p], &sp, err);
         for (int c = 0; rc == ERR_OK && c < SYMDB_CLASSES; c++) {
             for (uint32_t k = 0; k < sp.nlayers; k++) {
+                /* each ply's counts (recounted) add up to at most the
+                 * hash space: the sums saturate rather than wrap */
                 uint64_t n = sp.counts[(uint64_t)c * sp.nlayers + k];
-                count[cls_value[c]] += n;
-                hist[k][cls_value[c]] += n;
-                total += n;
+                count[cls_value[c]] = sat_add(count[cls_value[c]], n);
+                hist[k][cls_value[c]] = sat_add(hist[k][cls_value[c]], n);
+                total = sat_add(total, n);
                 if (n > 0 && k > maxr) {
                     maxr = k;
                 }
@@ -387,7 +451,7 @@ ErrCode symdb_analyze(SymDb *db, DbSummary *sum, uint64_t *checked, Error *err) 
             symdb_ply_free(&sp);
         }
     }
-    bool same = total == m->positions;
+    bool same = total == m->positions && total <= db->g->num_positions;
     for (int v = 0; v < 5 && v < VALUE_COUNT; v++) {
         same = same && count[v] == m->count[v];
     }

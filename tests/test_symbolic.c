@@ -31,7 +31,9 @@
  *     it loaded; a flipped byte in a ply file, another variant and another
  *     remoteness option are refused with ERR_IO.
  *   - Crafted ply files (written by hand or by the suite's writers, every
- *     checksum valid): an impossible size (issue 33, D2) is refused.
+ *     checksum valid): an impossible size (issue 33, D2) is refused, and so
+ *     are stored counts that are not the sets' (two sets of a class trading
+ *     one position, every total still adding up), which --verify passed.
  */
 #include "tests/testutil.h"
 
@@ -429,6 +431,76 @@ static void disk_impossible_sizes(void **state) {
     game_destroy(g);
 }
 
+/* Rewrites ply p of dir with its first two non-empty sets of one class
+ * trading one position of their stored counts (a valid file: written by
+ * the suite's writer, the manifest's line updated), so that every total
+ * (the ply's, each class's, the manifest's) still adds up. */
+static void shift_count(const Game *g, const char *dir, int p) {
+    DbDir d;
+    DbManifest m;
+    bool found = false;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    SymPly sp;
+    assert_int_equal(symdb_ply_read(&d, g, &m.files[p], &sp, &err), ERR_OK);
+    int a = -1, b = -1;
+    for (uint32_t c = 0; c < SYMDB_CLASSES && b < 0; c++) {
+        a = -1;
+        for (uint32_t k = 0; k < sp.nlayers && b < 0; k++) {
+            uint32_t i = c * sp.nlayers + k;
+            if (sp.counts[i] > 0) {
+                if (a < 0) {
+                    a = (int)i;
+                } else {
+                    b = (int)i;
+                }
+            }
+        }
+    }
+    assert_true(a >= 0 && b >= 0);
+    sp.counts[a]--;
+    sp.counts[b]++;
+    DbManifestFile e;
+    assert_int_equal(symdb_ply_write(&d, g, &sp, &e, &err), ERR_OK);
+    symdb_ply_free(&sp);
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
+    manifest_set(dir, &e);
+}
+
+/* A ply whose stored counts are not its sets' (recounted on load) is
+ * refused by --verify (which sums the stored counts), by a query of a
+ * position of that ply and by a solve resuming from it. */
+static void disk_counts_recounted(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_OK);
+    solve_result_free(&res);
+    shift_count(g, dir, 5);
+    Store st;
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t checked = 0;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(store_verify(&st, 1, false, &checked, &err), ERR_IO);
+    if (strstr(err.msg, "ply-0005.gmdb") == NULL || strstr(err.msg, "recount") == NULL) {
+        fail_msg("verify: %s", err.msg);
+    }
+    Position pos;
+    assert_int_equal(g->ops->parse(g, "xoxox----", &pos, &err), ERR_OK); /* 5 marks */
+    uint32_t raw;
+    WinBy w;
+    assert_int_equal(store_get(&st, pos, &raw, &w, &err), ERR_IO);
+    store_close(&st);
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_IO);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 static void refusals(void **state) {
     (void)state;
     const SolverModule *s = solver_find("symbolic");
@@ -505,6 +577,8 @@ int main(void) {
                                      .test_func = disk_refusals};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: impossible sizes (D2)"),
                                      .test_func = disk_impossible_sizes};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: counts recounted"),
+                                     .test_func = disk_counts_recounted};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("refusals"), .test_func = refusals};
     return test_run_group("symbolic", tests, n);
 }
