@@ -6,24 +6,10 @@
  * (pre, set), and primitive positions are given as disjunctions of terms.
  * Sets of positions are BDDs over those variables, one per ply (the
  * encoding promises that a position is only ever reached after the same
- * number of moves). Per move (relprod=0) no "next state" copies of the
- * variables are needed:
- *
- *   image of S under move m      (exists vars(set_m). S and pre_m) and set_m
- *                                (bdd_appex, then one and with a cube)
- *   preimage of S' under move m  pre_m and S'|set_m  (the cofactor of S' by
- *                                the cube set_m: bdd_restrict)
- *
- * Option relprod chooses how the images and preimages of a ply are formed:
- * 0, the two lines above, one per move and a union; 1, one relational
- * product per group of moves (a Connect Four column) over primed copies of
- * the group's variables; 2 (the default), one relational product with the
- * whole transition relation T(X, X') (Edelkamp and Kissmann's, as Böck's
- * solver uses it): preimage(S') = exists X'. T(X, X') and S'(X'), no union
- * of parts. The plies alternate between the two copies X and X' (ply p on
- * copy p % 2, as in Böck's solver), so nothing is renamed either. On
- * Connect Four 6x4 (`tromp`, remoteness=0) 2 makes 27 to 29 million BDD
- * nodes where 1 made 73 million (docs/symbolic.md).
+ * number of moves). The images and preimages of a ply are formed by one
+ * of three methods (option relprod: a cofactor per move, a relational
+ * product per group of moves, or by default one over the whole transition
+ * relation), behind one interface chosen once (solvers/symbolic_trans.c).
  *
  * 1. Forward: R_0 = {initial}; R_{p+1} = union over moves of the image of
  *    R_p minus its primitive positions (which have no successors: a line
@@ -45,8 +31,12 @@
  *    (remoteness on, at most export_max positions, within the memory
  *    budget), every layer is enumerated (bdd_allsat) into an ordinary
  *    Database through the encoding's position() (the game's hash,
- *    canonicalized with `sym`), so --query and the cross-check tests work;
- *    otherwise the result carries the totals only (res->summary).
+ *    canonicalized with `sym`; solvers/symbolic_export.c), so --query and
+ *    the cross-check tests work; otherwise the result carries the totals
+ *    only (res->summary).
+ * 4. With --db DIR every classified ply is saved as it is done, and a
+ *    solve resumes from the plies a previous run saved
+ *    (solvers/symbolic_io.c; the files: solvers/symbolic_db.h).
  *
  * BuDDy is single-threaded and global: one solve at a time per process,
  * --threads above 1 is refused. Its node table (20 bytes a node) grows
@@ -55,8 +45,9 @@
  * stops the solve with ERR_MEMORY. Garbage collections, node counts and
  * BDD operations are reported as solver figures (solve_result_extra).
  *
- * Time: per ply, one image or preimage per move and per layer; each is
- * O(|S| * |pre|) in BDD nodes. Memory: the BDDs of every reachable ply
+ * Time: per ply, one image (forward) or one preimage per layer (backward),
+ * each formed by the transition method (symbolic_trans.c has its cost).
+ * Memory: the BDDs of every reachable ply
  * (kept from the forward pass until the backward pass reaches them) and the
  * layers of two plies; with a database, one record per hash slot as well.
  */
@@ -67,15 +58,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/mem.h"
 #include "solvers/solver.h"
-#include "solvers/store.h"
 #include "solvers/symbolic.h"
-#include "solvers/symbolic_db.h"
-#include "solvers/symbolic_io.h"
+#include "solvers/symbolic_impl.h"
 
 /* BuDDy's node (refcount/level, low, high, hash, next: five ints) and its
  * operator caches (six caches of 24-byte entries: apply, ite, quant,
@@ -83,95 +71,7 @@
 #define NODE_BYTES 20
 #define CACHE_BYTES_PER_ENTRY (6 * 24)
 
-enum { CLS_WIN, CLS_LOSE, CLS_TIE, NCLS };
-static const Value cls_value[NCLS] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE};
-
-/* The sets of one ply: layer[c][r] holds the positions of class c at
- * remoteness r (remoteness on) or layer[c][0] the whole class (off). */
-typedef struct Ply {
-    BDD reach;
-    int nlayers; /* remoteness 0..nlayers-1 */
-    BDD *layer[NCLS];
-    double count[NCLS];
-    double reach_count;
-    int reach_nodes;
-} Ply;
-
-typedef struct Sym {
-    const Game *g;
-    const GameEncoding *enc;
-    SolveResult *res;
-    Error *err;
-    bool remoteness;
-    bool simplify; /* shrink finished layers with the reachable set as care set */
-    int depth;     /* plies: 0..depth */
-    Ply *ply;
-    int last; /* last non-empty ply */
-    /* the encoding as BDDs (referenced) */
-    BDD *pre, *cube, *vars;
-    BDD *parts; /* scratch: one BDD per move */
-    BDD *np;    /* per move: the ply's non-primitive positions where it is legal */
-    /* relprod: moves grouped by the variables they touch (Connect Four: a
-     * column), one transition relation per group over primed copies */
-    bool relprod;
-    int ngroups;
-    int *group_of; /* per move */
-    struct Group {
-        BDD rel;        /* T_g(X, X'_g): some move of g, X'_g its effect */
-        BDD pre;        /* some move of g is legal */
-        BDD np;         /* this ply's non-primitive positions and pre */
-        BDD plain_vars; /* V_g, the variables the moves of g set */
-        BDD primed_vars;
-        bddPair *to_primed, *to_plain;
-    } * grp;
-    /* mono: one transition relation over all moves, T(X, X') = OR over m
-     * of pre_m(X) and set_m(X') and x'_v = x_v for the variables m does
-     * not set (Edelkamp and Kissmann's, as Böck uses it): a preimage is
-     * one relational product, no union of parts */
-    bool mono;
-    BDD trans;
-    BDD primed_set;
-    bddPair *all_to_primed, *all_to_plain;
-    /* With mono the plies alternate between the two copies of the
-     * variables (Böck's solver does the same): ply p lives on copy p % 2
-     * (BDD variables 2v + p % 2), so neither an image nor a preimage
-     * renames anything. cp_* are the copies' versions of the sets above
-     * (both copy 0 without mono); step[k] is T from copy k to the other. */
-    BDD cp_set[2];
-    BDD cp_prim_any[2];
-    BDD cp_prim[2][NCLS];
-    BDD cp_has_move[2];
-    BDD step[2];
-    int cur; /* the copy of the ply being classified */
-    BDD prim_any;
-    BDD prim[NCLS]; /* primitive positions by class */
-    BDD has_move;
-    BDD initial;
-    /* export */
-    bool export_db;
-    double exported;
-    /* --db DIR (solvers/symbolic_db.h): every classified ply is saved, and
-     * the plies a previous run saved (resume_from..last) are loaded instead
-     * of classified */
-    bool saving;
-    DbDir dir;
-    DbManifestFile *entry; /* per ply: its file (entry[p].name[0] == 0: none) */
-    int resume_from;       /* lowest ply loaded from DIR; last + 1: none */
-    uint64_t saved_bytes;
-    double t_save;
-    /* figures */
-    uint64_t images, preimages;
-    double t0, t_forward, t_backward, t_export;
-    bool progress;
-    /* The time-left estimate of the backward pass: a ply's cost is taken
-     * as its reachable BDD's nodes times the plies after it (the value sets
-     * grow more complex than the reachable sets as the pass goes back; on
-     * connect4 6x4 they reach 10 times the reachable set's nodes in the
-     * middle plies). Rough: printed as "about". */
-    double weight_total, weight_done;
-    double reach_nodes_sum;
-    uint32_t max_remoteness; /* the largest remoteness of a non-empty layer */
-} Sym;
+const Value sym_cls_value[NCLS] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE};
 
 /* BuDDy reports through hooks without a context pointer: the solve's
  * figures live here (one solve at a time: BuDDy itself is global). */
@@ -209,8 +109,9 @@ static void on_resize(int old, int now) {
     }
 }
 
-/* The error to return once BuDDy has failed (ERR_OK if it has not). */
-static ErrCode bdd_failed(Sym *s) {
+int sym_bdd_error(void) { return hooks.error; }
+
+ErrCode sym_bdd_failed(Sym *s) {
     if (hooks.error == 0) {
         return ERR_OK;
     }
@@ -228,47 +129,21 @@ static ErrCode bdd_failed(Sym *s) {
                      bdd_errstring(hooks.error));
 }
 
-static BDD keep(BDD b) { return bdd_addref(b); }
-
-/* Encoding variable v is BDD variable 2v; 2v + 1 is its primed copy (the
- * value after a move), used only by the grouped relational products
- * (option relprod), right below it in the order so that renaming keeps the
- * order. */
-static int bv(int v) { return 2 * v; }
-
 /* The unprimed variables (referenced; set when BuDDy starts): positions are
  * counted over them, as the primed copies are free in every set. */
 static BDD unprimed_set;
 
-/* Replaces *dst (referenced) with b (unreferenced), referencing b. */
-static void assign(BDD *dst, BDD b) {
-    BDD old = *dst;
-    *dst = bdd_addref(b);
-    bdd_delref(old);
-}
-
 static BDD term_bdd(const GameEncTerm *t) {
-    BDD acc = keep(bddtrue);
+    BDD acc = sym_keep(bddtrue);
     for (int i = 0; i < t->n; i++) {
         const GameEncLit *l = &t->lits[i];
-        assign(&acc, bdd_and(acc, l->value ? bdd_ithvar(bv(l->var)) : bdd_nithvar(bv(l->var))));
+        sym_assign(&acc, bdd_and(acc, l->value ? bdd_ithvar(sym_bv(l->var))
+                                               : bdd_nithvar(sym_bv(l->var))));
     }
     return acc; /* referenced */
 }
 
-/* The positions of a set of ply p (on copy `copy`). */
-static double count_in(BDD b, BDD copy_set) {
-    return b == bddfalse ? 0 : bdd_satcountset(b, copy_set);
-}
-#define count_of(s, b, p) count_in((b), (s)->cp_set[ply_copy((s), (p))])
-
 /* ------------------------------------------------------------ encoding */
-
-static ErrCode build_groups(Sym *s);
-static ErrCode build_trans(Sym *s);
-
-/* The copy of the variables ply p lives on. */
-static int ply_copy(const Sym *s, int p) { return s->mono ? p & 1 : 0; }
 
 static ErrCode build_encoding(Sym *s) {
     const GameEncoding *e = s->enc;
@@ -276,26 +151,25 @@ static ErrCode build_encoding(Sym *s) {
     s->cube = calloc((size_t)e->nmoves, sizeof *s->cube);
     s->vars = calloc((size_t)e->nmoves, sizeof *s->vars);
     s->parts = calloc((size_t)e->nmoves, sizeof *s->parts);
-    s->np = calloc((size_t)e->nmoves, sizeof *s->np); /* bddfalse is 0 */
-    if (s->pre == NULL || s->cube == NULL || s->vars == NULL || s->parts == NULL || s->np == NULL) {
+    if (s->pre == NULL || s->cube == NULL || s->vars == NULL || s->parts == NULL) {
         return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the moves");
     }
-    s->has_move = keep(bddfalse);
+    s->has_move = sym_keep(bddfalse);
     for (int m = 0; m < e->nmoves; m++) {
         s->pre[m] = term_bdd(&e->moves[m].pre);
         s->cube[m] = term_bdd(&e->moves[m].set);
         int vs[GAME_MAX_MOVES];
         int n = e->moves[m].set.n < GAME_MAX_MOVES ? e->moves[m].set.n : GAME_MAX_MOVES;
         for (int i = 0; i < n; i++) {
-            vs[i] = bv(e->moves[m].set.lits[i].var);
+            vs[i] = sym_bv(e->moves[m].set.lits[i].var);
         }
-        s->vars[m] = keep(bdd_makeset(vs, n));
-        assign(&s->has_move, bdd_or(s->has_move, s->pre[m]));
+        s->vars[m] = sym_keep(bdd_makeset(vs, n));
+        sym_assign(&s->has_move, bdd_or(s->has_move, s->pre[m]));
     }
     /* Primitive sets: the first entry that matches decides. */
-    s->prim_any = keep(bddfalse);
+    s->prim_any = sym_keep(bddfalse);
     for (int c = 0; c < NCLS; c++) {
-        s->prim[c] = keep(bddfalse);
+        s->prim[c] = sym_keep(bddfalse);
     }
     for (int i = 0; i < e->nprimitive; i++) {
         const GameEncPrimitive *pe = &e->primitive[i];
@@ -306,250 +180,43 @@ static ErrCode build_encoding(Sym *s) {
                              "solver knows win, lose and tie)",
                              s->g->module->name, value_name(pe->value));
         }
-        BDD any = keep(bddfalse);
+        BDD any = sym_keep(bddfalse);
         for (int k = 0; k < pe->nterms; k++) {
             BDD t = term_bdd(&pe->terms[k]);
-            assign(&any, bdd_or(any, t));
+            sym_assign(&any, bdd_or(any, t));
             bdd_delref(t);
         }
-        BDD fresh = keep(bdd_apply(any, s->prim_any, bddop_diff));
-        assign(&s->prim[c], bdd_or(s->prim[c], fresh));
+        BDD fresh = sym_keep(bdd_apply(any, s->prim_any, bddop_diff));
+        sym_assign(&s->prim[c], bdd_or(s->prim[c], fresh));
         bdd_delref(fresh);
-        assign(&s->prim_any, bdd_or(s->prim_any, any));
+        sym_assign(&s->prim_any, bdd_or(s->prim_any, any));
         bdd_delref(any);
     }
-    if (s->relprod) {
-        ErrCode rc = build_groups(s);
-        if (rc != ERR_OK) {
-            return rc;
-        }
+    ErrCode rc = s->tr->build(s);
+    if (rc != ERR_OK) {
+        return rc;
     }
-    if (s->mono) {
-        ErrCode rc = build_trans(s);
-        if (rc != ERR_OK) {
-            return rc;
-        }
-    }
-    s->initial = keep(bddtrue);
+    s->initial = sym_keep(bddtrue);
     for (int v = 0; v < e->nvars; v++) {
-        assign(&s->initial,
-               bdd_and(s->initial, e->initial[v] ? bdd_ithvar(bv(v)) : bdd_nithvar(bv(v))));
+        sym_assign(&s->initial, bdd_and(s->initial, e->initial[v] ? bdd_ithvar(sym_bv(v))
+                                                                  : bdd_nithvar(sym_bv(v))));
     }
-    s->cp_set[0] = keep(unprimed_set);
-    s->cp_prim_any[0] = keep(s->prim_any);
-    s->cp_has_move[0] = keep(s->has_move);
+    s->cp_set[0] = sym_keep(unprimed_set);
+    s->cp_prim_any[0] = sym_keep(s->prim_any);
+    s->cp_has_move[0] = sym_keep(s->has_move);
     for (int c = 0; c < NCLS; c++) {
-        s->cp_prim[0][c] = keep(s->prim[c]);
+        s->cp_prim[0][c] = sym_keep(s->prim[c]);
     }
-    if (!s->mono) {
-        s->cp_set[1] = keep(unprimed_set);
-        s->cp_prim_any[1] = keep(s->prim_any);
-        s->cp_has_move[1] = keep(s->has_move);
-        for (int c = 0; c < NCLS; c++) {
-            s->cp_prim[1][c] = keep(s->prim[c]);
-        }
-        return bdd_failed(s);
+    if (s->tr->second_copy != NULL) {
+        return s->tr->second_copy(s);
     }
-    s->cp_set[1] = keep(s->primed_set);
-    s->cp_prim_any[1] = keep(bdd_replace(s->prim_any, s->all_to_primed));
-    s->cp_has_move[1] = keep(bdd_replace(s->has_move, s->all_to_primed));
+    s->cp_set[1] = sym_keep(unprimed_set);
+    s->cp_prim_any[1] = sym_keep(s->prim_any);
+    s->cp_has_move[1] = sym_keep(s->has_move);
     for (int c = 0; c < NCLS; c++) {
-        s->cp_prim[1][c] = keep(bdd_replace(s->prim[c], s->all_to_primed));
+        s->cp_prim[1][c] = sym_keep(s->prim[c]);
     }
-    /* T from copy 1 to copy 0: T with the copies swapped */
-    bddPair *swap = bdd_newpair();
-    if (swap == NULL) {
-        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the transition relation");
-    }
-    for (int v = 0; v < e->nvars; v++) {
-        bdd_setpair(swap, bv(v), bv(v) + 1);
-        bdd_setpair(swap, bv(v) + 1, bv(v));
-    }
-    s->step[0] = keep(s->trans);
-    s->step[1] = keep(bdd_replace(s->trans, swap));
-    bdd_freepair(swap);
-    return bdd_failed(s);
-}
-
-/* Groups of moves for the relational products: moves are joined when they
- * touch (pre or set) a common variable, leaving out the variables every
- * move sets (the turn), so that Connect Four's groups are its columns and
- * tic-tac-toe's its cells. Group g's relation is the union over its moves
- * of pre_m(X) and set_m(X') and v' = v for the other variables of V_g (the
- * variables the group's moves set); variables outside V_g are left alone,
- * since the preimage renames only V_g. */
-static int find(int *parent, int m) {
-    while (parent[m] != m) {
-        parent[m] = parent[parent[m]];
-        m = parent[m];
-    }
-    return m;
-}
-
-static ErrCode build_groups(Sym *s) {
-    const GameEncoding *e = s->enc;
-    int nm = e->nmoves, nv = e->nvars;
-    int *parent = calloc((size_t)nm, sizeof *parent);
-    int *first = calloc((size_t)nv, sizeof *first); /* a move touching v, or -1 */
-    int *setby = calloc((size_t)nv, sizeof *setby); /* moves setting v */
-    uint8_t *in = calloc((size_t)nv, 1);
-    int *vs = calloc((size_t)nv, sizeof *vs);
-    s->group_of = calloc((size_t)nm, sizeof *s->group_of);
-    s->grp = calloc((size_t)nm, sizeof *s->grp);
-    ErrCode rc = ERR_OK;
-    if (parent == NULL || first == NULL || setby == NULL || in == NULL || vs == NULL ||
-        s->group_of == NULL || s->grp == NULL) {
-        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the move groups");
-    }
-    for (int m = 0; rc == ERR_OK && m < nm; m++) {
-        parent[m] = m;
-        for (int i = 0; i < e->moves[m].set.n; i++) {
-            setby[e->moves[m].set.lits[i].var]++;
-        }
-    }
-    for (int v = 0; rc == ERR_OK && v < nv; v++) {
-        first[v] = -1;
-    }
-    for (int m = 0; rc == ERR_OK && m < nm; m++) {
-        const GameEncTerm *ts[2] = {&e->moves[m].pre, &e->moves[m].set};
-        for (int k = 0; k < 2; k++) {
-            for (int i = 0; i < ts[k]->n; i++) {
-                int v = ts[k]->lits[i].var;
-                if (setby[v] == nm) {
-                    continue; /* set by every move: joins nothing */
-                }
-                if (first[v] < 0) {
-                    first[v] = m;
-                } else {
-                    parent[find(parent, m)] = find(parent, first[v]);
-                }
-            }
-        }
-    }
-    for (int m = 0; rc == ERR_OK && m < nm; m++) {
-        int r = find(parent, m);
-        if (r == m) {
-            s->group_of[m] = s->ngroups++;
-        }
-    }
-    for (int m = 0; rc == ERR_OK && m < nm; m++) {
-        s->group_of[m] = s->group_of[find(parent, m)];
-    }
-    for (int g = 0; rc == ERR_OK && g < s->ngroups; g++) {
-        struct Group *gr = &s->grp[g];
-        memset(in, 0, (size_t)nv);
-        for (int m = 0; m < nm; m++) {
-            for (int i = 0; s->group_of[m] == g && i < e->moves[m].set.n; i++) {
-                in[e->moves[m].set.lits[i].var] = 1;
-            }
-        }
-        int n = 0;
-        gr->to_primed = bdd_newpair();
-        gr->to_plain = bdd_newpair();
-        if (gr->to_primed == NULL || gr->to_plain == NULL) {
-            rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the move groups");
-            break;
-        }
-        for (int v = 0; v < nv; v++) {
-            if (in[v]) {
-                vs[n++] = bv(v);
-                bdd_setpair(gr->to_primed, bv(v), bv(v) + 1);
-                bdd_setpair(gr->to_plain, bv(v) + 1, bv(v));
-            }
-        }
-        gr->plain_vars = keep(bdd_makeset(vs, n));
-        for (int i = 0; i < n; i++) {
-            vs[i]++;
-        }
-        gr->primed_vars = keep(bdd_makeset(vs, n));
-        gr->rel = keep(bddfalse);
-        gr->pre = keep(bddfalse);
-        gr->np = keep(bddfalse);
-        for (int m = 0; m < nm; m++) {
-            if (s->group_of[m] != g) {
-                continue;
-            }
-            const GameEncTerm *set = &e->moves[m].set;
-            BDD t = keep(s->pre[m]);
-            uint8_t *mine = calloc((size_t)nv, 1);
-            if (mine == NULL) {
-                bdd_delref(t);
-                rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
-                break;
-            }
-            for (int i = 0; i < set->n; i++) {
-                int v = set->lits[i].var;
-                mine[v] = 1;
-                assign(&t, bdd_and(t, set->lits[i].value ? bdd_ithvar(bv(v) + 1)
-                                                         : bdd_nithvar(bv(v) + 1)));
-            }
-            for (int v = 0; v < nv; v++) {
-                if (in[v] && !mine[v]) {
-                    BDD same = keep(bdd_biimp(bdd_ithvar(bv(v)), bdd_ithvar(bv(v) + 1)));
-                    assign(&t, bdd_and(t, same));
-                    bdd_delref(same);
-                }
-            }
-            free(mine);
-            assign(&gr->rel, bdd_or(gr->rel, t));
-            assign(&gr->pre, bdd_or(gr->pre, s->pre[m]));
-            bdd_delref(t);
-        }
-    }
-    free(parent);
-    free(first);
-    free(setby);
-    free(in);
-    free(vs);
-    return rc != ERR_OK ? rc : bdd_failed(s);
-}
-
-/* The monolithic transition relation (option mono) and the renamings of
- * every variable to its primed copy and back. Each move's term is built
- * bottom up (the identities of the variables it leaves alone, then its
- * assignment and its precondition), so that every and adds one level. */
-static ErrCode build_trans(Sym *s) {
-    const GameEncoding *e = s->enc;
-    int nv = e->nvars;
-    uint8_t *mine = calloc((size_t)nv, 1);
-    int *vs = calloc((size_t)nv, sizeof *vs);
-    s->all_to_primed = bdd_newpair();
-    s->all_to_plain = bdd_newpair();
-    if (mine == NULL || vs == NULL || s->all_to_primed == NULL || s->all_to_plain == NULL) {
-        free(mine);
-        free(vs);
-        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the transition relation");
-    }
-    for (int v = 0; v < nv; v++) {
-        bdd_setpair(s->all_to_primed, bv(v), bv(v) + 1);
-        bdd_setpair(s->all_to_plain, bv(v) + 1, bv(v));
-        vs[v] = bv(v) + 1;
-    }
-    s->primed_set = keep(bdd_makeset(vs, nv));
-    s->trans = keep(bddfalse);
-    for (int m = 0; m < e->nmoves && hooks.error == 0; m++) {
-        const GameEncTerm *set = &e->moves[m].set;
-        memset(mine, 0, (size_t)nv);
-        BDD t = keep(s->pre[m]);
-        for (int i = 0; i < set->n; i++) {
-            int v = set->lits[i].var;
-            mine[v] = 1;
-            assign(&t,
-                   bdd_and(t, set->lits[i].value ? bdd_ithvar(bv(v) + 1) : bdd_nithvar(bv(v) + 1)));
-        }
-        for (int v = nv - 1; v >= 0; v--) {
-            if (!mine[v]) {
-                BDD same = keep(bdd_biimp(bdd_ithvar(bv(v)), bdd_ithvar(bv(v) + 1)));
-                assign(&t, bdd_and(t, same));
-                bdd_delref(same);
-            }
-        }
-        assign(&s->trans, bdd_or(s->trans, t));
-        bdd_delref(t);
-    }
-    free(mine);
-    free(vs);
-    return bdd_failed(s);
+    return sym_bdd_failed(s);
 }
 
 /* ------------------------------------------------------------ progress */
@@ -577,70 +244,23 @@ static void progress(Sym *s, const char *fmt, ...) {
 
 /* ------------------------------------------------------------- forward */
 
-/* The union of parts[0..n) (each referenced; the references are consumed),
- * as a balanced tree of ors: each level costs about the total size of the
- * parts, where or-ing into one growing accumulator would cost n times the
- * result. */
-static BDD union_all(BDD *parts, int n) {
-    if (n == 0) {
-        return keep(bddfalse);
-    }
-    for (int step = 1; step < n; step *= 2) {
-        for (int i = 0; i + step < n; i += 2 * step) {
-            assign(&parts[i], bdd_or(parts[i], parts[i + step]));
-            bdd_delref(parts[i + step]);
-        }
-    }
-    return parts[0]; /* referenced */
-}
-
-/* The successors of the non-primitive set n (a set of one ply). */
-static BDD image(Sym *s, BDD n, int k0) {
-    int k = 0;
-    if (s->mono) {
-        s->images++;
-        return keep(bdd_appex(n, s->step[k0], bddop_and, s->cp_set[k0]));
-    }
-    if (s->relprod) {
-        for (int g = 0; g < s->ngroups && hooks.error == 0; g++) {
-            struct Group *gr = &s->grp[g];
-            BDD q = keep(bdd_appex(n, gr->rel, bddop_and, gr->plain_vars));
-            s->images++;
-            if (q != bddfalse) {
-                s->parts[k++] = keep(bdd_replace(q, gr->to_plain));
-            }
-            bdd_delref(q);
-        }
-        return union_all(s->parts, k); /* referenced */
-    }
-    for (int m = 0; m < s->enc->nmoves && hooks.error == 0; m++) {
-        BDD q = keep(bdd_appex(n, s->pre[m], bddop_and, s->vars[m]));
-        s->images++;
-        if (q != bddfalse) {
-            s->parts[k++] = keep(bdd_and(q, s->cube[m]));
-        }
-        bdd_delref(q);
-    }
-    return union_all(s->parts, k); /* referenced */
-}
-
 static ErrCode forward(Sym *s) {
     const Game *g = s->g;
-    s->ply[0].reach = keep(s->initial);
+    s->ply[0].reach = sym_keep(s->initial);
     s->last = 0;
     for (int p = 0; p <= s->depth; p++) {
         Ply *pl = &s->ply[p];
-        pl->reach_count = count_of(s, pl->reach, p);
+        pl->reach_count = sym_count(s, pl->reach, p);
         pl->reach_nodes = bdd_nodecount(pl->reach);
-        int k = ply_copy(s, p);
-        BDD n = keep(bdd_apply(pl->reach, s->cp_prim_any[k], bddop_diff));
-        BDD stuck = keep(bdd_apply(n, s->cp_has_move[k], bddop_diff));
-        ErrCode rc = bdd_failed(s);
+        int k = sym_ply_copy(s, p);
+        BDD n = sym_keep(bdd_apply(pl->reach, s->cp_prim_any[k], bddop_diff));
+        BDD stuck = sym_keep(bdd_apply(n, s->cp_has_move[k], bddop_diff));
+        ErrCode rc = sym_bdd_failed(s);
         if (rc == ERR_OK && stuck != bddfalse) {
             rc = error_set(s->err, ERR_INTERNAL,
                            "game '%s': its encoding has %.0f positions at ply %d that are not "
                            "primitive but have no move",
-                           g->module->name, count_of(s, stuck, p), p);
+                           g->module->name, sym_count(s, stuck, p), p);
         }
         bdd_delref(stuck);
         if (rc == ERR_OK && p == s->depth && n != bddfalse) {
@@ -654,9 +274,9 @@ static ErrCode forward(Sym *s) {
             }
             return rc;
         }
-        s->ply[p + 1].reach = image(s, n, ply_copy(s, p));
+        s->ply[p + 1].reach = s->tr->image(s, n, sym_ply_copy(s, p));
         bdd_delref(n);
-        rc = bdd_failed(s);
+        rc = sym_bdd_failed(s);
         if (rc != ERR_OK) {
             return rc;
         }
@@ -672,67 +292,25 @@ static ErrCode forward(Sym *s) {
 
 /* ------------------------------------------------------------ backward */
 
-/* The non-primitive positions of the ply being classified (s->np[m]: those
- * where move m is legal, computed once per ply) with a move into the set t
- * of the next ply, intersected with `within` (bddtrue: all of them). */
+/* The non-primitive positions of the ply being classified with a move into
+ * the set t of the next ply, intersected with `within` (bddtrue: all of
+ * them). */
 static BDD preimage(Sym *s, BDD within, BDD t) {
     if (t == bddfalse || within == bddfalse) {
-        return keep(bddfalse);
+        return sym_keep(bddfalse);
     }
-    int k = 0;
-    if (s->mono) {
-        /* t lives on the other copy than the ply being classified */
-        BDD q = keep(bdd_appex(s->step[s->cur], t, bddop_and, s->cp_set[1 - s->cur]));
-        s->preimages++;
-        assign(&q, bdd_and(q, within));
-        return q;
-    }
-    for (int g = 0; s->relprod && g < s->ngroups && hooks.error == 0; g++) {
-        struct Group *gr = &s->grp[g];
-        if (gr->np == bddfalse) {
-            continue;
-        }
-        BDD t2 = keep(bdd_replace(t, gr->to_primed));
-        BDD q = keep(bdd_appex(gr->rel, t2, bddop_and, gr->primed_vars));
-        s->preimages++;
-        if (q != bddfalse) {
-            s->parts[k++] = keep(bdd_and(gr->np, q));
-        }
-        bdd_delref(q);
-        bdd_delref(t2);
-    }
-    for (int m = 0; !s->relprod && m < s->enc->nmoves && hooks.error == 0; m++) {
-        if (s->np[m] == bddfalse) {
-            continue;
-        }
-        BDD q = keep(bdd_restrict(t, s->cube[m]));
-        s->preimages++;
-        if (q != bddfalse) {
-            s->parts[k++] = keep(bdd_and(s->np[m], q));
-        }
-        bdd_delref(q);
-    }
-    BDD acc = union_all(s->parts, k);
-    if (within != bddtrue) {
-        assign(&acc, bdd_and(acc, within));
-    }
-    return acc; /* referenced */
+    return s->tr->preimage(s, within, t);
 }
 
-/* s->np[m] = n and pre_m for every move (bddfalse when n is). */
+/* Tells the transition method the non-primitive positions n of the ply
+ * being classified (bddfalse: it is done). */
 static void set_np(Sym *s, BDD n) {
-    if (s->mono) {
-        return;
-    }
-    for (int g = 0; s->relprod && g < s->ngroups; g++) {
-        assign(&s->grp[g].np, n == bddfalse ? bddfalse : bdd_and(n, s->grp[g].pre));
-    }
-    for (int m = 0; !s->relprod && m < s->enc->nmoves; m++) {
-        assign(&s->np[m], n == bddfalse ? bddfalse : bdd_and(n, s->pre[m]));
+    if (s->tr->prepare != NULL) {
+        s->tr->prepare(s, n);
     }
 }
 
-static ErrCode alloc_layers(Sym *s, Ply *pl, int nlayers) {
+ErrCode sym_alloc_layers(Sym *s, Ply *pl, int nlayers) {
     pl->nlayers = nlayers;
     for (int c = 0; c < NCLS; c++) {
         pl->layer[c] = calloc((size_t)nlayers, sizeof(BDD));
@@ -740,13 +318,13 @@ static ErrCode alloc_layers(Sym *s, Ply *pl, int nlayers) {
             return error_set(s->err, ERR_MEMORY, "symbolic: out of memory for the layers");
         }
         for (int r = 0; r < nlayers; r++) {
-            pl->layer[c][r] = keep(bddfalse);
+            pl->layer[c][r] = sym_keep(bddfalse);
         }
     }
     return ERR_OK;
 }
 
-static void free_layers(Ply *pl) {
+void sym_free_layers(Ply *pl) {
     for (int c = 0; c < NCLS; c++) {
         if (pl->layer[c] != NULL) {
             for (int r = 0; r < pl->nlayers; r++) {
@@ -761,9 +339,9 @@ static void free_layers(Ply *pl) {
 
 /* The union of a class's layers (referenced). */
 static BDD class_set(const Ply *pl, int c) {
-    BDD acc = keep(bddfalse);
+    BDD acc = sym_keep(bddfalse);
     for (int r = 0; r < pl->nlayers; r++) {
-        assign(&acc, bdd_or(acc, pl->layer[c][r]));
+        sym_assign(&acc, bdd_or(acc, pl->layer[c][r]));
     }
     return acc;
 }
@@ -773,29 +351,29 @@ static ErrCode classify(Sym *s, int p) {
     Ply *pl = &s->ply[p];
     const Ply *next = p + 1 <= s->last ? &s->ply[p + 1] : NULL;
     int left = s->depth - p; /* plies left: remoteness at most that */
-    ErrCode rc = alloc_layers(s, pl, s->remoteness ? left + 1 : 1);
+    ErrCode rc = sym_alloc_layers(s, pl, s->remoteness ? left + 1 : 1);
     if (rc != ERR_OK) {
         return rc;
     }
-    s->cur = ply_copy(s, p);
+    s->cur = sym_ply_copy(s, p);
     for (int c = 0; c < NCLS; c++) {
-        assign(&pl->layer[c][0], bdd_and(pl->reach, s->cp_prim[s->cur][c]));
+        sym_assign(&pl->layer[c][0], bdd_and(pl->reach, s->cp_prim[s->cur][c]));
     }
-    BDD n = keep(bdd_apply(pl->reach, s->cp_prim_any[s->cur], bddop_diff));
+    BDD n = sym_keep(bdd_apply(pl->reach, s->cp_prim_any[s->cur], bddop_diff));
     if (n == bddfalse || next == NULL) {
         bdd_delref(n);
-        return bdd_failed(s);
+        return sym_bdd_failed(s);
     }
     set_np(s, n);
     if (!s->remoteness) {
         BDD nl = class_set(next, CLS_LOSE), nt = class_set(next, CLS_TIE);
         BDD win = preimage(s, n, nl);
-        BDD rest = keep(bdd_apply(n, win, bddop_diff));
+        BDD rest = sym_keep(bdd_apply(n, win, bddop_diff));
         BDD tie = preimage(s, rest, nt);
-        assign(&pl->layer[CLS_WIN][0], bdd_or(pl->layer[CLS_WIN][0], win));
-        assign(&pl->layer[CLS_TIE][0], bdd_or(pl->layer[CLS_TIE][0], tie));
-        BDD lose = keep(bdd_apply(rest, tie, bddop_diff));
-        assign(&pl->layer[CLS_LOSE][0], bdd_or(pl->layer[CLS_LOSE][0], lose));
+        sym_assign(&pl->layer[CLS_WIN][0], bdd_or(pl->layer[CLS_WIN][0], win));
+        sym_assign(&pl->layer[CLS_TIE][0], bdd_or(pl->layer[CLS_TIE][0], tie));
+        BDD lose = sym_keep(bdd_apply(rest, tie, bddop_diff));
+        sym_assign(&pl->layer[CLS_LOSE][0], bdd_or(pl->layer[CLS_LOSE][0], lose));
         bdd_delref(lose);
         bdd_delref(nl);
         bdd_delref(nt);
@@ -804,22 +382,22 @@ static ErrCode classify(Sym *s, int p) {
         bdd_delref(tie);
         bdd_delref(n);
         set_np(s, bddfalse);
-        return bdd_failed(s);
+        return sym_bdd_failed(s);
     }
     /* Wins: the smallest r whose lose layer of the next ply is reachable. */
-    BDD open = keep(n);
+    BDD open = sym_keep(n);
     for (int r = 1; r <= left && r - 1 < next->nlayers && hooks.error == 0; r++) {
         BDD w = preimage(s, open, next->layer[CLS_LOSE][r - 1]);
-        assign(&pl->layer[CLS_WIN][r], w);
-        assign(&open, bdd_apply(open, w, bddop_diff));
+        sym_assign(&pl->layer[CLS_WIN][r], w);
+        sym_assign(&open, bdd_apply(open, w, bddop_diff));
         bdd_delref(w);
     }
     /* Ties among the rest: the smallest r of a tie child. */
-    BDD lose = keep(open);
+    BDD lose = sym_keep(open);
     for (int r = 1; r <= left && r - 1 < next->nlayers && hooks.error == 0; r++) {
         BDD t = preimage(s, lose, next->layer[CLS_TIE][r - 1]);
-        assign(&pl->layer[CLS_TIE][r], t);
-        assign(&lose, bdd_apply(lose, t, bddop_diff));
+        sym_assign(&pl->layer[CLS_TIE][r], t);
+        sym_assign(&lose, bdd_apply(lose, t, bddop_diff));
         bdd_delref(t);
     }
     /* Losses: every child wins; remoteness 1 + the largest child's. */
@@ -828,283 +406,21 @@ static ErrCode classify(Sym *s, int p) {
             continue;
         }
         BDD l = preimage(s, lose, next->layer[CLS_WIN][r - 1]);
-        assign(&pl->layer[CLS_LOSE][r], l);
-        assign(&lose, bdd_apply(lose, l, bddop_diff));
+        sym_assign(&pl->layer[CLS_LOSE][r], l);
+        sym_assign(&lose, bdd_apply(lose, l, bddop_diff));
         bdd_delref(l);
     }
-    rc = bdd_failed(s);
+    rc = sym_bdd_failed(s);
     if (rc == ERR_OK && lose != bddfalse) {
         rc = error_set(s->err, ERR_INTERNAL,
                        "symbolic: %.0f positions at ply %d have no value (a child outside the "
                        "next ply?)",
-                       count_of(s, lose, p), p);
+                       sym_count(s, lose, p), p);
     }
     bdd_delref(lose);
     bdd_delref(open);
     bdd_delref(n);
     set_np(s, bddfalse);
-    return rc;
-}
-
-/* ------------------------------------------------------------- export */
-
-/* bdd_allsat has no context argument: the export in progress. */
-static struct {
-    Sym *s;
-    Value value;
-    uint32_t r;
-    int copy; /* the copy of the variables of the ply exported */
-    uint8_t *values;
-    int *free_vars;
-    ErrCode rc;
-} ex;
-
-static void export_one(void) {
-    Sym *s = ex.s;
-    const Game *g = s->g;
-    Position pos = game_canonical(g, s->enc->position(g, ex.values));
-    if (pos >= g->num_positions) {
-        ex.rc = error_set(s->err, ERR_INTERNAL,
-                          "game '%s': its encoding maps a position to hash %" PRIu64
-                          ", outside the hash space",
-                          g->module->name, pos);
-        return;
-    }
-    ErrCode rc = solver_store(g, &s->res->db, pos, (Outcome){ex.value, ex.r}, 0, s->err);
-    if (rc != ERR_OK) {
-        ex.rc = rc;
-    }
-    s->exported++;
-}
-
-static void on_sat(char *profile, int size) {
-    if (ex.rc != ERR_OK) {
-        return;
-    }
-    int nfree = 0;
-    for (int v = 0; bv(v) + ex.copy < size; v++) {
-        if (profile[bv(v) + ex.copy] < 0) {
-            ex.free_vars[nfree++] = v;
-            ex.values[v] = 0;
-        } else {
-            ex.values[v] = (uint8_t)profile[bv(v) + ex.copy];
-        }
-    }
-    if (nfree > 20) {
-        ex.rc = error_set(ex.s->err, ERR_INTERNAL,
-                          "game '%s': its encoding leaves %d variables free in a set of "
-                          "positions (one assignment per position is its contract)",
-                          ex.s->g->module->name, nfree);
-        return;
-    }
-    for (uint32_t bits = 0; bits < (UINT32_C(1) << nfree) && ex.rc == ERR_OK; bits++) {
-        for (int i = 0; i < nfree; i++) {
-            ex.values[ex.free_vars[i]] = (uint8_t)((bits >> i) & 1);
-        }
-        export_one();
-    }
-}
-
-static ErrCode export_ply(Sym *s, const Ply *pl, int p) {
-    ex.s = s;
-    ex.copy = ply_copy(s, p);
-    ex.rc = ERR_OK;
-    for (int c = 0; c < NCLS && ex.rc == ERR_OK; c++) {
-        for (int r = 0; r < pl->nlayers && ex.rc == ERR_OK; r++) {
-            if (pl->layer[c][r] == bddfalse) {
-                continue;
-            }
-            ex.value = cls_value[c];
-            ex.r = (uint32_t)r;
-            bdd_allsat(pl->layer[c][r], on_sat);
-        }
-    }
-    return ex.rc;
-}
-
-/* ------------------------------------------------------------- saving */
-
-/* Opens DIR (--db) as its only writer, refuses another variant's database,
- * and notes the plies a previous symbolic solve of this variant saved
- * there. A database of another layout is removed (manifest first): this
- * solve replaces it. */
-static ErrCode save_begin(Sym *s, const char *path) {
-    const Game *g = s->g;
-    s->entry = calloc((size_t)s->depth + 2, sizeof *s->entry);
-    if (s->entry == NULL) {
-        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
-    }
-    ErrCode rc = dbstore_dir_open(path, true, &s->dir, s->err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    s->saving = true;
-    rc = dbstore_lock(&s->dir, s->err);
-    DbManifest m;
-    bool found = false;
-    if (rc == ERR_OK) {
-        rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
-    }
-    if (rc != ERR_OK || !found) {
-        return rc;
-    }
-    char spec[DBSTORE_SPEC_MAX];
-    game_spec(g, spec, sizeof spec);
-    if (strcmp(m.spec, spec) != 0) {
-        rc = error_set(s->err, ERR_IO,
-                       "%s holds the database of another game variant (%s, not %s); use another "
-                       "--db",
-                       path, m.spec, spec);
-    } else if (strcmp(m.layout, SYMDB_LAYOUT) == 0) {
-        for (int k = 0; k < m.nfiles; k++) {
-            char name[DBSTORE_NAME_MAX];
-            int p = m.files[k].index;
-            symdb_ply_name(p, name, sizeof name);
-            if (p >= 0 && p <= s->depth && strcmp(name, m.files[k].name) == 0) {
-                s->entry[p] = m.files[k];
-            }
-        }
-    } else {
-        dbstore_remove(&s->dir, "manifest");
-        for (int k = 0; k < m.nfiles; k++) {
-            dbstore_remove(&s->dir, m.files[k].name);
-        }
-    }
-    dbstore_manifest_free(&m);
-    return rc;
-}
-
-/* After the forward pass: the plies to load are the longest run of saved
- * plies ending at the last one (each file is checked when it is loaded). */
-static void save_plan(Sym *s) {
-    s->resume_from = s->last + 1;
-    if (!s->saving) {
-        return;
-    }
-    for (int p = s->last + 1; p <= s->depth; p++) {
-        s->entry[p].name[0] = '\0';
-    }
-    while (s->resume_from > 0 && s->entry[s->resume_from - 1].name[0] != '\0' &&
-           dbstore_exists(&s->dir, s->entry[s->resume_from - 1].name)) {
-        s->resume_from--;
-    }
-    for (int p = 0; p < s->resume_from; p++) {
-        s->entry[p].name[0] = '\0';
-    }
-    if (s->resume_from <= s->last) {
-        fprintf(stderr, "symbolic: resuming from %s: plies %d to %d are loaded, not solved\n",
-                s->dir.path, s->resume_from, s->last);
-    }
-}
-
-/* Writes DIR's manifest listing the saved plies: complete (the solve is
- * over: sum and the root) or not (a solve in progress, for resuming). */
-static ErrCode save_manifest(Sym *s, const DbSummary *sum, bool complete) {
-    DbSummary none = {0};
-    DbManifest m;
-    store_manifest_fill(&m, s->g, "symbolic", SYMDB_LAYOUT, complete ? sum : &none,
-                        complete ? s->res->root : (Outcome){VALUE_UNDECIDED, 0}, false, 0);
-    m.files = calloc((size_t)s->last + 1, sizeof *m.files);
-    if (m.files == NULL) {
-        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
-    }
-    for (int p = 0; p <= s->last; p++) {
-        if (s->entry[p].name[0] != '\0') {
-            m.files[m.nfiles++] = s->entry[p];
-        }
-    }
-    ErrCode rc;
-    if (complete) {
-        m.max_remoteness = s->max_remoteness;
-        rc = store_manifest_commit(&s->dir, &m, s->err);
-    } else {
-        m.complete = false;
-        rc = dbstore_manifest_write(&s->dir, &m, s->err);
-    }
-    dbstore_manifest_free(&m);
-    return rc;
-}
-
-/* Saves ply p's sets (exact: before their care-set simplification) and
- * the manifest of the plies saved so far. */
-static ErrCode save_ply(Sym *s, int p) {
-    const Ply *pl = &s->ply[p];
-    int n = NCLS * pl->nlayers;
-    BDD *roots = calloc((size_t)n, sizeof *roots);
-    SymPly sp = {.ply = (uint32_t)p,
-                 .nlayers = (uint32_t)pl->nlayers,
-                 .remoteness = s->remoteness,
-                 .nvars = (uint32_t)s->enc->nvars};
-    sp.counts = calloc((size_t)n, sizeof *sp.counts);
-    ErrCode rc = ERR_OK;
-    if (roots == NULL || sp.counts == NULL) {
-        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to save ply %d", p);
-    }
-    for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
-        for (int r = 0; r < pl->nlayers; r++) {
-            roots[c * pl->nlayers + r] = pl->layer[c][r];
-            sp.counts[c * pl->nlayers + r] = (uint64_t)llround(count_of(s, pl->layer[c][r], p));
-        }
-    }
-    if (rc == ERR_OK) {
-        rc = symio_dump(roots, n, ply_copy(s, p), &sp, s->err);
-    }
-    if (rc == ERR_OK) {
-        rc = symdb_ply_write(&s->dir, s->g, &sp, &s->entry[p], s->err);
-    }
-    if (rc == ERR_OK) {
-        s->saved_bytes += s->entry[p].bytes;
-        rc = save_manifest(s, NULL, false);
-    }
-    symdb_ply_free(&sp);
-    free(roots);
-    return rc;
-}
-
-/* Loads ply p's sets from DIR instead of classifying it; each set's count
- * must be the one saved. */
-static ErrCode load_ply(Sym *s, int p) {
-    Ply *pl = &s->ply[p];
-    SymPly sp;
-    ErrCode rc = symdb_ply_read(&s->dir, s->g, &s->entry[p], &sp, s->err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    int want = s->remoteness ? s->depth - p + 1 : 1;
-    if (sp.remoteness != s->remoteness || (int)sp.nlayers != want) {
-        rc = error_set(s->err, ERR_IO,
-                       "%s/%s holds ply %d solved with remoteness=%d; solve with the same "
-                       "option, or use another --db",
-                       s->dir.path, s->entry[p].name, p, sp.remoteness ? 1 : 0);
-    }
-    if (rc == ERR_OK) {
-        rc = alloc_layers(s, pl, want);
-    }
-    BDD *b = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *b) : NULL;
-    if (rc == ERR_OK && b == NULL) {
-        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to load ply %d", p);
-    }
-    if (rc == ERR_OK) {
-        rc = symio_load(&sp, b, ply_copy(s, p), s->err);
-    }
-    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
-        BDD *dst = &pl->layer[i / want][i % want];
-        bdd_delref(*dst);
-        *dst = b[i];
-    }
-    if (rc == ERR_OK) {
-        rc = bdd_failed(s);
-    }
-    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
-        if ((uint64_t)llround(count_of(s, b[i], p)) != sp.counts[i]) {
-            rc = error_set(s->err, ERR_IO,
-                           "%s/%s: a set holds %.0f positions, %" PRIu64
-                           " when saved; remove the directory and solve again",
-                           s->dir.path, s->entry[p].name, count_of(s, b[i], p), sp.counts[i]);
-        }
-    }
-    free(b);
-    symdb_ply_free(&sp);
     return rc;
 }
 
@@ -1114,24 +430,24 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
     ErrCode rc = ERR_OK;
     for (int p = s->last; p >= 0 && rc == ERR_OK; p--) {
         Ply *pl = &s->ply[p];
-        rc = p >= s->resume_from ? load_ply(s, p) : classify(s, p);
+        rc = p >= s->resume_from ? sym_load_ply(s, p) : classify(s, p);
         double total = 0;
         for (int c = 0; c < NCLS && rc == ERR_OK; c++) {
             pl->count[c] = 0;
             for (int r = 0; r < pl->nlayers; r++) {
-                double k = count_of(s, pl->layer[c][r], p);
+                double k = sym_count(s, pl->layer[c][r], p);
                 pl->count[c] += k;
                 if (k > 0 && (uint32_t)r > s->max_remoteness) {
                     s->max_remoteness = (uint32_t)r;
                 }
                 if (sum->by_remoteness != NULL) {
-                    sum->by_remoteness[r][cls_value[c]] += (uint64_t)llround(k);
+                    sum->by_remoteness[r][sym_cls_value[c]] += (uint64_t)llround(k);
                     if (k > 0 && (uint32_t)r > sum->max_remoteness) {
                         sum->max_remoteness = (uint32_t)r;
                     }
                 }
             }
-            sum->count[cls_value[c]] += (uint64_t)llround(pl->count[c]);
+            sum->count[sym_cls_value[c]] += (uint64_t)llround(pl->count[c]);
             total += pl->count[c];
         }
         if (rc == ERR_OK && total != pl->reach_count) {
@@ -1141,19 +457,19 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
         }
         if (rc == ERR_OK && s->export_db) {
             double t = clock_seconds();
-            rc = export_ply(s, pl, p);
+            rc = sym_export_ply(s, pl, p);
             s->t_export += clock_seconds() - t;
         }
         if (rc == ERR_OK && s->saving && p < s->resume_from) {
             double t = clock_seconds();
-            rc = save_ply(s, p);
+            rc = sym_save_ply(s, p);
             s->t_save += clock_seconds() - t;
         }
         if (rc == ERR_OK && p == 0) {
             for (int c = 0; c < NCLS; c++) {
                 for (int r = 0; r < pl->nlayers; r++) {
                     if (bdd_and(pl->layer[c][r], s->initial) != bddfalse) {
-                        s->res->root = (Outcome){cls_value[c], (uint32_t)r};
+                        s->res->root = (Outcome){sym_cls_value[c], (uint32_t)r};
                     }
                 }
             }
@@ -1181,12 +497,12 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
          * restrict, with the reachable set as the care set) finds a smaller
          * one. */
         if (p + 1 <= s->last) {
-            free_layers(&s->ply[p + 1]);
+            sym_free_layers(&s->ply[p + 1]);
         }
         for (int c = 0; c < NCLS && s->simplify; c++) {
             for (int r = 0; r < pl->nlayers; r++) {
                 if (pl->layer[c][r] != bddfalse) {
-                    assign(&pl->layer[c][r], bdd_simplify(pl->layer[c][r], pl->reach));
+                    sym_assign(&pl->layer[c][r], bdd_simplify(pl->layer[c][r], pl->reach));
                 }
             }
         }
@@ -1194,48 +510,6 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
         pl->reach = bddfalse;
     }
     return rc;
-}
-
-/* Chooses between a database and the totals only, once the counts are
- * known. */
-static ErrCode choose_export(Sym *s, const SolveConfig *cfg, double positions) {
-    const Game *g = s->g;
-    double max = (double)opt_int(&cfg->options, "export_max");
-    if (cfg->skip_export) {
-        return ERR_OK;
-    }
-    if (!s->remoteness) {
-        fprintf(stderr,
-                "symbolic: remoteness=0: win/lose/tie only, so no database in memory%s "
-                "and no remoteness is computed or printed\n",
-                s->saving ? " (--query reads the values from --db DIR's BDDs)"
-                          : " (--query is not available)");
-        return ERR_OK;
-    }
-    char a[32], b[32], c[32];
-    uint64_t need = db_bytes(g->num_positions, db_width_for(g->max_depth), g->has_winby);
-    uint64_t have = mem_allocated();
-    if (positions > max || need + have > mem_budget()) {
-        fprintf(stderr,
-                "symbolic: no database (%.0f positions, export_max %.0f; %s of records beside "
-                "%s in use, budget %s): the root value and the counts are reported, --query is "
-                "not available\n",
-                positions, max, mem_format(need, a, sizeof a), mem_format(have, b, sizeof b),
-                mem_format(mem_budget(), c, sizeof c));
-        return ERR_OK;
-    }
-    ex.values = calloc((size_t)s->enc->nvars, 1);
-    ex.free_vars = calloc((size_t)s->enc->nvars, sizeof *ex.free_vars);
-    if (ex.values == NULL || ex.free_vars == NULL) {
-        return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
-    }
-    ErrCode rc = solver_db_create(g, &s->res->db, s->err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    s->res->has_db = true;
-    s->export_db = true;
-    return ERR_OK;
 }
 
 /* Node table bounds from the options and the memory budget. */
@@ -1285,7 +559,7 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
     bdd_setmaxincrease((int)opt_int(&cfg->options, "max_increase"));
     bdd_setcacheratio((int)ratio);
     if (bdd_setvarnum(2 * s->enc->nvars) < 0) {
-        return bdd_failed(s) != ERR_OK
+        return sym_bdd_failed(s) != ERR_OK
                    ? s->err->code
                    : error_set(s->err, ERR_INTERNAL, "symbolic: BuDDy refuses %d variables",
                                s->enc->nvars);
@@ -1295,17 +569,17 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
         return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
     }
     for (int v = 0; v < s->enc->nvars; v++) {
-        vs[v] = bv(v);
+        vs[v] = sym_bv(v);
     }
-    unprimed_set = keep(bdd_makeset(vs, s->enc->nvars));
+    unprimed_set = sym_keep(bdd_makeset(vs, s->enc->nvars));
     free(vs);
-    return bdd_failed(s);
+    return sym_bdd_failed(s);
 }
 
 static void stop_buddy(Sym *s) {
     if (s->ply != NULL) {
         for (int p = 0; p <= s->depth + 1; p++) {
-            free_layers(&s->ply[p]);
+            sym_free_layers(&s->ply[p]);
         }
         free(s->ply);
     }
@@ -1313,33 +587,13 @@ static void stop_buddy(Sym *s) {
     free(s->cube);
     free(s->vars);
     free(s->parts);
-    free(s->np);
-    for (int g = 0; g < s->ngroups; g++) {
-        if (s->grp[g].to_primed != NULL) {
-            bdd_freepair(s->grp[g].to_primed);
-        }
-        if (s->grp[g].to_plain != NULL) {
-            bdd_freepair(s->grp[g].to_plain);
-        }
-    }
-    free(s->grp);
-    free(s->group_of);
-    if (s->all_to_primed != NULL) {
-        bdd_freepair(s->all_to_primed);
-    }
-    if (s->all_to_plain != NULL) {
-        bdd_freepair(s->all_to_plain);
+    if (s->tr != NULL) {
+        s->tr->free(s);
     }
     unprimed_set = bddfalse;
-    free(ex.values);
-    free(ex.free_vars);
-    ex.values = NULL;
-    ex.free_vars = NULL;
+    sym_export_free();
     bdd_done();
-    if (s->saving) {
-        dbstore_dir_close(&s->dir);
-    }
-    free(s->entry);
+    sym_save_end(s);
 }
 
 static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
@@ -1362,8 +616,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         .err = err,
         .remoteness = opt_bool(&cfg->options, "remoteness"),
         .simplify = opt_bool(&cfg->options, "simplify"),
-        .relprod = opt_int(&cfg->options, "relprod") == 1,
-        .mono = opt_int(&cfg->options, "relprod") == 2,
+        .tr = sym_trans_for((int)opt_int(&cfg->options, "relprod")),
         .depth = (int)g->max_depth,
         .progress = cfg->progress,
         .t0 = clock_seconds(),
@@ -1383,7 +636,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
      * (and their counts) hold one per symmetry class: the exported
      * database is saved the ordinary way (store_save) instead. */
     if (rc == ERR_OK && cfg->work_dir != NULL && !g->symmetric) {
-        rc = save_begin(&s, cfg->work_dir);
+        rc = sym_save_begin(&s, cfg->work_dir);
     } else if (rc == ERR_OK && cfg->work_dir != NULL) {
         fprintf(stderr, "symbolic: with sym the BDDs are not saved (they hold every position, "
                         "the database one per symmetry class): the exported database is saved "
@@ -1392,7 +645,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
     if (rc == ERR_OK) {
         rc = forward(&s);
     }
-    save_plan(&s);
+    sym_save_plan(&s);
     s.t_forward = clock_seconds();
     double positions = 0;
     double reach_nodes_max = 0;
@@ -1405,7 +658,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         }
     }
     if (rc == ERR_OK) {
-        rc = choose_export(&s, cfg, positions);
+        rc = sym_export_choose(&s, cfg, positions);
     }
     if (rc == ERR_OK && s.remoteness && !s.export_db) {
         sum.by_remoteness = calloc((size_t)s.depth + 1, sizeof *sum.by_remoteness);
@@ -1461,7 +714,7 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         }
     }
     if (rc == ERR_OK && s.saving) {
-        rc = save_manifest(&s, &sum, true);
+        rc = sym_save_manifest(&s, &sum, true);
         res->saved_db = rc == ERR_OK;
     }
     free(sum.by_remoteness);
@@ -1538,7 +791,13 @@ ErrCode symbolic_ply_counts(const Game *g, uint64_t *counts, int n, int *plies, 
         return rc;
     }
     SolveResult res = {0};
-    Sym s = {.g = g, .enc = g->encoding, .res = &res, .err = err, .depth = (int)g->max_depth};
+    /* The forward pass alone, by a cofactor per move (relprod=0). */
+    Sym s = {.g = g,
+             .enc = g->encoding,
+             .res = &res,
+             .err = err,
+             .depth = (int)g->max_depth,
+             .tr = sym_trans_for(0)};
     rc = start_buddy(&s, &cfg);
     if (rc == ERR_OK) {
         s.ply = calloc((size_t)s.depth + 2, sizeof *s.ply);

@@ -3,6 +3,15 @@
  * looked up by walking the dumped nodes, so a query costs O(nvars) per set
  * of its ply once the ply's file is in memory (the file's bytes, read and
  * checked once; SYMDB_CACHE plies are kept).
+ *
+ * Nothing read from a file is trusted before it is checked: a ply file's
+ * size (the manifest's and its header's) is bounded before anything is
+ * allocated or added (dump_max: by the game's hash space and the dump's
+ * 32-bit ids, and by the file's length), every id and variable of the dump
+ * is range-checked, and the stored counts are recounted from the nodes
+ * (recount: O(nodes), 8 bytes a node of scratch) and refused when they
+ * differ, so a crafted file with valid checksums gives a clear ERR_IO,
+ * never a read past a buffer or a wrong count.
  */
 #include "solvers/symbolic_db.h"
 
@@ -19,6 +28,12 @@
 #define HEADER 48
 #define SYMDB_CACHE 4 /* plies kept in memory: a query reads a ply and the next */
 #define REMEDY "remove the directory and solve again, or use another --db"
+/* Node ids are u32 with 0 and 1 the terminals. */
+#define NODES_MAX ((UINT64_C(1) << 32) - 3)
+/* The most raw bytes a block of a record file can hold (core/dbstore.c's
+ * reader refuses larger blocks): a file of L bytes has at most (L - 512) / 8
+ * blocks, so it holds at most that many times this. */
+#define BLOCK_RAW_MAX (UINT64_C(1) << 26)
 
 static const Value cls_value[SYMDB_CLASSES] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE};
 
@@ -45,6 +60,22 @@ void symdb_ply_info(const Game *g, int ply, uint64_t bytes, DbStoreInfo *info) {
 
 static uint64_t dump_bytes(uint64_t nroots, uint64_t nnodes) {
     return HEADER + nroots * 12 + nnodes * 12;
+}
+
+/* The largest dump a ply of g can be (below 2^40 bytes: no arithmetic on it
+ * overflows). Its roots: SYMDB_CLASSES a layer, at most max_depth + 1
+ * layers. Its nodes: at most NODES_MAX (the ids), and at most nvars for
+ * every position of the hash space: every node of a reduced BDD lies on a
+ * path from a root to 1, each such path is at least one position of the
+ * ply (the sets of a ply are disjoint sets of positions, one assignment
+ * each) and holds at most nvars nodes. */
+static uint64_t dump_max(const Game *g) {
+    uint64_t nodes = NODES_MAX, by_space;
+    if (!__builtin_mul_overflow(g->num_positions, (uint64_t)g->encoding->nvars, &by_space) &&
+        by_space < nodes) {
+        nodes = by_space;
+    }
+    return dump_bytes((uint64_t)SYMDB_CLASSES * ((uint64_t)g->max_depth + 1), nodes);
 }
 
 ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFile *entry,
@@ -143,13 +174,83 @@ static ErrCode parse(const unsigned char *b, uint64_t n, const char *path, const
     return ERR_OK;
 }
 
+/* c << k, or UINT64_MAX when that does not fit (c > 0). */
+static uint64_t sat_shl(uint64_t c, uint64_t k) {
+    if (c == 0) {
+        return 0;
+    }
+    return k >= 64 || c > (UINT64_MAX >> k) ? UINT64_MAX : c << k;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* Recounts every set of a parsed dump (its assignments of the nvars
+ * variables: what the solver stored, bdd_satcount over one copy) and
+ * refuses a stored count that differs, or a ply of more positions than the
+ * game's hash space. c[id] counts the assignments of the variables from
+ * the node's own down (children first, so one pass); counts saturate at
+ * UINT64_MAX, which no count of a ply can be. O(nodes + roots). */
+static ErrCode recount(const SymPly *sp, const char *path, const Game *g, Error *err) {
+    uint64_t *c = malloc(((size_t)sp->nnodes + 2) * sizeof *c);
+    if (c == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate the recount of %s", path);
+    }
+#define VAR(id) ((id) < 2 ? (uint64_t)sp->nvars : (uint64_t)sp->nodes[3 * (uint64_t)((id)-2)])
+    c[0] = 0;
+    c[1] = 1;
+    for (uint64_t k = 0; k < sp->nnodes; k++) {
+        const uint32_t *n = &sp->nodes[3 * k];
+        c[k + 2] =
+            sat_add(sat_shl(c[n[1]], VAR(n[1]) - n[0] - 1), sat_shl(c[n[2]], VAR(n[2]) - n[0] - 1));
+    }
+    ErrCode rc = ERR_OK;
+    uint64_t total = 0, nroots = (uint64_t)SYMDB_CLASSES * sp->nlayers;
+    for (uint64_t i = 0; i < nroots && rc == ERR_OK; i++) {
+        uint64_t n = sat_shl(c[sp->roots[i]], VAR(sp->roots[i]));
+        total = sat_add(total, n);
+        if (n != sp->counts[i] || n == UINT64_MAX) {
+            rc = error_set(err, ERR_IO,
+                           "%s: set %" PRIu64 " of ply %" PRIu32 " (%s, remoteness %" PRIu64
+                           ") stores a count of %" PRIu64 " positions, its nodes recount "
+                           "%s%" PRIu64 " (a corrupt BDD dump); " REMEDY,
+                           path, i, sp->ply, value_name(cls_value[i / sp->nlayers]),
+                           i % sp->nlayers, sp->counts[i], n == UINT64_MAX ? "at least " : "", n);
+        }
+    }
+#undef VAR
+    if (rc == ERR_OK && total > g->num_positions) {
+        rc = error_set(err, ERR_IO,
+                       "%s: ply %" PRIu32 " holds %" PRIu64 " positions, more than the game's "
+                       "hash space of %" PRIu64 " (a corrupt BDD dump); " REMEDY,
+                       path, sp->ply, total, g->num_positions);
+    }
+    free(c);
+    return rc;
+}
+
 ErrCode symdb_ply_read(const DbDir *d, const Game *g, const DbManifestFile *entry, SymPly *sp,
                        Error *err) {
+    memset(sp, 0, sizeof *sp);
     DbStoreInfo info;
     symdb_ply_info(g, entry->index, entry->records, &info);
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", d->path, entry->name);
-    unsigned char *b = malloc((size_t)entry->records + 1);
+    /* The size, before anything is allocated or computed from it: a dump
+     * holds a header, it fits the game (dump_max) and the file's length
+     * (the manifest's, which the read then checks against the file). */
+    uint64_t max = dump_max(g);
+    uint64_t blocks =
+        entry->bytes < DBSTORE_HEADER_BYTES ? 0 : (entry->bytes - DBSTORE_HEADER_BYTES) / 8;
+    uint64_t by_file = blocks > UINT64_MAX / BLOCK_RAW_MAX ? UINT64_MAX : blocks * BLOCK_RAW_MAX;
+    if (entry->records < HEADER || entry->records > max || entry->records > by_file) {
+        return error_set(err, ERR_IO,
+                         "%s: a BDD dump of %" PRIu64 " bytes is impossible (this game's are %d "
+                         "to %" PRIu64 " bytes, and a file of %" PRIu64
+                         " bytes holds at most %" PRIu64
+                         "; the manifest's `file` line or the file is corrupt); " REMEDY,
+                         path, entry->records, HEADER, max, entry->bytes, by_file);
+    }
+    unsigned char *b = malloc((size_t)entry->records);
     if (b == NULL) {
         return error_set(err, ERR_MEMORY, "cannot allocate %" PRIu64 " bytes to read %s",
                          entry->records, path);
@@ -168,7 +269,13 @@ ErrCode symdb_ply_read(const DbDir *d, const Game *g, const DbManifestFile *entr
     if (rc == ERR_OK) {
         rc = parse(b, entry->records, path, g, entry->index, sp, err);
     }
-    free(b);
+    free(b); /* before the recount's scratch: the peak stays the file's and the nodes' */
+    if (rc == ERR_OK) {
+        rc = recount(sp, path, g, err);
+        if (rc != ERR_OK) {
+            symdb_ply_free(sp);
+        }
+    }
     return rc;
 }
 
@@ -329,10 +436,12 @@ ErrCode symdb_analyze(SymDb *db, DbSummary *sum, uint64_t *checked, Error *err) 
         rc = symdb_ply_read(db->d, db->g, &m->files[p], &sp, err);
         for (int c = 0; rc == ERR_OK && c < SYMDB_CLASSES; c++) {
             for (uint32_t k = 0; k < sp.nlayers; k++) {
+                /* each ply's counts (recounted) add up to at most the
+                 * hash space: the sums saturate rather than wrap */
                 uint64_t n = sp.counts[(uint64_t)c * sp.nlayers + k];
-                count[cls_value[c]] += n;
-                hist[k][cls_value[c]] += n;
-                total += n;
+                count[cls_value[c]] = sat_add(count[cls_value[c]], n);
+                hist[k][cls_value[c]] = sat_add(hist[k][cls_value[c]], n);
+                total = sat_add(total, n);
                 if (n > 0 && k > maxr) {
                     maxr = k;
                 }
@@ -342,7 +451,7 @@ ErrCode symdb_analyze(SymDb *db, DbSummary *sum, uint64_t *checked, Error *err) 
             symdb_ply_free(&sp);
         }
     }
-    bool same = total == m->positions;
+    bool same = total == m->positions && total <= db->g->num_positions;
     for (int v = 0; v < 5 && v < VALUE_COUNT; v++) {
         same = same && count[v] == m->count[v];
     }

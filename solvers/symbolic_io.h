@@ -1,7 +1,9 @@
 /* solvers/symbolic_io.h: BuDDy BDDs to and from the node dumps of
  * solvers/symbolic_db.h, for the symbolic solver's saving and resuming.
  * BDD variables 2v and 2v + 1 are the two copies of encoding variable v
- * (solvers/symbolic.c); the sets of a ply use one copy only, `copy`.
+ * (solvers/symbolic_impl.h); the sets of a ply use one copy only, `copy`.
+ * The solve's side of --db (sym_save_*, sym_load_ply) is declared in
+ * solvers/symbolic_impl.h and defined in symbolic_io.c beside these.
  */
 #ifndef SOLVERS_SYMBOLIC_IO_H
 #define SOLVERS_SYMBOLIC_IO_H

@@ -30,6 +30,10 @@
  *     plies (the others removed) gives the same database and says how many
  *     it loaded; a flipped byte in a ply file, another variant and another
  *     remoteness option are refused with ERR_IO.
+ *   - Crafted ply files (written by hand or by the suite's writers, every
+ *     checksum valid): an impossible size (issue 33, D2) is refused, and so
+ *     are stored counts that are not the sets' (two sets of a class trading
+ *     one position, every total still adding up), which --verify passed.
  */
 #include "tests/testutil.h"
 
@@ -40,8 +44,12 @@
 
 #include <unistd.h>
 
+#include "core/dbfile.h"
+#include "core/dbstore.h"
+#include "core/le.h"
 #include "solvers/store.h"
 #include "solvers/symbolic.h"
+#include "solvers/symbolic_db.h"
 
 static ErrCode run_symbolic(const Game *g, const char *opts, int threads, SolveResult *res,
                             Error *err) {
@@ -328,6 +336,171 @@ static void disk_refusals(void **state) {
     game_destroy(g);
 }
 
+/* ------------------------------------------------- crafted databases */
+
+/* Replaces the manifest line of entry e->index of dir's manifest with *e;
+ * the manifest is written again by the suite's writer (a valid checksum). */
+static void manifest_set(const char *dir, const DbManifestFile *e) {
+    DbDir d;
+    DbManifest m;
+    bool found = false;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    assert_true(found);
+    assert_true(e->index >= 0 && e->index < m.nfiles);
+    m.files[e->index] = *e;
+    assert_int_equal(dbstore_manifest_write(&d, &m, &err), ERR_OK);
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
+}
+
+/* Writes DIR/ply-NNNN.gmdb as a record file of `records` bytes by hand,
+ * following core/dbstore.h's format with every checksum valid: a header,
+ * the block count computed as a 64-bit writer would ((records + B - 1) / B,
+ * wrapping), and that many all-zero blocks (index entries 0: no bytes
+ * stored). The manifest's line is made to match (records, bytes, header
+ * checksum). */
+static void craft_ply(const Game *g, const char *dir, int ply, uint64_t records) {
+    const uint32_t br = 4096;
+    uint64_t blocks = (records + br - 1) / br; /* wraps for records near 2^64 */
+    assert_true(blocks <= 16);
+    unsigned char b[DBSTORE_HEADER_BYTES + 16 * 8];
+    memset(b, 0, sizeof b);
+    memcpy(b, "GMDBSTOR", 8);
+    le_put32(b + 8, DBSTORE_VERSION);
+    le_put32(b + 12, DBSTORE_BDD);
+    le_put32(b + 16, (uint32_t)ply);
+    le_put32(b + 20, g->max_depth + 1);
+    le_put32(b + 24, 1); /* width */
+    le_put64(b + 32, records);
+    le_put32(b + 48, br);
+    le_put32(b + 52, 1); /* zstd level */
+    le_put64(b + 56, blocks);
+    le_put64(b + 64, DBSTORE_HEADER_BYTES); /* index offset: no data bytes */
+    le_put64(b + 80, dbfile_checksum(0, b + DBSTORE_HEADER_BYTES, blocks * 8));
+    game_spec(g, (char *)b + 88, DBSTORE_SPEC_MAX);
+    le_put64(b + 504, dbfile_checksum(0, b, 504));
+    DbManifestFile e = {.index = ply, .records = records};
+    symdb_ply_name(ply, e.name, sizeof e.name);
+    e.bytes = DBSTORE_HEADER_BYTES + blocks * 8;
+    e.header_sum = le_get64(b + 504);
+    char *path = test_strdupf("%s/%s", dir, e.name);
+    assert_int_equal(unlink(path), 0);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, (size_t)e.bytes, f), e.bytes);
+    assert_int_equal(fclose(f), 0);
+    free(path);
+    manifest_set(dir, &e);
+}
+
+/* Issue 33, D2: a manifest line and a ply file header that both claim
+ * 2^64 - 1 bytes (so that a reader's records + 1 and its block count wrap
+ * to 0, and a 512-byte file passes the record file's checks), or other
+ * sizes no dump of this game can have, with every checksum valid, are
+ * refused by the size check (exit code 5 from the CLI), not read past a
+ * buffer (ASan: heap-buffer-overflow in parse). */
+static void disk_impossible_sizes(void **state) {
+    (void)state;
+    static const uint64_t claims[] = {UINT64_MAX, UINT64_MAX - 4000, 47};
+    Game *g = test_game("tictactoe");
+    for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
+        char *dir = make_dir();
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_OK);
+        solve_result_free(&res);
+        craft_ply(g, dir, 0, claims[i]);
+        Store st;
+        memset(&err, 0, sizeof err);
+        if (store_open(g, dir, &st, &err) == ERR_OK) {
+            store_close(&st);
+            fail_msg("a dump claiming %" PRIu64 " bytes was opened", claims[i]);
+        }
+        assert_int_equal(err.code, ERR_IO);
+        if (strstr(err.msg, "ply-0000.gmdb") == NULL || strstr(err.msg, "impossible") == NULL) {
+            fail_msg("a dump claiming %" PRIu64 " bytes: %s", claims[i], err.msg);
+        }
+        /* A solve resuming from it refuses it too. */
+        memset(&err, 0, sizeof err);
+        assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_IO);
+        assert_non_null(strstr(err.msg, "impossible"));
+        test_remove_dir(dir);
+    }
+    game_destroy(g);
+}
+
+/* Rewrites ply p of dir with its first two non-empty sets of one class
+ * trading one position of their stored counts (a valid file: written by
+ * the suite's writer, the manifest's line updated), so that every total
+ * (the ply's, each class's, the manifest's) still adds up. */
+static void shift_count(const Game *g, const char *dir, int p) {
+    DbDir d;
+    DbManifest m;
+    bool found = false;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    assert_int_equal(dbstore_lock(&d, &err), ERR_OK);
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    SymPly sp;
+    assert_int_equal(symdb_ply_read(&d, g, &m.files[p], &sp, &err), ERR_OK);
+    int a = -1, b = -1;
+    for (uint32_t c = 0; c < SYMDB_CLASSES && b < 0; c++) {
+        a = -1;
+        for (uint32_t k = 0; k < sp.nlayers && b < 0; k++) {
+            uint32_t i = c * sp.nlayers + k;
+            if (sp.counts[i] > 0) {
+                if (a < 0) {
+                    a = (int)i;
+                } else {
+                    b = (int)i;
+                }
+            }
+        }
+    }
+    assert_true(a >= 0 && b >= 0);
+    sp.counts[a]--;
+    sp.counts[b]++;
+    DbManifestFile e;
+    assert_int_equal(symdb_ply_write(&d, g, &sp, &e, &err), ERR_OK);
+    symdb_ply_free(&sp);
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
+    manifest_set(dir, &e);
+}
+
+/* A ply whose stored counts are not its sets' (recounted on load) is
+ * refused by --verify (which sums the stored counts), by a query of a
+ * position of that ply and by a solve resuming from it. */
+static void disk_counts_recounted(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_OK);
+    solve_result_free(&res);
+    shift_count(g, dir, 5);
+    Store st;
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t checked = 0;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(store_verify(&st, 1, false, &checked, &err), ERR_IO);
+    if (strstr(err.msg, "ply-0005.gmdb") == NULL || strstr(err.msg, "recount") == NULL) {
+        fail_msg("verify: %s", err.msg);
+    }
+    Position pos;
+    assert_int_equal(g->ops->parse(g, "xoxox----", &pos, &err), ERR_OK); /* 5 marks */
+    uint32_t raw;
+    WinBy w;
+    assert_int_equal(store_get(&st, pos, &raw, &w, &err), ERR_IO);
+    store_close(&st);
+    assert_int_equal(run_saving(g, NULL, dir, &res, &err), ERR_IO);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 static void refusals(void **state) {
     (void)state;
     const SolverModule *s = solver_find("symbolic");
@@ -402,6 +575,10 @@ int main(void) {
     }
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: refusals"),
                                      .test_func = disk_refusals};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: impossible sizes (D2)"),
+                                     .test_func = disk_impossible_sizes};
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("saved BDDs: counts recounted"),
+                                     .test_func = disk_counts_recounted};
     tests[n++] = (struct CMUnitTest){.name = test_strdupf("refusals"), .test_func = refusals};
     return test_run_group("symbolic", tests, n);
 }
