@@ -3,8 +3,14 @@
 #   make              bin/solve (release build: -O2, counters on, jemalloc)
 #   make test         unit, property and cross-check tests, in the release
 #                     build and in an ASan+UBSan build, then the CLI tests,
-#                     the documentation check (tests/docs.sh) and the MPI
-#                     tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#                     the documentation check (tests/docs.sh), the fuzz
+#                     targets' regressions and short runs (fuzz/run.sh test)
+#                     and the MPI tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#   make fuzz         the libFuzzer targets of every reader (fuzz/: record
+#                     files, manifests, BDD plies, --query positions, the
+#                     bench matrix; clang, ASan+UBSan), FUZZ_SECONDS each,
+#                     seeded from small databases bin/solve writes
+#                     (docs/testing.md, "Fuzzing")
 #   make solve-mpi    bin/solve-mpi: the same sources built by mpicc with
 #                     -DUSE_MPI (core/dist.h); build/mpitiming/bin/solve is
 #                     its STATS=0 twin for timings
@@ -32,6 +38,8 @@
 #   SOLVERS=    bench: solver list (gps,gps-cached or dfs-depth:k=3)
 #   GAMES=      bench: game variants ('connect4:w=5,h=4 tictactoe')
 #   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
+#   FUZZ_SECONDS=60  fuzz: seconds per target (FUZZ_TARGETS='query matrix'
+#               narrows the list)
 
 CC := gcc
 CXX := g++
@@ -221,12 +229,13 @@ $(BUILD)/fuzz/bin/fuzz-%: $(BUILD)/fuzz/fuzz/%.o $(BUILD)/fuzz/fuzz/util.o \
 	$(fuzz_CC) $^ $(fuzz_LIBS) -o $@
 -include $(patsubst %,$(BUILD)/fuzz/fuzz/%.d,$(FUZZ_TARGETS) util) $(BUILD)/fuzz/bench/matrix.d
 
-$(BUILD)/fuzz/corpus/stamp: fuzz/corpus.sh $(BUILD)/release/bin/solve $(BUILD)/mpi/bin/solve $(FUZZ_BINS)
+$(BUILD)/fuzz/corpus/stamp: fuzz/corpus.sh $(BUILD)/release/bin/solve $(BUILD)/mpi/bin/solve \
+		$(BUILD)/fuzz/bin/fuzz-query
 	@fuzz/corpus.sh $(BUILD)/release/bin/solve $(BUILD)/mpi/bin/solve $(BUILD)/fuzz
 
 fuzz-build: deps-fuzz $(FUZZ_BINS) $(BUILD)/fuzz/corpus/stamp
 fuzz: fuzz-build
-	@fuzz/run.sh long $(BUILD) $(FUZZ_SECONDS)
+	@FUZZ_TARGETS='$(FUZZ_TARGETS)' fuzz/run.sh long $(BUILD) $(FUZZ_SECONDS)
 
 format: deps-format
 	clang-format -i $(FORMAT_SRCS)

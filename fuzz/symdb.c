@@ -11,11 +11,13 @@
  * manifest's line for that ply agree with the file (records from the
  * header, the file's size, the header checksum), as a crafted database
  * with valid checksums would; without it the manifest is the solver's.
- * Then the ply is read directly (symdb_ply_read; each dump that it accepts
- * is looked up along a path of that ply), and the database is opened and
- * queried along a path of moves picked by the input's bytes down to that
- * ply (symdb_get on each position) and, with mode bit 1, analyzed
- * (symdb_analyze reads every ply). The replaced file is restored after each input.
+ * Then the ply is read directly (symdb_ply_read); a dump it accepts is
+ * looked up (symdb_ply_lookup) on the positions of that ply along a path
+ * of moves picked by the input's bytes, and the database is opened
+ * (symdb_open: ply 0), queried at the path's end (symdb_get: its ply) and,
+ * with mode bit 1, analyzed (symdb_analyze reads every ply). A file that
+ * symdb_ply_read refuses is refused by every other entry point the same
+ * way, so those run only on accepted files. The replaced file is restored after each input.
  *
  * Checked (a finding when false): an accepted dump's roots and node
  * children lie below its node count + 2 (what symdb_ply_lookup relies on),
@@ -152,6 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *values = calloc((size_t)g->encoding->nvars + 1, 1);
     FUZZ_CHECK(values != NULL, "out of memory");
 
+    /* The reader reads a ply only through symdb_ply_read: when it refuses
+     * the file, the database does too (nothing more to run). */
     SymPly sp;
     if (symdb_ply_read(&d, g, &m.files[ply], &sp, &err) == ERR_OK) {
         check_ply(&sp);
@@ -163,18 +167,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             }
         }
         symdb_ply_free(&sp);
-    }
-    SymDb *db = NULL;
-    if (symdb_open(g, &d, &m, &db, &err) == ERR_OK) {
-        for (int i = 0; i <= steps; i++) {
+        SymDb *db = NULL;
+        if (symdb_open(g, &d, &m, &db, &err) == ERR_OK) {
             uint32_t raw;
-            symdb_get(db, &r->fmt, path[i], &raw, &err);
+            symdb_get(db, &r->fmt, path[steps], &raw, &err);
+            DbSummary sum;
+            if ((data[0] & 2) && symdb_analyze(db, &sum, NULL, &err) == ERR_OK) {
+                db_summary_free(&sum);
+            }
+            symdb_close(db);
         }
-        DbSummary sum;
-        if ((data[0] & 2) && symdb_analyze(db, &sum, NULL, &err) == ERR_OK) {
-            db_summary_free(&sum);
-        }
-        symdb_close(db);
     }
     free(values);
     dbstore_dir_close(&d);
