@@ -180,11 +180,14 @@ void fuzz_fix_record_file(unsigned char *b, size_t n) {
     if (version >= 2 && dict_bytes <= n - DBSTORE_HEADER_BYTES) {
         le_put32(b + 348, (uint32_t)dbfile_checksum(0, b + DBSTORE_HEADER_BYTES, dict_bytes));
     }
-    /* Each block's checksum, then the index's, when the index is inside. */
-    if (index_off <= n && blocks <= (n - index_off) / 8) {
+    /* Each block's checksum, then the index's, over the bytes the reader
+     * takes for the index: blocks * 8, computed as it computes it (modulo
+     * 2^64), when they are inside the file. */
+    uint64_t index_bytes = blocks * 8;
+    if (index_off <= n && index_bytes <= n - index_off) {
         unsigned char *index = b + index_off;
         uint64_t off = (uint64_t)DBSTORE_HEADER_BYTES + dict_bytes;
-        for (uint64_t k = 0; k < blocks; k++) {
+        for (uint64_t k = 0; k < index_bytes / 8; k++) {
             uint32_t c = le_get32(index + 8 * k);
             if (off > n || c > n - off) {
                 break;
@@ -192,7 +195,7 @@ void fuzz_fix_record_file(unsigned char *b, size_t n) {
             le_put32(index + 8 * k + 4, (uint32_t)dbfile_checksum(0, b + off, c));
             off += c;
         }
-        le_put64(b + 80, dbfile_checksum(0, index, blocks * 8));
+        le_put64(b + 80, dbfile_checksum(0, index, index_bytes));
     }
     le_put64(b + 504, dbfile_checksum(0, b, 504));
 }
