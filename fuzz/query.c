@@ -111,11 +111,17 @@ static void check_message(const Error *err) {
     }
 }
 
+/* Setup once, before the first input (not counted in -timeout). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    setup();
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (ngames == 0) {
-        setup();
-    }
     if (size < 1) {
         return 0;
     }

@@ -45,7 +45,7 @@ typedef struct Ref {
 } Ref;
 
 static Ref refs[2];
-static int nrefs = -1;
+static int nrefs;
 
 static void setup_one(const char *name) {
     const char *from = fuzz_reference_db(name);
@@ -110,13 +110,19 @@ static void check_ply(const SymPly *sp) {
     }
 }
 
+/* Setup once, before the first input (not counted in -timeout). */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    nrefs = 0;
+    setup_one("tictactoe-symbolic");
+    setup_one("connect4-4x4-symbolic");
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (nrefs < 0) {
-        nrefs = 0;
-        setup_one("tictactoe-symbolic");
-        setup_one("connect4-4x4-symbolic");
-    }
     if (nrefs == 0 || size < 2) {
         return 0;
     }
