@@ -250,8 +250,14 @@ ErrCode matrix_read_stream(FILE *f, const char *path, Matrix *m, Error *err) {
     size_t cap = 0;
     int lineno = 0;
     ErrCode rc = ERR_OK;
-    while (rc == ERR_OK && getline(&text, &cap, f) != -1) {
+    ssize_t len;
+    while (rc == ERR_OK && (len = getline(&text, &cap, f)) != -1) {
         lineno++;
+        /* A NUL byte would end the line's text there, silently. */
+        if (memchr(text, '\0', (size_t)len) != NULL) {
+            rc = error_set(err, ERR_USAGE, "%s:%d: a NUL byte in the line", path, lineno);
+            break;
+        }
         text[strcspn(text, "\r\n")] = '\0';
         if (strncmp(text, "#pending:", 9) == 0) {
             note_pending(path, lineno, text + 9);

@@ -11,8 +11,8 @@
  * printed once the game is). Solver lists are checked when read (every
  * name and its options known, no empty item); the game is not created here
  * (bench/driver.c does, when it selects the line). Lines of any length
- * (getline). Every refusal is ERR_USAGE (ERR_IO for a file that cannot be
- * read) with one line naming FILE:LINE.
+ * (getline); a NUL byte anywhere is refused. Every refusal is ERR_USAGE (ERR_IO for a file that
+ * cannot be read) with one line naming FILE:LINE.
  */
 #ifndef BENCH_MATRIX_H
 #define BENCH_MATRIX_H

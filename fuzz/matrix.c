@@ -9,7 +9,9 @@
  * parser's own matter).
  *
  * Checked (a finding when false): a refusal carries a message of one line
- * of printable ASCII naming the line ("fuzz.txt:N" or the field); an
+ * of printable ASCII naming the line ("fuzz.txt:N" or the field); a
+ * matrix with a NUL byte anywhere is refused (it would cut a line short,
+ * silently, as C strings end there); an
  * accepted line has a game, 0..MATRIX_THREADS_MAX thread counts each in
  * 1..1024, and solver lists that split again without error into at most
  * MATRIX_LIST_MAX specs; and no sanitizer report.
@@ -64,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rc != ERR_OK) {
         check_message(&err);
     }
+    /* A NUL byte would end a line's text early, silently: refused. */
+    FUZZ_CHECK(rc != ERR_OK || memchr(data, '\0', size) == NULL,
+               "a matrix with a NUL byte accepted");
     /* The lines before a refused one stay in m, each whole. */
     for (int i = 0; i < m.n - (rc != ERR_OK ? 1 : 0); i++) {
         const MatrixLine *l = &m.lines[i];
