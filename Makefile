@@ -3,8 +3,14 @@
 #   make              bin/solve (release build: -O2, counters on, jemalloc)
 #   make test         unit, property and cross-check tests, in the release
 #                     build and in an ASan+UBSan build, then the CLI tests,
-#                     the documentation check (tests/docs.sh) and the MPI
-#                     tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#                     the documentation check (tests/docs.sh), the fuzz
+#                     targets' regressions and short runs (fuzz/run.sh test)
+#                     and the MPI tests (bin/solve-mpi on 1, 2 and 3 ranks)
+#   make fuzz         the libFuzzer targets of every reader (fuzz/: record
+#                     files, manifests, BDD plies, --query positions, the
+#                     bench matrix; clang, ASan+UBSan), FUZZ_SECONDS each,
+#                     seeded from small databases bin/solve writes
+#                     (docs/testing.md, "Fuzzing")
 #   make solve-mpi    bin/solve-mpi: the same sources built by mpicc with
 #                     -DUSE_MPI (core/dist.h); build/mpitiming/bin/solve is
 #                     its STATS=0 twin for timings
@@ -32,6 +38,8 @@
 #   SOLVERS=    bench: solver list (gps,gps-cached or dfs-depth:k=3)
 #   GAMES=      bench: game variants ('connect4:w=5,h=4 tictactoe')
 #   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
+#   FUZZ_SECONDS=60  fuzz: seconds per target (FUZZ_TARGETS='query matrix'
+#               narrows the list)
 
 CC := gcc
 CXX := g++
@@ -44,9 +52,10 @@ TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_UTIL := tests/testutil.c tests/testgraph.c
 # bin/solve: the command line, its queries and its reports (cli/cli.h).
 SOLVE_SRCS := cli/solve.c cli/query.c cli/report.c
-ALL_C := $(LIB_SRCS) $(TEST_SRCS) $(TEST_UTIL) $(wildcard cli/*.c) $(wildcard bench/*.c)
+ALL_C := $(LIB_SRCS) $(TEST_SRCS) $(TEST_UTIL) $(wildcard cli/*.c) $(wildcard bench/*.c) \
+         $(wildcard fuzz/*.c)
 FORMAT_SRCS := $(sort $(ALL_C) $(wildcard cli/*.h core/*.h hash/*.h games/*.h solvers/*.h tests/*.h \
-                 bench/*.h bench/*.cc))
+                 bench/*.h bench/*.cc fuzz/*.h))
 
 WARN := -Wall -Wextra -Werror
 BASE_CFLAGS := -std=c17 $(WARN) -I. -MMD -MP -fopenmp -D_POSIX_C_SOURCE=200809L
@@ -68,15 +77,26 @@ mpitiming_CC := mpicc
 mpitiming_CFLAGS := $(timing_CFLAGS) -DUSE_MPI
 mpitiming_LIBS := $(timing_LIBS)
 mpitiming_DEPS := deps-mpi
+# The fuzz targets' variant (make fuzz, fuzz/): clang, libFuzzer's coverage
+# instrumentation and ASan+UBSan; OpenMP from LLVM's libomp.
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+fuzz_CC := clang
+# clang warns about {NULL} ends of lists (designated initializers elsewhere),
+# which gcc accepts: that one warning is off.
+fuzz_CFLAGS := $(BASE_CFLAGS) -Wno-missing-field-initializers -O1 -g -DSTATS=1 $(FUZZ_SAN) \
+               -fsanitize=fuzzer-no-link
+fuzz_LIBS := -fopenmp -lbdd -lzstd -lm $(FUZZ_SAN) -fsanitize=fuzzer
+fuzz_DEPS := deps-fuzz
 
-VARIANTS := release timing asan mpi mpitiming
+VARIANTS := release timing asan mpi mpitiming fuzz
 # The commit written into database manifests (core/dbstore.c: "build").
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \
-	deps-build deps-test deps-format deps-bench deps-mpi solve-mpi readme-table
+	deps-build deps-test deps-format deps-bench deps-mpi deps-fuzz solve-mpi readme-table fuzz \
+	fuzz-build
 .DEFAULT_GOAL := all
 
 all: bin/solve
@@ -84,9 +104,11 @@ all: bin/solve
 deps-build:
 	@scripts/deps.sh build
 deps-test:
-	@scripts/deps.sh build test bench mpi
+	@scripts/deps.sh build test bench mpi fuzz
 deps-mpi:
 	@scripts/deps.sh build mpi
+deps-fuzz:
+	@scripts/deps.sh build mpi fuzz
 deps-format:
 	@scripts/deps.sh format
 deps-bench:
@@ -142,7 +164,7 @@ bin/tier-plan: $(BUILD)/release/bin/tier-plan
 # variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget.
 test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve \
 		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench $(BUILD)/mpi/bin/solve \
-		$(BUILD)/release/bin/tier-plan
+		$(BUILD)/release/bin/tier-plan $(FUZZ_BINS) $(BUILD)/fuzz/corpus/stamp
 	@scripts/run-tests.sh $(JOBS) $(BUILD)
 
 # bin/bench: the Google Benchmark driver, built from the timing variant
@@ -156,11 +178,11 @@ $(BUILD)/$(1)/bench/driver.o: | deps-bench
 $(BUILD)/$(1)/bench/shim.o: bench/shim.cc | deps-bench
 	@mkdir -p $$(dir $$@)
 	$(CXX) $(CXXFLAGS) -c $$< -o $$@
-$(BUILD)/$(1)/bin/bench: $(BUILD)/$(1)/bench/driver.o $(BUILD)/$(1)/bench/shim.o \
-		$(BUILD)/$(1)/libgamesman.a
+$(BUILD)/$(1)/bin/bench: $(BUILD)/$(1)/bench/driver.o $(BUILD)/$(1)/bench/matrix.o \
+		$(BUILD)/$(1)/bench/shim.o $(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
 	$(CXX) $$^ -lbenchmark -lpthread $$($(1)_LIBS) -o $$@
--include $(BUILD)/$(1)/bench/driver.d $(BUILD)/$(1)/bench/shim.d
+-include $(BUILD)/$(1)/bench/driver.d $(BUILD)/$(1)/bench/matrix.d $(BUILD)/$(1)/bench/shim.d
 endef
 $(foreach v,$(BENCH_VARIANTS),$(eval $(call bench_rules,$(v))))
 
@@ -190,6 +212,32 @@ bench-compare:
 	@scripts/deps.sh compare
 	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make bench-compare A=results/X B=results/Y" >&2; exit 2; }
 	/usr/bin/python3 /usr/share/benchmark/compare.py benchmarks $(A)/bench.json $(B)/bench.json
+
+# ------------------------------------------------------------------ fuzzing
+# libFuzzer targets (fuzz/: one file per reader, its contract at its top),
+# built by clang with ASan+UBSan (the fuzz variant above). Their seed
+# corpora come from real small databases that bin/solve (and bin/solve-mpi
+# on 2 ranks, when mpirun is there) writes under $(BUILD)/fuzz/
+# (fuzz/corpus.sh), plus the committed seeds in fuzz/seeds/. make fuzz
+# runs each target FUZZ_SECONDS; make test replays fuzz/regressions/ and
+# runs each a fixed number of executions (fuzz/run.sh).
+FUZZ_TARGETS := dbfile manifest symdb query matrix
+FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/bin/fuzz-%,$(FUZZ_TARGETS))
+FUZZ_SECONDS ?= 60
+
+$(BUILD)/fuzz/bin/fuzz-%: $(BUILD)/fuzz/fuzz/%.o $(BUILD)/fuzz/fuzz/util.o \
+		$(BUILD)/fuzz/bench/matrix.o $(BUILD)/fuzz/libgamesman.a
+	@mkdir -p $(dir $@)
+	$(fuzz_CC) $^ $(fuzz_LIBS) -o $@
+-include $(patsubst %,$(BUILD)/fuzz/fuzz/%.d,$(FUZZ_TARGETS) util) $(BUILD)/fuzz/bench/matrix.d
+
+$(BUILD)/fuzz/corpus/stamp: fuzz/corpus.sh $(BUILD)/release/bin/solve $(BUILD)/mpi/bin/solve \
+		$(BUILD)/fuzz/bin/fuzz-query
+	@fuzz/corpus.sh $(BUILD)/release/bin/solve $(BUILD)/mpi/bin/solve $(BUILD)/fuzz
+
+fuzz-build: deps-fuzz $(FUZZ_BINS) $(BUILD)/fuzz/corpus/stamp
+fuzz: fuzz-build
+	@FUZZ_TARGETS='$(FUZZ_TARGETS)' fuzz/run.sh long $(BUILD) $(FUZZ_SECONDS)
 
 format: deps-format
 	clang-format -i $(FORMAT_SRCS)

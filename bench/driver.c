@@ -56,6 +56,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/matrix.h"
 #include "bench/shim.h"
 #include "core/clock.h"
 #include "core/db.h"
@@ -71,288 +72,9 @@
 _Static_assert(sizeof(Counters) == COUNTER_COUNT * sizeof(uint64_t),
                "count_pair fills Counters field by field");
 
-#define SPEC_MAX 320
-#define LIST_MAX 64
-#define THREADS_MAX 16
-
-/* ----------------------------------------------------------- spec lists */
-
-/* A list of game or solver specs ("connect4:w=5,h=4", "dfs-depth:k=3"). */
-typedef struct SpecList {
-    int n;
-    char item[LIST_MAX][SPEC_MAX];
-} SpecList;
-
-typedef bool (*IsName)(const char *name);
-static bool is_game_name(const char *name) { return game_find(name) != NULL; }
-static bool is_solver_name(const char *name) { return solver_find(name) != NULL; }
-
-/* Splits text into specs. Spaces and ';' always separate; a comma separates
- * too, except that a piece without ':' that is not a registered name, after
- * a spec with options, continues that spec's options: "connect4:w=5,h=4,
- * tictactoe:misere,sym" is two specs. */
-static ErrCode specs_split(const char *text, IsName is_name, const char *what, SpecList *out,
-                           Error *err) {
-    char buf[4096];
-    if (strlen(text) >= sizeof buf) {
-        return error_set(err, ERR_USAGE, "%s list is too long", what);
-    }
-    strcpy(buf, text);
-    bool may_continue = false;
-    for (char *save = NULL, *group = strtok_r(buf, " \t;", &save); group != NULL;
-         group = strtok_r(NULL, " \t;", &save)) {
-        if (group[0] == ',' || group[strlen(group) - 1] == ',' || strstr(group, ",,") != NULL) {
-            return error_set(err, ERR_USAGE, "empty %s in '%s' (a stray comma)", what, text);
-        }
-        may_continue = false;
-        for (char *save2 = NULL, *piece = strtok_r(group, ",", &save2); piece != NULL;
-             piece = strtok_r(NULL, ",", &save2)) {
-            bool options = strchr(piece, ':') != NULL;
-            if (may_continue && !options && !is_name(piece)) {
-                char *prev = out->item[out->n - 1];
-                if (strlen(prev) + strlen(piece) + 2 > SPEC_MAX) {
-                    return error_set(err, ERR_USAGE, "%s '%s...' is too long", what, prev);
-                }
-                strcat(prev, ",");
-                strcat(prev, piece);
-                continue;
-            }
-            if (out->n == LIST_MAX) {
-                return error_set(err, ERR_USAGE, "more than %d %ss in one list", LIST_MAX, what);
-            }
-            if (strlen(piece) >= SPEC_MAX) {
-                return error_set(err, ERR_USAGE, "%s '%s' is too long", what, piece);
-            }
-            strcpy(out->item[out->n++], piece);
-            may_continue = options;
-        }
-    }
-    return ERR_OK;
-}
-
-/* The name part of a spec ("dfs-depth" of "dfs-depth:k=3"); "" if malformed. */
-static void spec_name(const char *spec, char *name, size_t n) {
-    const char *options;
-    if (spec_split(spec, "spec", name, n, &options, NULL) != ERR_OK) {
-        name[0] = '\0';
-    }
-}
-
-/* Checks a solver spec (name and options) and writes its benchmark form:
- * the name, plus the options as the user gave them. */
-static ErrCode solver_spec_check(const char *spec, const SolverModule **s, Error *err) {
-    SolveConfig cfg = {0};
-    return solver_lookup(spec, s, &cfg, err);
-}
-
-/* ------------------------------------------------------------ the matrix */
-
-typedef struct Line {
-    char where[300]; /* "bench/matrix.txt:12" or "--games" */
-    char game[SPEC_MAX];
-    bool full;        /* only with --full */
-    bool has_solvers; /* solvers= replaces the default set */
-    /* The solvers=, extra= and skip= lists as written (checked when read;
-     * split again where used, which keeps a Line small for long matrices).
-     * Owned by the matrix read from the file; copies share them. */
-    char *solvers, *extra, *skip;
-    char series[64];
-    int nthreads;
-    int threads[THREADS_MAX];
-} Line;
-
-typedef struct Matrix {
-    int n, cap;
-    Line *lines;
-} Matrix;
-
-/* Frees the lists of lines read from a file (not of copies). */
-static void matrix_free(Matrix *m) {
-    for (int i = 0; i < m->n; i++) {
-        free(m->lines[i].solvers);
-        free(m->lines[i].extra);
-        free(m->lines[i].skip);
-    }
-    free(m->lines);
-    *m = (Matrix){0};
-}
-
-static Line *matrix_add(Matrix *m) {
-    if (m->n == m->cap) {
-        m->cap = m->cap ? m->cap * 2 : 32;
-        m->lines = realloc(m->lines, (size_t)m->cap * sizeof *m->lines);
-        if (m->lines == NULL) {
-            fprintf(stderr, "bench: out of memory reading the matrix\n");
-            exit(ERR_MEMORY);
-        }
-    }
-    Line *l = &m->lines[m->n++];
-    memset(l, 0, sizeof *l);
-    return l;
-}
-
-static ErrCode parse_threads(const char *text, Line *l, Error *err) {
-    char buf[256];
-    size_t len = strlen(text);
-    if (len == 0 || len >= sizeof buf || text[0] == ',' || text[len - 1] == ',' ||
-        strstr(text, ",,") != NULL) {
-        return error_set(err, ERR_USAGE,
-                         "%s: threads= needs up to %d whole numbers 1..1024, not '%s'", l->where,
-                         THREADS_MAX, text);
-    }
-    snprintf(buf, sizeof buf, "%s", text);
-    l->nthreads = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t != NULL;
-         t = strtok_r(NULL, ",", &save)) {
-        int64_t v;
-        if (l->nthreads == THREADS_MAX || !parse_int64(t, 1, 1024, &v)) {
-            return error_set(err, ERR_USAGE,
-                             "%s: threads= needs up to %d whole numbers 1..1024, not '%s'",
-                             l->where, THREADS_MAX, text);
-        }
-        l->threads[l->nthreads++] = (int)v;
-    }
-    return ERR_OK;
-}
-
-/* A solver list of a matrix line, checked (every name and its options
- * known, no empty item) and kept as written in *keep. */
-static ErrCode line_list(const char *field, const char *text, char **keep, Error *err) {
-    SpecList list = {0};
-    ErrCode rc = specs_split(text, is_solver_name, "solver", &list, err);
-    if (rc == ERR_OK && list.n == 0) {
-        rc = error_set(err, ERR_USAGE, "%s= needs a list of solvers", field);
-    }
-    for (int i = 0; rc == ERR_OK && i < list.n; i++) {
-        const SolverModule *s;
-        rc = solver_spec_check(list.item[i], &s, err);
-        if (rc != ERR_OK) {
-            error_prefix(err, "%s=: ", field);
-        }
-    }
-    if (rc == ERR_OK && (*keep = strdup(text)) == NULL) {
-        rc = error_set(err, ERR_MEMORY, "out of memory reading the matrix");
-    }
-    return rc;
-}
-
-/* One line: GAME[:OPTS] [solvers=LIST] [extra=LIST] [skip=LIST] [series=NAME]
- * [threads=N,...] [full], each field at most once. */
-static ErrCode parse_line(char *text, Line *l, Error *err) {
-    static const char *const fields[] = {
-        "full", "solvers=", "extra=", "skip=", "series=", "threads="};
-    enum { NFIELDS = sizeof fields / sizeof fields[0] };
-    bool seen[NFIELDS] = {0};
-    char *save = NULL;
-    char *tok = strtok_r(text, " \t", &save);
-    snprintf(l->game, sizeof l->game, "%s", tok);
-    while ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
-        int f = -1;
-        for (int k = 0; k < NFIELDS && f < 0; k++) {
-            size_t n = strlen(fields[k]);
-            if (k == 0 ? strcmp(tok, fields[k]) == 0 : strncmp(tok, fields[k], n) == 0) {
-                f = k;
-            }
-        }
-        if (f < 0) {
-            return error_set(err, ERR_USAGE,
-                             "%s: unknown field '%s' (fields: solvers=, extra=, skip=, series=, "
-                             "threads=, full)",
-                             l->where, tok);
-        }
-        if (seen[f]) {
-            return error_set(err, ERR_USAGE, "%s: field '%s' given twice", l->where, fields[f]);
-        }
-        seen[f] = true;
-        const char *val = strchr(tok, '=') != NULL ? strchr(tok, '=') + 1 : "";
-        ErrCode rc = ERR_OK;
-        switch (f) {
-        case 0:
-            l->full = true;
-            break;
-        case 1:
-            l->has_solvers = true;
-            rc = line_list("solvers", val, &l->solvers, err);
-            break;
-        case 2:
-            rc = line_list("extra", val, &l->extra, err);
-            break;
-        case 3:
-            rc = line_list("skip", val, &l->skip, err);
-            break;
-        case 4:
-            if (val[0] == '\0' || strlen(val) >= sizeof l->series) {
-                rc = error_set(err, ERR_USAGE, "series= needs a name of 1 to %zu characters",
-                               sizeof l->series - 1);
-            }
-            snprintf(l->series, sizeof l->series, "%s", val);
-            break;
-        default:
-            rc = parse_threads(val, l, err);
-            break;
-        }
-        if (rc != ERR_OK) {
-            if (err->msg[0] != '\0' && strncmp(err->msg, l->where, strlen(l->where)) != 0) {
-                error_prefix(err, "%s: ", l->where);
-            }
-            return rc;
-        }
-    }
-    return ERR_OK;
-}
-
-/* Lines of the form "#pending: GAME ..." are matrix lines for games not yet
- * in the registry; once the game is registered, say so (they stay off until
- * someone removes the marker). */
-static void note_pending(const char *path, int lineno, const char *rest) {
-    char spec[SPEC_MAX], name[64];
-    rest += strspn(rest, " \t");
-    snprintf(spec, sizeof spec, "%.*s", (int)strcspn(rest, " \t"), rest);
-    spec_name(spec, name, sizeof name);
-    if (game_find(name) != NULL) {
-        char where[512];
-        fprintf(stderr,
-                "bench: note: %s:%d: game '%s' is registered now; enable the line by "
-                "removing '#pending:'\n",
-                text_escape(path, where, sizeof where), lineno, name);
-    }
-}
-
-static ErrCode matrix_read(const char *path, Matrix *m, Error *err) {
-    FILE *f = fopen(path, "r");
-    if (f == NULL) {
-        return error_set(err, ERR_IO, "cannot read the matrix %s: %s (give one with --matrix)",
-                         path, strerror(errno));
-    }
-    char *text = NULL; /* a whole line, however long (getline) */
-    size_t cap = 0;
-    int lineno = 0;
-    ErrCode rc = ERR_OK;
-    while (rc == ERR_OK && getline(&text, &cap, f) != -1) {
-        lineno++;
-        text[strcspn(text, "\r\n")] = '\0';
-        if (strncmp(text, "#pending:", 9) == 0) {
-            note_pending(path, lineno, text + 9);
-            continue;
-        }
-        char *hash = strchr(text, '#');
-        if (hash != NULL) {
-            *hash = '\0';
-        }
-        if (strspn(text, " \t") == strlen(text)) {
-            continue;
-        }
-        Line *l = matrix_add(m);
-        snprintf(l->where, sizeof l->where, "%s:%d", path, lineno);
-        rc = parse_line(text, l, err);
-    }
-    if (rc == ERR_OK && ferror(f)) {
-        rc = error_set(err, ERR_IO, "cannot read the matrix %s: %s", path, strerror(errno));
-    }
-    free(text);
-    fclose(f);
-    return rc;
-}
+/* The matrix parser (bench/matrix.h), in the names this file uses. */
+#define SPEC_MAX MATRIX_SPEC_MAX
+#define LIST_MAX MATRIX_LIST_MAX
 
 /* --------------------------------------------------------------- pairs */
 
@@ -463,10 +185,10 @@ static ErrCode pairs_add(Pairs *ps, const char *solver, const char *game, int th
     return ERR_OK;
 }
 
-static bool list_has_name(const SpecList *l, const char *name) {
+static bool list_has_name(const MatrixSpecs *l, const char *name) {
     for (int i = 0; i < l->n; i++) {
         char n[64];
-        spec_name(l->item[i], n, sizeof n);
+        matrix_spec_name(l->item[i], n, sizeof n);
         if (strcmp(n, name) == 0) {
             return true;
         }
@@ -474,7 +196,7 @@ static bool list_has_name(const SpecList *l, const char *name) {
     return false;
 }
 
-static bool list_has(const SpecList *l, const char *spec) {
+static bool list_has(const MatrixSpecs *l, const char *spec) {
     for (int i = 0; i < l->n; i++) {
         if (strcmp(l->item[i], spec) == 0) {
             return true;
@@ -483,7 +205,7 @@ static bool list_has(const SpecList *l, const char *spec) {
     return false;
 }
 
-static void list_push(SpecList *l, const char *spec) {
+static void list_push(MatrixSpecs *l, const char *spec) {
     if (l->n < LIST_MAX && !list_has(l, spec)) {
         snprintf(l->item[l->n++], SPEC_MAX, "%s", spec);
     }
@@ -495,19 +217,19 @@ static void list_push(SpecList *l, const char *spec) {
  * or adds the solver; an entry with options adds exactly that spec). An
  * explicitly named solver that cannot run the game is an error; a default
  * one is left out. */
-static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, SpecList *out,
-                            Error *err) {
-    static SpecList solvers, extra, skip, base; /* 20 KiB each: not on the stack */
-    solvers = extra = skip = base = (SpecList){0};
+static ErrCode line_solvers(const MatrixLine *l, const Game *g, const MatrixSpecs *only,
+                            MatrixSpecs *out, Error *err) {
+    static MatrixSpecs solvers, extra, skip, base; /* 20 KiB each: not on the stack */
+    solvers = extra = skip = base = (MatrixSpecs){0};
     ErrCode rc = ERR_OK;
     if (l->solvers != NULL) {
-        rc = specs_split(l->solvers, is_solver_name, "solver", &solvers, err);
+        rc = matrix_specs_split(l->solvers, matrix_is_solver_name, "solver", &solvers, err);
     }
     if (rc == ERR_OK && l->extra != NULL) {
-        rc = specs_split(l->extra, is_solver_name, "solver", &extra, err);
+        rc = matrix_specs_split(l->extra, matrix_is_solver_name, "solver", &extra, err);
     }
     if (rc == ERR_OK && l->skip != NULL) {
-        rc = specs_split(l->skip, is_solver_name, "solver", &skip, err);
+        rc = matrix_specs_split(l->skip, matrix_is_solver_name, "solver", &skip, err);
     }
     if (rc != ERR_OK) {
         return rc;
@@ -525,8 +247,8 @@ static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, 
     for (int i = 0; i < extra.n; i++) {
         list_push(&base, extra.item[i]);
     }
-    static SpecList chosen;
-    chosen = (SpecList){0};
+    static MatrixSpecs chosen;
+    chosen = (MatrixSpecs){0};
     if (only->n == 0) {
         chosen = base;
     } else {
@@ -539,7 +261,7 @@ static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, 
             bool found = false;
             for (int k = 0; k < base.n; k++) {
                 char n[64];
-                spec_name(base.item[k], n, sizeof n);
+                matrix_spec_name(base.item[k], n, sizeof n);
                 if (strcmp(n, want) == 0) {
                     list_push(&chosen, base.item[k]);
                     found = true;
@@ -552,7 +274,7 @@ static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, 
     }
     for (int i = 0; i < chosen.n; i++) {
         const SolverModule *s = NULL;
-        ErrCode rc = solver_spec_check(chosen.item[i], &s, err);
+        ErrCode rc = matrix_solver_check(chosen.item[i], &s, err);
         if (rc != ERR_OK) {
             error_prefix(err, "%s: ", l->where);
             return rc;
@@ -570,15 +292,15 @@ static ErrCode line_solvers(const Line *l, const Game *g, const SpecList *only, 
 }
 
 /* Registers the pairs of one line whose game is g. */
-static ErrCode line_pairs(const Line *l, const Game *g, const SpecList *only, Pairs *ps,
+static ErrCode line_pairs(const MatrixLine *l, const Game *g, const MatrixSpecs *only, Pairs *ps,
                           Error *err) {
-    SpecList solvers = {0};
+    MatrixSpecs solvers = {0};
     ErrCode rc = line_solvers(l, g, only, &solvers, err);
     char game[GAME_VARIANT_MAX + 64];
     game_spec(g, game, sizeof game);
     for (int i = 0; rc == ERR_OK && i < solvers.n; i++) {
         const SolverModule *s = NULL;
-        solver_spec_check(solvers.item[i], &s, err);
+        matrix_solver_check(solvers.item[i], &s, err);
         if (!s->parallel) {
             rc = pairs_add(ps, solvers.item[i], game, 0, l->series, err);
             continue;
@@ -640,8 +362,8 @@ static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Erro
         }
         return ERR_OK;
     }
-    SpecList games = {0};
-    ErrCode rc = specs_split(o->games, is_game_name, "game", &games, err);
+    MatrixSpecs games = {0};
+    ErrCode rc = matrix_specs_split(o->games, matrix_is_game_name, "game", &games, err);
     if (rc != ERR_OK) {
         error_prefix(err, "--games: ");
     }
@@ -652,13 +374,13 @@ static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Erro
         const char *want = games.item[i];
         char norm[SPEC_MAX], name[64];
         rc = normalize_game(want, "--games", norm, sizeof norm, NULL, err);
-        spec_name(want, name, sizeof name);
+        matrix_spec_name(want, name, sizeof name);
         bool with_options = strchr(want, ':') != NULL;
         bool found = false;
         for (int k = 0; rc == ERR_OK && k < m->n; k++) {
-            const Line *l = &m->lines[k];
+            const MatrixLine *l = &m->lines[k];
             char lname[64], lnorm[SPEC_MAX];
-            spec_name(l->game, lname, sizeof lname);
+            matrix_spec_name(l->game, lname, sizeof lname);
             if (strcmp(lname, name) != 0) {
                 continue;
             }
@@ -675,7 +397,7 @@ static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Erro
             }
         }
         if (rc == ERR_OK && !found) {
-            Line *l = matrix_add(out);
+            MatrixLine *l = matrix_add(out);
             snprintf(l->where, sizeof l->where, "--games %s", want);
             snprintf(l->game, sizeof l->game, "%s", want);
         }
@@ -685,16 +407,16 @@ static ErrCode select_lines(const Matrix *m, const Options *o, Matrix *out, Erro
 
 static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
     Matrix all = {0}, lines = {0};
-    SpecList only = {0};
+    MatrixSpecs only = {0};
     ErrCode rc = matrix_read(o->matrix, &all, err);
     if (rc == ERR_OK && o->solvers != NULL) {
-        rc = specs_split(o->solvers, is_solver_name, "solver", &only, err);
+        rc = matrix_specs_split(o->solvers, matrix_is_solver_name, "solver", &only, err);
         if (rc != ERR_OK) {
             error_prefix(err, "--solvers: ");
         }
         for (int i = 0; rc == ERR_OK && i < only.n; i++) {
             const SolverModule *s;
-            rc = solver_spec_check(only.item[i], &s, err);
+            rc = matrix_solver_check(only.item[i], &s, err);
             if (rc != ERR_OK) {
                 error_prefix(err, "--solvers: ");
             }
@@ -720,8 +442,8 @@ static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
         bool used = false;
         for (int k = 0; k < ps->n && !used; k++) {
             char a[64], b[64];
-            spec_name(ps->p[k].solver, a, sizeof a);
-            spec_name(only.item[i], b, sizeof b);
+            matrix_spec_name(ps->p[k].solver, a, sizeof a);
+            matrix_spec_name(only.item[i], b, sizeof b);
             used = strchr(only.item[i], ':') ? strcmp(ps->p[k].solver, only.item[i]) == 0
                                              : strcmp(a, b) == 0;
         }

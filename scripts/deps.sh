@@ -6,7 +6,9 @@
 # Groups: build (bin/solve), test (make test), bench (make bench),
 #         format (make format), mpi (distributed solves),
 #         compare (make bench-compare: Google Benchmark's compare.py),
-#         docs (make readme-table: the README's results tables).
+#         docs (make readme-table: the README's results tables),
+#         fuzz (make fuzz and make test: clang, libFuzzer and its sanitizer
+#         runtimes, LLVM's OpenMP for clang -fopenmp).
 set -eu
 
 pkgs_for() {
@@ -18,6 +20,7 @@ pkgs_for() {
     format) echo "clang-format" ;;
     docs) echo "jq" ;;
     mpi) echo "libopenmpi-dev openmpi-bin" ;;
+    fuzz) echo "clang libclang-rt-dev libomp-dev" ;;
     *) echo "deps.sh: unknown group '$1'" >&2; exit 2 ;;
     esac
 }

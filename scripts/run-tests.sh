@@ -3,7 +3,8 @@
 # release and the ASan+UBSan builds (JOBS at a time), then the CLI tests
 # against both builds of bin/solve and the benchmark driver's tests
 # (tests/bench.sh, timing build with its counted twin), the documentation
-# check (tests/docs.sh: links, commands, the README's tables), then the MPI tests
+# check (tests/docs.sh: links, commands, the README's tables), the fuzz
+# targets (fuzz/run.sh test: regression inputs and a short run each), then the MPI tests
 # (tests/mpi.sh: bin/solve-mpi on 1, 2 and 3 ranks against bin/solve), and
 # prints two closing lines:
 #   MPI tests: N of them (1, 2 and 3 ranks)   (or "not run (...)")
@@ -100,6 +101,17 @@ rc=$?
 echo "$out" | grep -v '^ok ' | sed "s/^/docs /"
 p=$(echo "$out" | sed -n 's/^docs: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 f=$(echo "$out" | sed -n 's/^docs: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+passed=$((passed + ${p:-0}))
+failed=$((failed + ${f:-1}))
+[ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
+
+# The fuzz targets (fuzz/run.sh test): each replays fuzz/regressions/ and
+# runs a fixed number of executions from its seeds, under ASan+UBSan.
+out=$("$here/../fuzz/run.sh" test "$build" 2>&1)
+rc=$?
+echo "$out" | grep -v '^ok ' | sed "s/^/fuzz /"
+p=$(echo "$out" | sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+f=$(echo "$out" | sed -n 's/^fuzz: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 passed=$((passed + ${p:-0}))
 failed=$((failed + ${f:-1}))
 [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))

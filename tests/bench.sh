@@ -101,6 +101,8 @@ printf 'tictactoe threads=0\n' >"$tmp/bad3.txt"
 refuse "bad threads" 2 "threads=" --matrix "$tmp/bad3.txt"
 printf 'tictactoe\ntictactoe\n' >"$tmp/bad4.txt"
 refuse "duplicate line" 2 "twice" --matrix "$tmp/bad4.txt"
+printf 'tictactoe\0 solvers=nosuch\n' >"$tmp/bad5.txt" # a NUL cut the line short, silently
+refuse "NUL byte in the matrix" 2 "bad5.txt:1: a NUL byte in the line" --matrix "$tmp/bad5.txt"
 refuse "bad flag" 2 "" --matrix "$tmp/m.txt" --benchmark_nonsense=1
 printf '#pending: tictactoe:sym\ntictactoe\n' >"$tmp/p.txt"
 "$bench" --matrix "$tmp/p.txt" --benchmark_list_tests >/dev/null 2>"$tmp/err"

@@ -1,0 +1,135 @@
+/* fuzz/dbfile.c: fuzz target of the record-file reader (core/dbstore.h:
+ * header, block index, dictionary, blocks).
+ *
+ * Input: one mode byte, then the bytes of a record file. Bit 0 of the mode
+ * repairs the file's checksums first (fuzz_fix_record_file), so that the
+ * checks behind them are reached as by a crafted file with valid ones.
+ * The bytes are written as f.gmdb in a scratch directory (tmpfs) and read
+ * as a caller with a matching manifest would: the expected DbStoreInfo is
+ * taken from the header itself (kind, spec, index, count, width, winby,
+ * records, first), so every header the reader accepts is reached. Then
+ *   dbstore_file_open, every block by dbstore_block_read (into a buffer of
+ *   exactly dbstore_block_bytes), and, for files of at most 16 MiB of
+ *   records, dbstore_read of the whole file, whose records must equal the
+ *   blocks read one by one.
+ * Findings: a sanitizer report, or the whole-file read disagreeing with the
+ * blocks. Bounds: the reader is trusted to refuse a block layout larger
+ * than its file; a block buffer is at most 64 MiB (the reader's own limit
+ * on a block's raw bytes).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dbstore.h"
+#include "core/le.h"
+#include "fuzz/fuzz.h"
+
+#define WHOLE_MAX (UINT64_C(16) << 20)
+
+static void expect_from(const unsigned char *b, size_t n, DbStoreInfo *e) {
+    memset(e, 0, sizeof *e);
+    if (n < DBSTORE_HEADER_BYTES) {
+        return;
+    }
+    e->kind = (DbStoreKind)le_get32(b + 12);
+    e->index = (int32_t)le_get32(b + 16);
+    e->count = (int32_t)le_get32(b + 20);
+    e->width = le_get32(b + 24);
+    e->winby = le_get32(b + 28) != 0;
+    e->records = le_get64(b + 32);
+    e->first = le_get64(b + 40);
+    memcpy(e->spec, b + 88, DBSTORE_SPEC_MAX);
+    e->spec[DBSTORE_SPEC_MAX - 1] = '\0';
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1) {
+        return 0;
+    }
+    const char *dir = fuzz_scratch();
+    size_t n = size - 1;
+    unsigned char *b = malloc(n + 1);
+    FUZZ_CHECK(b != NULL, "out of memory");
+    memcpy(b, data + 1, n);
+    if (data[0] & 1) {
+        fuzz_fix_record_file(b, n);
+    }
+    fuzz_write(dir, "f.gmdb", b, n);
+    DbStoreInfo expect;
+    expect_from(b, n, &expect);
+    free(b);
+
+    DbDir d;
+    Error err = {0};
+    FUZZ_CHECK(dbstore_dir_open(dir, false, &d, &err) == ERR_OK, "%s", err.msg);
+    DbStoreFile f;
+    if (dbstore_file_open(&d, "f.gmdb", &expect, &f, &err) != ERR_OK) {
+        dbstore_dir_close(&d);
+        return 0;
+    }
+    void *ctx = dbstore_dctx_new();
+    FUZZ_CHECK(ctx != NULL, "out of memory");
+    uint64_t total = 0;
+    bool all_ok = true;
+    for (uint64_t k = 0; k < f.blocks; k++) {
+        total += dbstore_block_bytes(&f, k);
+    }
+    unsigned char *blocks = total <= WHOLE_MAX ? malloc((size_t)total + 1) : NULL;
+    uint64_t at = 0;
+    for (uint64_t k = 0; k < f.blocks; k++) {
+        uint64_t bytes = dbstore_block_bytes(&f, k);
+        FUZZ_CHECK(bytes <= (UINT64_C(1) << 26), "block %llu of %llu bytes", (unsigned long long)k,
+                   (unsigned long long)bytes);
+        unsigned char *out = blocks != NULL ? blocks + at : malloc((size_t)bytes + 1);
+        FUZZ_CHECK(out != NULL, "out of memory");
+        all_ok = dbstore_block_read(&f, k, ctx, out, &err) == ERR_OK && all_ok;
+        if (blocks == NULL) {
+            free(out);
+        }
+        at += bytes;
+    }
+    dbstore_dctx_free(ctx);
+    DbStoreInfo info = f.info;
+    dbstore_file_close(&f);
+
+    /* The whole-file read: the same records as the blocks, record bytes
+     * first, then the scores (each block holds its records, then its
+     * scores). */
+    uint64_t rec_bytes = info.records * (uint64_t)info.width;
+    if (blocks != NULL && all_ok && info.width > 0 && info.records <= WHOLE_MAX &&
+        rec_bytes <= WHOLE_MAX) {
+        unsigned char *records = malloc((size_t)rec_bytes + 1);
+        int16_t *winby = info.winby ? malloc((size_t)info.records * 2 + 1) : NULL;
+        FUZZ_CHECK(records != NULL && (!info.winby || winby != NULL), "out of memory");
+        bool found = false;
+        ErrCode rc =
+            dbstore_read(&d, "f.gmdb", &expect, records, winby, 1, &found, NULL, NULL, &err);
+        FUZZ_CHECK(rc == ERR_OK && found, "dbstore_read refuses a file whose blocks all read: %s",
+                   err.msg);
+        uint64_t per = 0, r0 = 0;
+        at = 0;
+        DbStoreFile g;
+        FUZZ_CHECK(dbstore_file_open(&d, "f.gmdb", &expect, &g, &err) == ERR_OK, "%s", err.msg);
+        per = g.block_records;
+        for (uint64_t k = 0; k < g.blocks; k++, r0 += per) {
+            uint64_t m = info.records - r0 < per ? info.records - r0 : per;
+            FUZZ_CHECK(
+                memcmp(records + r0 * info.width, blocks + at, (size_t)(m * info.width)) == 0,
+                "block %llu: dbstore_read and dbstore_block_read differ", (unsigned long long)k);
+            if (info.winby) {
+                FUZZ_CHECK(memcmp((unsigned char *)winby + r0 * 2, blocks + at + m * info.width,
+                                  (size_t)m * 2) == 0,
+                           "block %llu: the scores differ", (unsigned long long)k);
+            }
+            at += dbstore_block_bytes(&g, k);
+        }
+        dbstore_file_close(&g);
+        free(records);
+        free(winby);
+    }
+    free(blocks);
+    dbstore_dir_close(&d);
+    return 0;
+}
