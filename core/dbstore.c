@@ -153,25 +153,83 @@ ErrCode dbstore_lock(DbDir *d, Error *err) {
         return rc;
     }
     d->lock_fd = fd;
-    /* Temporary files of interrupted writers (unlinkat never follows a
-     * link; files of other users in a sticky directory stay). */
+    return ERR_OK;
+}
+
+/* Digits [p, end) are a decimal number of 1 to `most` digits, with no
+ * leading zero unless `zero_ok` and the number is 0; returns the end of
+ * the digits, or NULL. */
+static const char *decimal(const char *p, size_t most, bool zero_ok) {
+    size_t n = strspn(p, "0123456789");
+    if (n == 0 || n > most || (p[0] == '0' && (n > 1 || !zero_ok))) {
+        return NULL;
+    }
+    return p + n;
+}
+
+/* A name the database writes (core/dbstore.h): "manifest",
+ * "manifest-of-N.txt", or a record file "X.gmdb" (X a lower-case letter,
+ * then lower-case letters, digits and '-'). [name, end). */
+static bool db_name(const char *name, const char *end) {
+    size_t len = (size_t)(end - name);
+    if (len == 8 && memcmp(name, "manifest", 8) == 0) {
+        return true;
+    }
+    if (len > 16 && memcmp(name, "manifest-of-", 12) == 0) {
+        const char *n = decimal(name + 12, 6, false);
+        return n != NULL && n + 4 == end && memcmp(n, ".txt", 4) == 0;
+    }
+    if (len < 6 || len >= DBSTORE_NAME_MAX || memcmp(end - 5, ".gmdb", 5) != 0 || name[0] < 'a' ||
+        name[0] > 'z') {
+        return false;
+    }
+    for (const char *p = name; p < end - 5; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool dbstore_tmp_name(const char *tmp) {
+    /* NAME.tmp.PID.K, exactly as dbstore_tmp_create writes it */
+    const char *t = strstr(tmp, ".tmp.");
+    if (t == NULL || !db_name(tmp, t)) {
+        return false;
+    }
+    const char *pid = decimal(t + 5, 10, false);
+    if (pid == NULL || *pid != '.') {
+        return false;
+    }
+    const char *k = decimal(pid + 1, 10, true);
+    return k != NULL && *k == '\0';
+}
+
+void dbstore_clean_tmp(const DbDir *d) {
+    if (d->lock_fd < 0) {
+        return; /* not the writer: another process may be writing them */
+    }
     int dfd = dup(d->fd);
     DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (dir == NULL) {
         if (dfd >= 0) {
             close(dfd);
         }
-        return ERR_OK;
+        return;
     }
+    uid_t me = geteuid();
     struct dirent *e;
     while ((e = readdir(dir)) != NULL) {
-        const char *t = strstr(e->d_name, ".tmp");
-        if (t != NULL && (t[4] == '\0' || t[4] == '.')) {
+        struct stat st;
+        /* unlinkat never follows a link; only this user's files and links
+         * (root in a shared sticky directory leaves other users' alone) */
+        if (dbstore_tmp_name(e->d_name) &&
+            fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && st.st_uid == me) {
             unlinkat(d->fd, e->d_name, 0);
         }
     }
     closedir(dir);
-    return ERR_OK;
 }
 
 bool dbstore_exists(const DbDir *d, const char *name) {
