@@ -1317,6 +1317,18 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
                          (m->width != 1 && m->width != 2))) {
         rc = BAD("incomplete (a required line is missing)");
     }
+    /* A partial manifest (tier:sector, solvers/store.h) is never complete
+     * and carries no counts and no root value: one that does was a
+     * complete manifest edited, which would hide its missing tiers, its
+     * counts and its root from --verify. */
+    if (rc == ERR_OK && m->partial &&
+        (m->complete || m->positions != 0 || m->count[1] != 0 || m->count[2] != 0 ||
+         m->count[3] != 0 || m->count[4] != 0 || m->max_remoteness != 0 ||
+         m->root_remoteness != 0 || m->root_winby != 0 ||
+         strcmp(m->root_value, "undecided") != 0)) {
+        rc = BAD("inconsistent (partial, but with what only a complete database has: "
+                 "`complete 1`, counts or a root value)");
+    }
     /* Record files hold hash slots: a file's range inside the hash space
      * (the BDD layout's files hold bytes; their reader checks them). */
     bool slots = strcmp(m->layout, "tiers") == 0 || strcmp(m->layout, "slots") == 0;

@@ -6,7 +6,8 @@
  *                       variant, solver, layout, counts, root value, build,
  *                       one `file` line per record file with its size and
  *                       header checksum), `complete 1` (or `complete 0`
- *                       and `partial 1`: some tiers only), and last a line
+ *                       and `partial 1`: some tiers only, no counts and no
+ *                       root value), and last a line
  *                       `checksum HEX` over every byte before it. Written
  *                       last, atomically: a directory without a valid
  *                       complete manifest holds no database (a solve in

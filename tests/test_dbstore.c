@@ -13,6 +13,8 @@
  *     open, before any allocation or read they size; manifests with a
  *     negative, signed, padded or overflowing number, or files outside the
  *     hash space, are refused;
+ *   - `partial 1` edited into a complete manifest (which would hide its
+ *     missing tiers, counts and root value from --verify) is refused;
  *   - block checksums at every position (mutation testing found only
  *     block 0 of a one-block file corrupted): a byte of a middle block
  *     and of the last block of a many-block file, the last block's index
@@ -421,6 +423,42 @@ static void crafted_manifests_refused(void **state) {
     test_remove_dir(dir);
 }
 
+/* `partial 1` edited into a complete manifest (checksum valid): refused,
+ * whether `complete 1` stays or becomes 0 (the counts and root value
+ * betray it); the partial manifest tier:sector writes is read. */
+static void edited_partial_refused(void **state) {
+    (void)state;
+    char *dir = test_make_dir("test_dbstore");
+    const char *head = "format 2\nspec test\nsolver tier\nlayout tiers\nhash_space 1000\n"
+                       "width 1\nwinby 0\nloopy 0\n";
+    const char *files = "files 1\nfile tier-0000.gmdb 0 1000 0 600 00000000000000ff\n";
+    const char *counts = "positions 5\nwins 3\nlosses 2\nties 0\ndraws 0\nmax_remoteness 4\n"
+                         "root_value win\nroot_remoteness 4\nroot_winby 0\n";
+    const char *none = "positions 0\nwins 0\nlosses 0\nties 0\ndraws 0\nmax_remoteness 0\n"
+                       "root_value undecided\nroot_remoteness 0\nroot_winby 0\n";
+    const struct {
+        const char *counts, *end, *why;
+    } cases[] = {
+        {NULL, "complete 1\n", NULL},
+        {NULL, "partial 1\ncomplete 1\n", "inconsistent (partial"},
+        {NULL, "partial 1\ncomplete 0\n", "inconsistent (partial"},
+        {"", "partial 1\ncomplete 0\n", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = test_strdupf("%s%s%s%s", head, cases[i].counts == NULL ? counts : none, files,
+                                  cases[i].end);
+        write_manifest(dir, text);
+        Error err = {0};
+        ErrCode rc = read_manifest(dir, &err);
+        if (cases[i].why == NULL ? rc != ERR_OK
+                                 : rc != ERR_IO || strstr(err.msg, cases[i].why) == NULL) {
+            fail_msg("partial case %zu (%s): got %d: %s", i, cases[i].end, rc, err.msg);
+        }
+        free(text);
+    }
+    test_remove_dir(dir);
+}
+
 /* ------------------------------------------------- corruption by block */
 
 #define MANY_BLOCKS 10
@@ -577,7 +615,7 @@ int main(void) {
         cmocka_unit_test(d4_file_refused),          cmocka_unit_test(d4_database_refused),
         cmocka_unit_test(wrapping_headers_refused), cmocka_unit_test(crafted_manifests_refused),
         cmocka_unit_test(corrupt_middle_block),     cmocka_unit_test(corrupt_last_block),
-        cmocka_unit_test(corrupt_last_index_entry),
+        cmocka_unit_test(corrupt_last_index_entry), cmocka_unit_test(edited_partial_refused),
     };
     return cmocka_run_group_tests_name("dbstore", tests, NULL, NULL);
 }
