@@ -153,25 +153,83 @@ ErrCode dbstore_lock(DbDir *d, Error *err) {
         return rc;
     }
     d->lock_fd = fd;
-    /* Temporary files of interrupted writers (unlinkat never follows a
-     * link; files of other users in a sticky directory stay). */
+    return ERR_OK;
+}
+
+/* Digits [p, end) are a decimal number of 1 to `most` digits, with no
+ * leading zero unless `zero_ok` and the number is 0; returns the end of
+ * the digits, or NULL. */
+static const char *decimal(const char *p, size_t most, bool zero_ok) {
+    size_t n = strspn(p, "0123456789");
+    if (n == 0 || n > most || (p[0] == '0' && (n > 1 || !zero_ok))) {
+        return NULL;
+    }
+    return p + n;
+}
+
+/* A name the database writes (core/dbstore.h): "manifest",
+ * "manifest-of-N.txt", or a record file "X.gmdb" (X a lower-case letter,
+ * then lower-case letters, digits and '-'). [name, end). */
+static bool db_name(const char *name, const char *end) {
+    size_t len = (size_t)(end - name);
+    if (len == 8 && memcmp(name, "manifest", 8) == 0) {
+        return true;
+    }
+    if (len > 16 && memcmp(name, "manifest-of-", 12) == 0) {
+        const char *n = decimal(name + 12, 6, false);
+        return n != NULL && n + 4 == end && memcmp(n, ".txt", 4) == 0;
+    }
+    if (len < 6 || len >= DBSTORE_NAME_MAX || memcmp(end - 5, ".gmdb", 5) != 0 || name[0] < 'a' ||
+        name[0] > 'z') {
+        return false;
+    }
+    for (const char *p = name; p < end - 5; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool dbstore_tmp_name(const char *tmp) {
+    /* NAME.tmp.PID.K, exactly as dbstore_tmp_create writes it */
+    const char *t = strstr(tmp, ".tmp.");
+    if (t == NULL || !db_name(tmp, t)) {
+        return false;
+    }
+    const char *pid = decimal(t + 5, 10, false);
+    if (pid == NULL || *pid != '.') {
+        return false;
+    }
+    const char *k = decimal(pid + 1, 10, true);
+    return k != NULL && *k == '\0';
+}
+
+void dbstore_clean_tmp(const DbDir *d) {
+    if (d->lock_fd < 0) {
+        return; /* not the writer: another process may be writing them */
+    }
     int dfd = dup(d->fd);
     DIR *dir = dfd >= 0 ? fdopendir(dfd) : NULL;
     if (dir == NULL) {
         if (dfd >= 0) {
             close(dfd);
         }
-        return ERR_OK;
+        return;
     }
+    uid_t me = geteuid();
     struct dirent *e;
     while ((e = readdir(dir)) != NULL) {
-        const char *t = strstr(e->d_name, ".tmp");
-        if (t != NULL && (t[4] == '\0' || t[4] == '.')) {
+        struct stat st;
+        /* unlinkat never follows a link; only this user's files and links
+         * (root in a shared sticky directory leaves other users' alone) */
+        if (dbstore_tmp_name(e->d_name) &&
+            fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+            (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && st.st_uid == me) {
             unlinkat(d->fd, e->d_name, 0);
         }
     }
     closedir(dir);
-    return ERR_OK;
 }
 
 bool dbstore_exists(const DbDir *d, const char *name) {
@@ -263,7 +321,10 @@ static uint32_t block_records_for(uint32_t width) {
     return width >= DBSTORE_BLOCK_BYTES ? 1 : DBSTORE_BLOCK_BYTES / width;
 }
 
-static uint64_t blocks_of(uint64_t records, uint32_t br) { return (records + br - 1) / br; }
+/* Blocks of `records` records, br a block (no overflow near 2^64). */
+static uint64_t blocks_of(uint64_t records, uint32_t br) {
+    return records / br + (records % br != 0);
+}
 
 static void encode_header(unsigned char *b, const DbStoreInfo *info, uint32_t br, uint64_t blocks,
                           uint64_t index_off, uint64_t data_bytes, uint64_t index_sum,
@@ -726,18 +787,43 @@ static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStor
                          path, (int)h->kind, h->index, h->records, h->width, (int)e->kind, e->index,
                          e->records, e->width);
     }
-    uint64_t raw_max =
-        (uint64_t)f->block_records * h->width + (h->winby ? f->block_records * 2 : 0);
-    if (f->block_records == 0 || raw_max > (UINT64_C(1) << 26) ||
-        f->blocks != blocks_of(h->records, f->block_records) || *dict_bytes > DBSTORE_DICT_BYTES ||
-        *index_off != DBSTORE_HEADER_BYTES + *dict_bytes + data_bytes) {
+    /* Every size against this build's layout and the file's length before
+     * any arithmetic with it (a crafted header has a valid checksum):
+     * blocks of exactly the records this build writes (one rule for every
+     * reader: the query cache holds blocks of that size), records that fit
+     * the address space, and the dictionary, the frames and the index
+     * inside the file, in that order, ending at its end. */
+    uint64_t len = f->file_bytes;
+    if (h->width == 0 || h->width > DBSTORE_BLOCK_BYTES ||
+        h->records > UINT64_MAX / (h->width + 2u)) {
+        return error_set(err, ERR_IO, "%s has an impossible record layout; " REMEDY_READ, path);
+    }
+    if (f->block_records != block_records_for(h->width)) {
+        return error_set(err, ERR_IO,
+                         "%s has blocks of %" PRIu32 " records; this build reads blocks of %" PRIu32
+                         " records of %" PRIu32 " bytes (written with another "
+                         "DBSTORE_BLOCK_BYTES?); " REMEDY_READ,
+                         path, f->block_records, block_records_for(h->width), h->width);
+    }
+    if (f->blocks != blocks_of(h->records, f->block_records) || *dict_bytes > DBSTORE_DICT_BYTES) {
         return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
     }
-    if (f->file_bytes != *index_off + f->blocks * 8) {
-        return error_set(
-            err, ERR_IO, "%s is %s: %" PRIu64 " bytes, its header says %" PRIu64 "; " REMEDY_READ,
-            path, f->file_bytes < *index_off + f->blocks * 8 ? "truncated" : "too long",
-            f->file_bytes, *index_off + f->blocks * 8);
+    uint64_t body = DBSTORE_HEADER_BYTES + (uint64_t)*dict_bytes; /* <= len: checked below */
+    if (f->blocks > len / 8 || body > len - f->blocks * 8 ||
+        data_bytes > len - f->blocks * 8 - body) {
+        return error_set(err, ERR_IO,
+                         "%s is truncated: %" PRIu64 " bytes, shorter than its header says "
+                         "(%" PRIu64 " blocks, %" PRIu64 " bytes of data); " REMEDY_READ,
+                         path, len, f->blocks, data_bytes);
+    }
+    if (*index_off != body + data_bytes) {
+        return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
+    }
+    if (len != *index_off + f->blocks * 8) {
+        return error_set(err, ERR_IO,
+                         "%s is too long: %" PRIu64 " bytes, its header says %" PRIu64
+                         "; " REMEDY_READ,
+                         path, len, *index_off + f->blocks * 8);
     }
     return ERR_OK;
 }
@@ -807,12 +893,21 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
         rc = error_set(err, ERR_IO, "%s is corrupt (block index checksum mismatch); " REMEDY_READ,
                        f->path);
     }
+    /* A frame is at most zstd's bound of its block's raw bytes (so a block
+     * read allocates no more), and the frames fill [body, index_off). */
     uint64_t off = DBSTORE_HEADER_BYTES + dict_bytes;
+    uint64_t bound = ZSTD_compressBound((size_t)dbstore_block_bytes(f, 0));
+    bool too_big = false;
     for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
         f->csize[k] = le_get32(index + 8 * k);
         f->csum[k] = le_get32(index + 8 * k + 4);
         f->offset[k] = off;
         off += f->csize[k];
+        too_big = too_big || f->csize[k] > bound;
+    }
+    if (rc == ERR_OK && too_big) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (a block larger than zstd makes); " REMEDY_READ,
+                       f->path);
     }
     if (rc == ERR_OK && off != index_off) {
         rc = error_set(err, ERR_IO, "%s is corrupt (the block sizes do not add up); " REMEDY_READ,
@@ -1022,6 +1117,83 @@ static bool file_name_ok(const char *name) {
     return name[0] != '.' && name[0] != '\0' && strchr(name, '/') == NULL;
 }
 
+/* Strict numbers of a manifest (sscanf would take "-1" for 2^64 - 1,
+ * leading blanks and trailing text, and overflow silently): decimal
+ * digits only (a '-' first when min < 0), no overflow, within [min, max];
+ * hexadecimal: 1 to 16 digits. */
+static bool parse_u64(const char *v, uint64_t max, uint64_t *out) {
+    uint64_t x = 0;
+    if (*v == '\0') {
+        return false;
+    }
+    for (; *v != '\0'; v++) {
+        if (*v < '0' || *v > '9' || x > (UINT64_MAX - (uint64_t)(*v - '0')) / 10) {
+            return false;
+        }
+        x = x * 10 + (uint64_t)(*v - '0');
+    }
+    *out = x;
+    return x <= max;
+}
+
+static bool parse_i64(const char *v, int64_t min, int64_t max, int64_t *out) {
+    bool neg = *v == '-';
+    uint64_t x = 0;
+    if (!parse_u64(v + neg, neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, &x)) {
+        return false;
+    }
+    *out = neg ? (x == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)x) : (int64_t)x;
+    return *out >= min && *out <= max;
+}
+
+static bool parse_hex64(const char *v, uint64_t *out) {
+    size_t n = strspn(v, "0123456789abcdefABCDEF");
+    if (n == 0 || n > 16 || v[n] != '\0') {
+        return false;
+    }
+    *out = strtoull(v, NULL, 16);
+    return true;
+}
+
+static bool parse_u32(const char *v, uint32_t *out) {
+    uint64_t x = 0;
+    bool ok = parse_u64(v, UINT32_MAX, &x);
+    *out = (uint32_t)x;
+    return ok;
+}
+
+static bool parse_int(const char *v, int min, int max, int *out) {
+    int64_t x = 0;
+    bool ok = parse_i64(v, min, max, &x);
+    *out = (int)x;
+    return ok;
+}
+
+/* A `file` line's value: NAME INDEX RECORDS FIRST BYTES SUM, one space
+ * apart. */
+static bool parse_file(char *val, DbManifestFile *f) {
+    char *tok[7];
+    int n = 0;
+    for (char *p = val; p != NULL && n < 7;) {
+        tok[n++] = p;
+        p = strchr(p, ' ');
+        if (p != NULL) {
+            *p++ = '\0';
+        }
+    }
+    int64_t index;
+    if (n != 6 || strlen(tok[0]) >= DBSTORE_NAME_MAX || !file_name_ok(tok[0]) ||
+        !parse_i64(tok[1], INT32_MIN, INT32_MAX, &index) ||
+        !parse_u64(tok[2], UINT64_MAX, &f->records) || !parse_u64(tok[3], UINT64_MAX, &f->first) ||
+        !parse_u64(tok[4], UINT64_MAX, &f->bytes) || !parse_hex64(tok[5], &f->header_sum) ||
+        f->first > UINT64_MAX - f->records || f->bytes < DBSTORE_HEADER_BYTES) {
+        return false;
+    }
+    f->index = (int32_t)index;
+    memcpy(f->name, tok[0], strlen(tok[0]) + 1);
+    return true;
+}
+
 ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error *err) {
     memset(m, 0, sizeof *m);
     char path[4200];
@@ -1080,7 +1252,7 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
         const char *k = line;
         int ok = 1;
         if (strcmp(k, "format") == 0) {
-            ok = sscanf(val, "%d", &m->version);
+            ok = parse_int(val, INT32_MIN, INT32_MAX, &m->version);
             have_format = true;
             if (ok == 1 && (m->version < DBSTORE_VERSION_MIN || m->version > DBSTORE_VERSION)) {
                 rc = error_set(err, ERR_IO,
@@ -1094,58 +1266,48 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
         } else if (strcmp(k, "layout") == 0) {
             snprintf(m->layout, sizeof m->layout, "%s", val);
         } else if (strcmp(k, "hash_space") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->hash_space);
+            ok = parse_u64(val, UINT64_MAX, &m->hash_space);
         } else if (strcmp(k, "width") == 0) {
-            ok = sscanf(val, "%" SCNu32, &m->width);
+            ok = parse_u32(val, &m->width);
         } else if (strcmp(k, "winby") == 0 || strcmp(k, "loopy") == 0 ||
                    strcmp(k, "complete") == 0 || strcmp(k, "partial") == 0) {
             int v = 0;
-            ok = sscanf(val, "%d", &v);
+            ok = parse_int(val, 0, 1, &v);
             *(strcmp(k, "winby") == 0     ? &m->winby
               : strcmp(k, "loopy") == 0   ? &m->loopy
               : strcmp(k, "partial") == 0 ? &m->partial
                                           : &m->complete) = v;
         } else if (strcmp(k, "positions") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->positions);
+            ok = parse_u64(val, UINT64_MAX, &m->positions);
         } else if (strcmp(k, "wins") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->count[1]);
+            ok = parse_u64(val, UINT64_MAX, &m->count[1]);
         } else if (strcmp(k, "losses") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->count[2]);
+            ok = parse_u64(val, UINT64_MAX, &m->count[2]);
         } else if (strcmp(k, "ties") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->count[3]);
+            ok = parse_u64(val, UINT64_MAX, &m->count[3]);
         } else if (strcmp(k, "draws") == 0) {
-            ok = sscanf(val, "%" SCNu64, &m->count[4]);
+            ok = parse_u64(val, UINT64_MAX, &m->count[4]);
         } else if (strcmp(k, "max_remoteness") == 0) {
-            ok = sscanf(val, "%" SCNu32, &m->max_remoteness);
+            ok = parse_u32(val, &m->max_remoteness);
         } else if (strcmp(k, "root_value") == 0) {
             snprintf(m->root_value, sizeof m->root_value, "%s", val);
         } else if (strcmp(k, "root_remoteness") == 0) {
-            ok = sscanf(val, "%" SCNu32, &m->root_remoteness);
+            ok = parse_u32(val, &m->root_remoteness);
         } else if (strcmp(k, "root_winby") == 0) {
-            ok = sscanf(val, "%" SCNd32, &m->root_winby);
+            int v = 0;
+            ok = parse_int(val, INT32_MIN, INT32_MAX, &v);
+            m->root_winby = v;
         } else if (strcmp(k, "build") == 0) {
             snprintf(m->build, sizeof m->build, "%s", val);
         } else if (strcmp(k, "files") == 0) {
-            ok = sscanf(val, "%d", &m->nfiles) == 1 && m->nfiles >= 0 &&
-                 m->nfiles <= DBSTORE_MAX_FILES && m->files == NULL;
+            ok = parse_int(val, 0, DBSTORE_MAX_FILES, &m->nfiles) && m->files == NULL;
             if (ok) {
                 m->files = calloc((size_t)m->nfiles + 1, sizeof *m->files);
                 ok = m->files != NULL;
             }
         } else if (strcmp(k, "file") == 0) {
-            if (m->files == NULL || files_seen >= m->nfiles) {
-                ok = 0;
-            } else {
-                DbManifestFile *f = &m->files[files_seen++];
-                char name[DBSTORE_NAME_MAX + 1];
-                ok = sscanf(val, "%64s %" SCNd32 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNx64,
-                            name, &f->index, &f->records, &f->first, &f->bytes,
-                            &f->header_sum) == 6 &&
-                     strlen(name) < DBSTORE_NAME_MAX && file_name_ok(name);
-                if (ok) {
-                    memcpy(f->name, name, strlen(name) + 1);
-                }
-            }
+            ok = m->files != NULL && files_seen < m->nfiles &&
+                 parse_file(val, &m->files[files_seen++]);
         } /* unknown keys: written by a later build of the same format; ignored */
         if (rc == ERR_OK && ok != 1) {
             rc = BAD("malformed (a line cannot be read)");
@@ -1154,6 +1316,26 @@ ErrCode dbstore_manifest_read(const DbDir *d, DbManifest *m, bool *found, Error 
     if (rc == ERR_OK && (!have_format || m->spec[0] == '\0' || files_seen != m->nfiles ||
                          (m->width != 1 && m->width != 2))) {
         rc = BAD("incomplete (a required line is missing)");
+    }
+    /* A partial manifest (tier:sector, solvers/store.h) is never complete
+     * and carries no counts and no root value: one that does was a
+     * complete manifest edited, which would hide its missing tiers, its
+     * counts and its root from --verify. */
+    if (rc == ERR_OK && m->partial &&
+        (m->complete || m->positions != 0 || m->count[1] != 0 || m->count[2] != 0 ||
+         m->count[3] != 0 || m->count[4] != 0 || m->max_remoteness != 0 ||
+         m->root_remoteness != 0 || m->root_winby != 0 ||
+         strcmp(m->root_value, "undecided") != 0)) {
+        rc = BAD("inconsistent (partial, but with what only a complete database has: "
+                 "`complete 1`, counts or a root value)");
+    }
+    /* Record files hold hash slots: a file's range inside the hash space
+     * (the BDD layout's files hold bytes; their reader checks them). */
+    bool slots = strcmp(m->layout, "tiers") == 0 || strcmp(m->layout, "slots") == 0;
+    for (int i = 0; rc == ERR_OK && slots && i < m->nfiles; i++) {
+        if (m->files[i].first + m->files[i].records > m->hash_space) {
+            rc = BAD("malformed (a file's records lie outside the hash space)");
+        }
     }
 #undef BAD
     free(buf);

@@ -6,7 +6,8 @@
  *                       variant, solver, layout, counts, root value, build,
  *                       one `file` line per record file with its size and
  *                       header checksum), `complete 1` (or `complete 0`
- *                       and `partial 1`: some tiers only), and last a line
+ *                       and `partial 1`: some tiers only, no counts and no
+ *                       root value), and last a line
  *                       `checksum HEX` over every byte before it. Written
  *                       last, atomically: a directory without a valid
  *                       complete manifest holds no database (a solve in
@@ -156,10 +157,25 @@ ErrCode dbstore_dir_open(const char *path, bool create, DbDir *d, Error *err);
 void dbstore_dir_close(DbDir *d);
 
 /* Becomes the directory's only writer: an exclusive flock on DIR/lock
- * (refused naming the holder's PID when another process has it), then
- * removes temporary files left by interrupted writers. The lock is held
- * until dbstore_dir_close. */
+ * (refused naming the holder's PID when another process has it). The lock
+ * is held until dbstore_dir_close. Removes nothing: a writer calls
+ * dbstore_clean_tmp once it has accepted the directory. */
 ErrCode dbstore_lock(DbDir *d, Error *err);
+
+/* The writer's clean-up, called once it holds the lock and has accepted
+ * the directory (its manifest, when there is one, is of the writer's
+ * variant): removes the temporary files interrupted writers left, the
+ * names dbstore_tmp_name accepts, when they are this user's regular files
+ * or links, and nothing else (a user's report.tmp or notes.tmp.bak stays).
+ * Does nothing unless this process holds the lock. */
+void dbstore_clean_tmp(const DbDir *d);
+
+/* True when `name` is exactly a temporary name of dbstore_tmp_create for
+ * a name the database writes: NAME.tmp.PID.K with NAME "manifest",
+ * "manifest-of-N.txt" or a record file "X.gmdb" (X: a lower-case letter,
+ * then lower-case letters, digits, '-'), PID and K decimal without
+ * leading zeros (K may be 0). */
+bool dbstore_tmp_name(const char *name);
 
 /* True when DIR/name exists (as any kind of file). */
 bool dbstore_exists(const DbDir *d, const char *name);

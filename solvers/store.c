@@ -134,6 +134,9 @@ ErrCode store_save(const Game *g, const char *solver, const SolveResult *res, co
         if (found && rc == ERR_OK) {
             dbstore_manifest_free(&old);
         }
+        if (rc == ERR_OK) {
+            dbstore_clean_tmp(&d); /* the directory accepted */
+        }
     }
     uint64_t nfiles = slot_files(g->num_positions);
     if (rc == ERR_OK) {

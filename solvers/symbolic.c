@@ -637,6 +637,9 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
      * database is saved the ordinary way (store_save) instead. */
     if (rc == ERR_OK && cfg->work_dir != NULL && !g->symmetric) {
         rc = sym_save_begin(&s, cfg->work_dir);
+        if (rc == ERR_OK) {
+            dbstore_clean_tmp(&s.dir); /* the directory accepted */
+        }
     } else if (rc == ERR_OK && cfg->work_dir != NULL) {
         fprintf(stderr, "symbolic: with sym the BDDs are not saved (they hold every position, "
                         "the database one per symmetry class): the exported database is saved "

@@ -982,6 +982,7 @@ static ErrCode open_dir(TierSolve *s) {
     if (rc != ERR_OK) {
         return rc;
     }
+    dbstore_clean_tmp(&s->dir); /* the directory accepted: interrupted writers' temporary files */
     uint64_t left = 0;
     bool all_tiers = true;
     for (int t = 0; t < s->ntiers; t++) {

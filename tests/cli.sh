@@ -351,6 +351,26 @@ refuse_code 5 "db corrupt manifest" "manifest checksum mismatch" $c4 --db "$db/c
 cp -r "$db/t" "$db/u"
 truncate -s -5 "$db/u/tier-0000.gmdb"
 refuse_code 5 "db truncated" "tier-0000.gmdb is truncated" $c4 --db "$db/u" --query ----/----/----/----
+# Issue 33 D1: a writer removes only its own temporary names
+# (NAME.tmp.PID.K), and only once it has accepted the directory.
+for s in tier dfs symbolic; do
+    mkdir "$db/d1$s"
+    echo keep >"$db/d1$s/report.tmp"
+    echo keep >"$db/d1$s/notes.tmp.bak"
+    "$solve" tictactoe --solver $s --db "$db/d1$s" >/dev/null 2>&1 &&
+        [ -e "$db/d1$s/report.tmp" ] && [ -e "$db/d1$s/notes.tmp.bak" ] &&
+        ok "$s --db keeps the user's *.tmp files" || bad "$s --db removed the user's *.tmp files"
+    echo keep >"$db/d1$s/draft.tmp"
+    echo stale >"$db/d1$s/manifest.tmp.4242.0"
+    refuse_code 5 "$s --db of another variant refused" "another game variant" \
+        tictactoe:misere --solver $s --db "$db/d1$s"
+    [ -e "$db/d1$s/draft.tmp" ] && [ -e "$db/d1$s/manifest.tmp.4242.0" ] &&
+        ok "$s: a refused solve removes nothing" || bad "$s: a refused solve removed files"
+    "$solve" tictactoe --solver $s --db "$db/d1$s" >/dev/null 2>&1 &&
+        [ -e "$db/d1$s/draft.tmp" ] && [ ! -e "$db/d1$s/manifest.tmp.4242.0" ] &&
+        ok "$s: a resume removes a stale temporary file only" ||
+        bad "$s: a resume: $(ls "$db/d1$s")"
+done
 rm -rf "$db"
 # Othello and WinBy.
 refuse "othello odd side" "sides must be even" othello:n=5

@@ -30,6 +30,10 @@
  *   - a FIFO as a tier file, the manifest or the lock is refused without
  *     waiting;
  *   - a second writer is refused naming the holder's PID;
+ *   - issue 33 D1: a writer removes only its own stale temporary files
+ *     (NAME.tmp.PID.K), and only after accepting the directory: a user's
+ *     report.tmp, notes.tmp.bak, draft.tmp and near-miss names survive a
+ *     solve and a refused one, another user's file of the pattern too;
  *   - crafted reach files (bits in the padding of a tier's last word: the
  *     heap overflow of item 2; all zero) and crafted tier files (all 0xFF,
  *     a draw, an undecided record) with valid checksums are refused;
@@ -693,6 +697,91 @@ static void symlink_not_followed(void **state) {
     game_destroy(g);
 }
 
+static bool exists_in(const char *dir, const char *name) {
+    char *p = path_in(dir, name);
+    struct stat st;
+    bool there = lstat(p, &st) == 0;
+    free(p);
+    return there;
+}
+
+/* Issue 33 D1: a writer removes only the temporary names it creates
+ * itself (NAME.tmp.PID.K of a name the database writes), and only once it
+ * has accepted the directory: the issue's reproduction (report.tmp and
+ * notes.tmp.bak survive a solve; draft.tmp survives a refused solve of
+ * another variant), names close to the pattern survive, and a stale
+ * temporary file of the pattern is still removed on resume. */
+static const char *const user_files[] = {
+    "report.tmp",      "notes.tmp.bak",           "draft.tmp",          "tier-0003.gmdb.tmp",
+    "manifest.tmp.12", "manifest.tmp.12.3.bak",   "manifest.tmp.012.3", "Tier-0001.gmdb.tmp.5.1",
+    "x.tmp.5.1",       "tier-0001.gmdb.tmp.-5.1",
+};
+#define USER_FILES (sizeof user_files / sizeof user_files[0])
+
+static void only_own_tmp_removed(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe"), *other = test_game("tictactoe:misere");
+    char *dir = make_dir();
+    for (size_t i = 0; i < USER_FILES; i++) {
+        char *p = path_in(dir, user_files[i]);
+        write_text(p, "keep");
+        free(p);
+        assert_false(dbstore_tmp_name(user_files[i]));
+    }
+    tier_ok(g, dir);
+    for (size_t i = 0; i < USER_FILES; i++) {
+        if (!exists_in(dir, user_files[i])) {
+            fail_msg("a solve removed the user's %s", user_files[i]);
+        }
+    }
+    /* Stale temporary files of the pattern, of interrupted writers. */
+    const char *stale[] = {"tier-0002.gmdb.tmp.4242.7", "manifest.tmp.1.0", "reach.gmdb.tmp.99.12",
+                           "manifest-of-3.txt.tmp.77.0"};
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        char *p = path_in(dir, stale[i]);
+        write_text(p, "half a file");
+        free(p);
+        assert_true(dbstore_tmp_name(stale[i]));
+    }
+    /* Refused (another variant): nothing removed, not even stale ones. */
+    tier_refused(other, dir, "another game variant");
+    for (size_t i = 0; i < USER_FILES; i++) {
+        if (!exists_in(dir, user_files[i])) {
+            fail_msg("a refused solve removed the user's %s", user_files[i]);
+        }
+    }
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        if (!exists_in(dir, stale[i])) {
+            fail_msg("a refused solve removed %s", stale[i]);
+        }
+    }
+    /* Accepted (a resume): the stale ones go, the user's stay. */
+    tier_ok(g, dir);
+    for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        if (exists_in(dir, stale[i])) {
+            fail_msg("the resume left the stale %s", stale[i]);
+        }
+    }
+    for (size_t i = 0; i < USER_FILES; i++) {
+        if (!exists_in(dir, user_files[i])) {
+            fail_msg("the resume removed the user's %s", user_files[i]);
+        }
+    }
+    /* Another user's file of the pattern (a shared sticky directory; only
+     * root can make one here) stays. */
+    if (geteuid() == 0) {
+        char *p = path_in(dir, "tier-0004.gmdb.tmp.31337.0");
+        write_text(p, "another user's");
+        assert_int_equal(chown(p, 12345, 12345), 0);
+        tier_ok(g, dir);
+        assert_true(exists_in(dir, "tier-0004.gmdb.tmp.31337.0"));
+        free(p);
+    }
+    test_remove_dir(dir);
+    game_destroy(g);
+    game_destroy(other);
+}
+
 static void world_writable_refused(void **state) {
     (void)state;
     Game *g = test_game("tictactoe");
@@ -863,6 +952,8 @@ int main(void) {
         {"format 1 read, a damaged dictionary refused", dictionary_versions},
         {"a sector database (tier:sector): partial, read and verified", sector_database},
         {"item 1: a planted symlink is not followed", symlink_not_followed},
+        {"D1: only the writer's own temporary files removed, after acceptance",
+         only_own_tmp_removed},
         {"item 1: a world-writable directory without sticky bit is refused",
          world_writable_refused},
         {"item 9: FIFOs refused without waiting", fifo_refused},

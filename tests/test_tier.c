@@ -503,7 +503,7 @@ static void files_resume(void **state) {
         assert_int_equal(unlink(p), 0);
         free(p);
     }
-    char *tmp = test_strdupf("%s/tier-0002.gmdb.tmp", dir);
+    char *tmp = test_strdupf("%s/tier-0002.gmdb.tmp.4242.0", dir);
     FILE *f = fopen(tmp, "wb");
     assert_non_null(f);
     fputs("half a file", f);
