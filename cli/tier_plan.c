@@ -65,7 +65,11 @@
  * 10 Gbit/s Ethernet); --latency seconds per collective (default 50e-6).
  * --tiers adds the per-tier table with each rank's slice (by slots: the
  * solver re-cuts by reachable positions once a tier's bitmap is known).
+ * Options follow bin/solve's rules: each value option once, every number
+ * finite and in its range (plan_options), a plan that could not be
+ * written to standard output an error (exit 5).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -111,14 +115,77 @@ static int usage(const char *msg) {
     return ERR_USAGE;
 }
 
-static bool parse_double(const char *text, double *out) {
+/* The options that take a number: each may be given once (as bin/solve's),
+ * a finite value in (0, max] (--ranks, --threads: whole, in [1, max]), so
+ * that no figure of the plan overflows to "inf s" or a clamped size.
+ * --positions is bounded by the game's hash space too (main). The maxima
+ * are far past any machine: a second of compute per position, 10 s per
+ * collective, 1 PB/s. */
+typedef struct PlanOption {
+    const char *name;
+    const char *unit; /* what the number is, for messages */
+    double max;
+    bool whole;
+} PlanOption;
+
+static const PlanOption plan_options[] = {
+    {"--ranks", "ranks", 1 << 20, true},
+    {"--threads", "threads per rank", 1 << 20, true},
+    {"--positions", "reachable positions", 9.2e18, false},
+    {"--cost", "seconds per position per thread", 1, false},
+    {"--bandwidth", "bytes per second per rank", 1e15, false},
+    {"--latency", "seconds per collective", 10, false},
+    {"--imbalance", "times the even split", 1000, false},
+    {"--imbalance-sliced", "times the even split", 1000, false},
+    {"--setup", "seconds per slot", 1, false},
+    {"--startup", "seconds", 86400, false},
+};
+#define PLAN_NOPTIONS (int)(sizeof plan_options / sizeof plan_options[0])
+#define PLAN_POSITIONS 2 /* the index of --positions in plan_options */
+
+/* Where option k's value goes (in the order of plan_options). */
+static double *plan_slot(Plan *p, int k, double *ranks, double *threads) {
+    double *slots[PLAN_NOPTIONS] = {ranks,         threads,     &p->positions, &p->cost,
+                                    &p->bandwidth, &p->latency, &p->imbalance, &p->imbalance_sliced,
+                                    &p->setup,     &p->startup};
+    return slots[k];
+}
+
+/* Parses option k's value into *out; on failure prints one line. */
+static bool parse_value(int k, const char *text, double *out) {
+    const PlanOption *o = &plan_options[k];
     char *end = NULL;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !(v > 0) || !isfinite(v)) {
+    bool ok = end != text && *end == '\0' && isfinite(v) && v > 0 && v <= o->max &&
+              (!o->whole || (v >= 1 && v == floor(v)));
+    if (!ok) {
+        char quoted[128];
+        fprintf(stderr, "tier-plan: %s takes %s, %s %.10g, not '%s'\n", o->name, o->unit,
+                o->whole ? "a whole number from 1 to" : "a number above 0 and at most", o->max,
+                text_escape(text, quoted, sizeof quoted));
         return false;
     }
     *out = v;
     return true;
+}
+
+/* Flushes and closes standard output: a plan that could not be written (a
+ * full disk, a closed pipe) is an error (ERR_IO) with a message, as for
+ * bin/solve. */
+static int finish_output(int rc) {
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout) != 0;
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad && rc == 0) {
+        fprintf(stderr, "tier-plan: cannot write the plan to standard output%s%s\n",
+                e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
+        return ERR_IO;
+    }
+    return rc;
 }
 
 /* Tiers in solve order (children first) by a depth-first postorder; the
@@ -323,7 +390,7 @@ static int plan_game(const Game *g, const Plan *p) {
     return 0;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
     Plan p = {.threads = 1,
               .cost = PLAN_COST_DEFAULT,
               .bandwidth = 1.25e9,
@@ -332,35 +399,32 @@ int main(int argc, char **argv) {
               .imbalance = 1,
               .imbalance_sliced = 1};
     const char *game = NULL;
+    const char *seen[PLAN_NOPTIONS] = {0};
+    double ranks = 0, threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t v;
+        int k = 0;
+        while (k < PLAN_NOPTIONS && strcmp(arg, plan_options[k].name) != 0) {
+            k++;
+        }
         if (strcmp(arg, "--tiers") == 0) {
             p.tiers = true;
-        } else if (strcmp(arg, "--ranks") == 0 || strcmp(arg, "--threads") == 0) {
-            if (val == NULL || !parse_int64(val, 1, 1 << 20, &v)) {
-                return usage("--ranks and --threads need a whole number from 1 to 1048576");
+        } else if (k < PLAN_NOPTIONS) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tier-plan: %s needs a value\n", arg);
+                return ERR_USAGE;
             }
-            *(strcmp(arg, "--ranks") == 0 ? &p.ranks : &p.threads) = (int)v;
-            i++;
-        } else if (strcmp(arg, "--positions") == 0 || strcmp(arg, "--cost") == 0 ||
-                   strcmp(arg, "--bandwidth") == 0 || strcmp(arg, "--latency") == 0 ||
-                   strcmp(arg, "--imbalance") == 0 || strcmp(arg, "--imbalance-sliced") == 0 ||
-                   strcmp(arg, "--setup") == 0 || strcmp(arg, "--startup") == 0) {
-            double *dst = strcmp(arg, "--positions") == 0          ? &p.positions
-                          : strcmp(arg, "--cost") == 0             ? &p.cost
-                          : strcmp(arg, "--bandwidth") == 0        ? &p.bandwidth
-                          : strcmp(arg, "--latency") == 0          ? &p.latency
-                          : strcmp(arg, "--imbalance") == 0        ? &p.imbalance
-                          : strcmp(arg, "--imbalance-sliced") == 0 ? &p.imbalance_sliced
-                          : strcmp(arg, "--setup") == 0            ? &p.setup
-                                                                   : &p.startup;
-            if (val == NULL || !parse_double(val, dst)) {
-                return usage("--positions, --cost, --bandwidth, --latency, --imbalance, "
-                             "--imbalance-sliced, --setup and --startup need a positive number");
+            const char *val = argv[++i];
+            if (seen[k] != NULL) {
+                char a[64], b[64];
+                fprintf(stderr, "tier-plan: %s given twice ('%s' and '%s'); give it once\n", arg,
+                        text_escape(seen[k], a, sizeof a), text_escape(val, b, sizeof b));
+                return ERR_USAGE;
             }
-            i++;
+            seen[k] = val;
+            if (!parse_value(k, val, plan_slot(&p, k, &ranks, &threads))) {
+                return ERR_USAGE;
+            }
         } else if (arg[0] == '-') {
             return usage("unknown option");
         } else if (game == NULL) {
@@ -369,9 +433,11 @@ int main(int argc, char **argv) {
             return usage("one game at a time");
         }
     }
-    if (game == NULL || p.ranks == 0) {
+    if (game == NULL || ranks == 0) {
         return usage("give a game and --ranks N");
     }
+    p.ranks = (int)ranks;
+    p.threads = (int)threads;
     Error err = {0};
     Game *g = NULL;
     if (game_create(game, &g, &err) != ERR_OK) {
@@ -383,9 +449,19 @@ int main(int argc, char **argv) {
     if (g->tiers == NULL) {
         fprintf(stderr, "tier-plan: game '%s' declares no tiers\n", g->module->name);
         rc = ERR_UNSUPPORTED;
+    } else if (p.positions > (double)g->num_positions) {
+        /* reachable positions are at most the hash space */
+        char quoted[128];
+        fprintf(stderr,
+                "tier-plan: --positions '%s' is more than the %" PRIu64
+                " positions of the game's hash space\n",
+                text_escape(seen[PLAN_POSITIONS], quoted, sizeof quoted), g->num_positions);
+        rc = ERR_USAGE;
     } else {
         rc = plan_game(g, &p);
     }
     game_destroy(g);
     return rc;
 }
+
+int main(int argc, char **argv) { return finish_output(run(argc, argv)); }

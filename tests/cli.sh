@@ -768,5 +768,52 @@ json_lines "$qd/out" 4 && ok "query stream: one object per line" ||
     bad "query stream: lines: $(od -c "$qd/out" | head -5)"
 rm -rf "$qd"
 
+# D7: bin/tier-plan (beside bin/solve in the build; the ASan build has
+# none) keeps bin/solve's rules: a plan it cannot write is exit 5 with a
+# message; a value option given twice, or a number out of range or not
+# finite (which printed "inf s" and "16.0 EiB"), is refused with one line,
+# exit 2; --positions at most the game's hash space (4x4: 201,755).
+plan=$(dirname "$solve")/tier-plan
+if [ -x "$plan" ]; then
+    # plan_refuse NAME PART ARGS...: exit 2, one line on stderr with PART.
+    plan_refuse() {
+        name=$1 part=$2
+        shift 2
+        out=$("$plan" "$@" 2>/tmp/cli_err.$$)
+        rc=$?
+        if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(wc -l </tmp/cli_err.$$)" -eq 1 ] &&
+            grep -qF -- "tier-plan: $part" /tmp/cli_err.$$; then
+            ok "tier-plan: $name"
+        else
+            bad "tier-plan: $name (exit $rc, stderr: $(cat /tmp/cli_err.$$))"
+        fi
+    }
+    "$plan" connect4:w=4,h=4 --ranks 2 >/dev/full 2>/tmp/cli_err.$$
+    rc=$?
+    [ "$rc" -eq 5 ] && grep -q "^tier-plan: cannot write the plan to standard output" \
+        /tmp/cli_err.$$ && ok "tier-plan: write error" ||
+        bad "tier-plan: write error: exit $rc, $(cat /tmp/cli_err.$$)"
+    plan_refuse "ranks twice" "--ranks given twice ('4' and '8')" connect4:w=4,h=4 --ranks 4 \
+        --ranks 8
+    plan_refuse "latency twice" "--latency given twice" connect4:w=4,h=4 --ranks 2 \
+        --latency 1e-5 --latency 1e-4
+    plan_refuse "positions 1e300" "--positions takes reachable positions, a number above 0" \
+        connect4:w=4,h=4 --ranks 2 --positions 1e300
+    plan_refuse "positions over the hash space" "--positions '201756' is more than the 201755" \
+        connect4:w=4,h=4 --ranks 2 --positions 201756
+    plan_refuse "latency 1e308" "--latency takes seconds per collective" connect4:w=4,h=4 \
+        --ranks 2 --latency 1e308
+    plan_refuse "cost nan" "--cost takes" connect4:w=4,h=4 --ranks 2 --cost nan
+    plan_refuse "bandwidth inf" "--bandwidth takes" connect4:w=4,h=4 --ranks 2 --bandwidth inf
+    plan_refuse "ranks 2.5" "--ranks takes ranks, a whole number" connect4:w=4,h=4 --ranks 2.5
+    out=$("$plan" connect4:w=4,h=4 --ranks 2 --positions 201755 --latency 10 --cost 1 2>&1)
+    [ $? -eq 0 ] && ! echo "$out" | grep -qi 'inf\|nan\|EiB' &&
+        ok "tier-plan: the largest values, finite figures" ||
+        bad "tier-plan: the largest values: $out"
+else
+    echo "skip tier-plan (no $plan)"
+fi
+rm -f /tmp/cli_err.$$
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
