@@ -181,6 +181,12 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 }
                 *(strcmp(arg, "--sample") == 0 ? &a->sample : (int64_t *)&a->seed) = n;
             } else if (strcmp(arg, "--work-dir") == 0 || strcmp(arg, "--db") == 0) {
+                if (val[0] == '\0') {
+                    return error_set(err, ERR_USAGE,
+                                     "%s needs a directory, not an empty name (--db . is the "
+                                     "current directory)",
+                                     arg);
+                }
                 a->cfg.work_dir = val;
                 a->db = val;
             } else if (strcmp(arg, "--pick") == 0) {

@@ -706,8 +706,10 @@ static ErrCode oth_create(Game *g, Error *err) {
                          "a %dx%d board has no 2x2 centre to start from; sides must be even", w, h);
     }
     double space = discs_space(w * h, 4, 2);
-    if (space >= 0x1p63) { /* also keeps the board within a 64-bit bitboard */
-        return error_set(err, ERR_MEMORY,
+    /* Also keeps the board within a 64-bit bitboard. A variant too large to
+     * hash is a bad option (exit 2), as in every other game's hash. */
+    if (space >= 0x1p63) {
+        return error_set(err, ERR_USAGE,
                          "a %dx%d board has 2^4 x 3^%d x 2 = %.3g positions, more than a 63-bit "
                          "hash holds; boards of up to 40 squares hash",
                          w, h, w * h - 4, space);

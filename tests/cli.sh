@@ -768,6 +768,17 @@ json_lines "$qd/out" 4 && ok "query stream: one object per line" ||
     bad "query stream: lines: $(od -c "$qd/out" | head -5)"
 rm -rf "$qd"
 
+# Exit codes (issue 33, "also seen"): a variant too large to hash is a bad
+# option (exit 2) in every game, Othello's as Connect Four's (it was 4, the
+# memory code, which full Quarto's real memory refusal keeps); an empty
+# --db (or --work-dir) is a bad option, not a file error (it was 5).
+refuse_code "othello too large to hash: exit 2" 2 "more than a 63-bit hash holds" othello:n=20
+refuse_code "connect4 too large to hash: exit 2" 2 "more than 2^63" connect4:w=16,h=16
+refuse_code "empty --db: exit 2" 2 "--db needs a directory, not an empty name" tictactoe --db ''
+refuse_code "empty --work-dir: exit 2" 2 "--work-dir needs a directory" tictactoe --work-dir '' \
+    --query x--------
+refuse_code "full quarto still exit 4" 4 "full Quarto, needs an estimated" quarto:n=4,attrs=4
+
 # D7: bin/tier-plan (beside bin/solve in the build; the ASan build has
 # none) keeps bin/solve's rules: a plan it cannot write is exit 5 with a
 # message; a value option given twice, or a number out of range or not
