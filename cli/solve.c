@@ -334,31 +334,12 @@ static ErrCode lookup(const Game *g, const Source *src, Position pos, Outcome *o
     return ERR_OK;
 }
 
-/* Best first: wins (quickest), ties (quickest), draws, losses (slowest). */
-static int move_rank(const MoveResult *m) {
-    switch (m->value) {
-    case VALUE_WIN:
-        return 0;
-    case VALUE_TIE:
-        return 1;
-    case VALUE_DRAW:
-        return 2;
-    default:
-        return 3;
-    }
-}
-
+/* Best first (value_move_order: wins quickest, ties quickest, draws,
+ * losses slowest), then in generate_moves' order. */
 static int compare_moves(const void *pa, const void *pb) {
     const MoveResult *a = pa, *b = pb;
-    int ra = move_rank(a), rb = move_rank(b);
-    if (ra != rb) {
-        return ra - rb;
-    }
-    if (a->remoteness != b->remoteness) {
-        bool slower_first = a->value == VALUE_LOSE;
-        return (a->remoteness < b->remoteness) == slower_first ? 1 : -1;
-    }
-    return a->order - b->order;
+    int c = value_move_order(a->value, a->remoteness, b->value, b->remoteness);
+    return c != 0 ? c : a->order - b->order;
 }
 
 /* The index of the move the rule picks from q->moves (sorted best first),

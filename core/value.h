@@ -42,6 +42,15 @@ static inline Value value_for_mover(Value child) {
     }
 }
 
+/* The order of a position's moves, best first for the player making them
+ * (bin/solve --query lists them so; its default pick is the first), by each
+ * move's value for the mover and remoteness counted with the move: wins,
+ * the quickest first; ties, the quickest first; draws; losses, the slowest
+ * first (lose as late as possible). Negative when move a comes first,
+ * positive when b does, 0 when they rank alike (the caller breaks the tie,
+ * by the order of generate_moves). An undecided value ranks last. */
+int value_move_order(Value va, uint32_t ra, Value vb, uint32_t rb);
+
 /* A solved position: value and remoteness (remoteness is 0 for draws). */
 typedef struct Outcome {
     Value value;

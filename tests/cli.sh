@@ -779,6 +779,41 @@ refuse_code "empty --work-dir: exit 2" 2 "--work-dir needs a directory" tictacto
     --query x--------
 refuse_code "full quarto still exit 4" 4 "full Quarto, needs an estimated" quarto:n=4,attrs=4
 
+# Move order (issue 33, a gap mutation testing found): best first for the
+# mover, wins quickest first, ties quickest first, draws, losses slowest
+# first (core/value.h, value_move_order); the default pick is the first.
+# Tic-tac-toe -x-x--o-o, x to move, by hand: o threatens 8 (7-8-9) and x
+# has no line of two, so 1, 3, 5 and 6 lose in 2 (o plays 8); 8 blocks and
+# threatens 5 (2-5-8), o must take 5 and then threatens 1 (1-5-9) and 3
+# (3-5-7) at once: x loses in 4. Equal moves keep generate_moves' order.
+j=$("$solve" tictactoe --query -x-x--o-o --json)
+echo "$j" | jq -e '.query.value == "lose" and .query.remoteness == 4 and
+    .query.pick.move == "8" and [.query.moves[] | [.move, .value, .remoteness]] ==
+    [["8", "lose", 4], ["1", "lose", 2], ["3", "lose", 2], ["5", "lose", 2], ["6", "lose", 2]]' \
+    >/dev/null && ok "move order: the slowest loss first (tictactoe -x-x--o-o picks 8)" ||
+    bad "move order: tictactoe -x-x--o-o: $j"
+# Othello positions with ties and losses at two remotenesses each: each
+# move's value and remoteness from a second solver (dfs, every child queried
+# as a position of its own: the child's value turned for the mover, its
+# remoteness plus the move), sorted here by the documented rule, against
+# the list the default solver prints and its pick.
+for p in --oxxooxoxxx--x-:o --ooxoxxoox----x:x; do
+    j=$("$solve" othello --query "$p" --json)
+    want=$(echo "$j" | jq -r '.query.moves[].position' |
+        "$solve" othello --solver dfs --query - | jq -sc 'map({value: ({"win": "lose",
+            "lose": "win"}[.value] // .value), remoteness: (.remoteness + 1)}) |
+            sort_by([{"win": 0, "tie": 1, "draw": 2, "lose": 3}[.value],
+                (if .value == "lose" then -.remoteness else .remoteness end)]) |
+            map([.value, .remoteness])')
+    got=$(echo "$j" | jq -c '[.query.moves[] | [.value, .remoteness]]')
+    if [ "$got" = "$want" ] && echo "$got" | grep -q '"tie"' && echo "$got" | grep -q '"lose"' &&
+        echo "$j" | jq -e '.query.pick.move == .query.moves[0].move' >/dev/null; then
+        ok "move order: othello $p ($got)"
+    else
+        bad "move order: othello $p: $got, want $want"
+    fi
+done
+
 # D7: bin/tier-plan (beside bin/solve in the build; the ASan build has
 # none) keeps bin/solve's rules: a plan it cannot write is exit 5 with a
 # message; a value option given twice, or a number out of range or not

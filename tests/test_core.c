@@ -112,6 +112,46 @@ static Outcome fold_of(const Value *vals, const uint32_t *rs, int n) {
 }
 
 /* The remoteness rules of DESIGN.md, worked by hand. */
+/* The order of moves, best first for the mover (core/value.h): wins
+ * quickest first, ties quickest first, draws, losses slowest first. Pairs
+ * and the sorted list by hand (issue 33: losses sorted quickest first
+ * passed every test). */
+typedef struct OrderedMove {
+    Value v;
+    uint32_t r;
+} OrderedMove;
+
+static int ordered_move_cmp(const void *a, const void *b) {
+    const OrderedMove *x = a, *y = b;
+    return value_move_order(x->v, x->r, y->v, y->r);
+}
+
+static void move_order(void **state) {
+    (void)state;
+    assert_true(value_move_order(VALUE_WIN, 1, VALUE_WIN, 3) < 0);
+    assert_true(value_move_order(VALUE_WIN, 3, VALUE_WIN, 1) > 0);
+    assert_true(value_move_order(VALUE_TIE, 2, VALUE_TIE, 5) < 0);
+    assert_true(value_move_order(VALUE_TIE, 5, VALUE_TIE, 2) > 0);
+    assert_true(value_move_order(VALUE_LOSE, 4, VALUE_LOSE, 2) < 0);
+    assert_true(value_move_order(VALUE_LOSE, 2, VALUE_LOSE, 4) > 0);
+    assert_true(value_move_order(VALUE_WIN, 9, VALUE_TIE, 1) < 0);
+    assert_true(value_move_order(VALUE_TIE, 9, VALUE_DRAW, 0) < 0);
+    assert_true(value_move_order(VALUE_DRAW, 0, VALUE_LOSE, 9) < 0);
+    assert_true(value_move_order(VALUE_LOSE, 1, VALUE_WIN, 1) > 0);
+    assert_int_equal(value_move_order(VALUE_LOSE, 3, VALUE_LOSE, 3), 0);
+    assert_int_equal(value_move_order(VALUE_DRAW, 0, VALUE_DRAW, 0), 0);
+    OrderedMove m[] = {{VALUE_LOSE, 2}, {VALUE_TIE, 6}, {VALUE_DRAW, 0}, {VALUE_WIN, 5},
+                       {VALUE_LOSE, 8}, {VALUE_TIE, 2}, {VALUE_WIN, 1},  {VALUE_LOSE, 4}};
+    static const OrderedMove want[] = {{VALUE_WIN, 1},  {VALUE_WIN, 5},  {VALUE_TIE, 2},
+                                       {VALUE_TIE, 6},  {VALUE_DRAW, 0}, {VALUE_LOSE, 8},
+                                       {VALUE_LOSE, 4}, {VALUE_LOSE, 2}};
+    qsort(m, sizeof m / sizeof m[0], sizeof m[0], ordered_move_cmp);
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        assert_int_equal(m[i].v, want[i].v);
+        assert_int_equal(m[i].r, want[i].r);
+    }
+}
+
 static void fold_rules(void **state) {
     (void)state;
     /* Some child loses: win, 1 + min over losing children (3, 5 -> 4). */
@@ -669,6 +709,7 @@ int main(void) {
         cmocka_unit_test(options_refusals),
         cmocka_unit_test(parse_int64_strict),
         cmocka_unit_test(fold_rules),
+        cmocka_unit_test(move_order),
         cmocka_unit_test(winby_order),
         cmocka_unit_test(db_round_trip),
         cmocka_unit_test(db_summary_counts),
