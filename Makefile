@@ -42,8 +42,10 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 LIB_SRCS := $(sort $(wildcard core/*.c hash/*.c games/*.c solvers/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_UTIL := tests/testutil.c tests/testgraph.c
+# bin/solve: the command line, its queries and its reports (cli/cli.h).
+SOLVE_SRCS := cli/solve.c cli/query.c cli/report.c
 ALL_C := $(LIB_SRCS) $(TEST_SRCS) $(TEST_UTIL) $(wildcard cli/*.c) $(wildcard bench/*.c)
-FORMAT_SRCS := $(sort $(ALL_C) $(wildcard core/*.h hash/*.h games/*.h solvers/*.h tests/*.h \
+FORMAT_SRCS := $(sort $(ALL_C) $(wildcard cli/*.h core/*.h hash/*.h games/*.h solvers/*.h tests/*.h \
                  bench/*.h bench/*.cc))
 
 WARN := -Wall -Wextra -Werror
@@ -103,7 +105,7 @@ $(BUILD)/$(1)/libgamesman.a: $$($(1)_OBJS)
 	@rm -f $$@
 	ar rcs $$@ $$^
 
-$(BUILD)/$(1)/bin/solve: $(BUILD)/$(1)/cli/solve.o $(BUILD)/$(1)/libgamesman.a
+$(BUILD)/$(1)/bin/solve: $$(patsubst %.c,$(BUILD)/$(1)/%.o,$(SOLVE_SRCS)) $(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
 	$$(or $$($(1)_CC),$(CC)) $$^ $$($(1)_LIBS) -o $$@
 
@@ -111,7 +113,7 @@ $(BUILD)/$(1)/tests/test_%: $(BUILD)/$(1)/tests/test_%.o \
 		$(patsubst tests/%.c,$(BUILD)/$(1)/tests/%.o,$(TEST_UTIL)) $(BUILD)/$(1)/libgamesman.a | deps-test
 	$(CC) $$^ -lcmocka $$($(1)_LIBS) -o $$@
 
--include $$($(1)_OBJS:.o=.d) $(BUILD)/$(1)/cli/solve.d
+-include $$($(1)_OBJS:.o=.d) $$(patsubst %.c,$(BUILD)/$(1)/%.d,$(SOLVE_SRCS))
 endef
 $(foreach v,$(VARIANTS),$(eval $(call variant_rules,$(v))))
 -include $(patsubst tests/%.c,$(BUILD)/release/tests/%.d,$(TEST_SRCS) $(TEST_UTIL))

@@ -11,16 +11,15 @@
  * object. Every error prints one line on standard error and exits with a
  * non-zero code (core/error.h).
  *
- * With --query, the move a perfect player would choose from the position is
- * named by one of three rules (--pick): the usual remoteness order (win
- * soonest, lose latest), the WinBy document's GetWinByMove (the best margin
- * for the mover: player one maximizes the score, player two minimizes it),
- * or its "false hope" future goal (among the winning moves, the one that
- * wins by the least).
+ * This unit holds the command line: the options, the choice between a
+ * solve and a database on disk, --list and --sample. The queries (--query,
+ * the move --pick names) are cli/query.c's, the report cli/report.c's
+ * (cli/cli.h).
  *
  * Built with -DUSE_MPI this is bin/solve-mpi (core/dist.h): every rank runs
- * the same command, the tier solver shares the work, rank 0 prints the
- * result, and an error every rank agreed on is printed once, by rank 0.
+ * the same command, a distributed solver (tier) shares the work, rank 0
+ * prints the result, and an error every rank agreed on is printed once, by
+ * rank 0.
  *
  * With --db DIR, the solve's database is saved to DIR (solvers/store.h;
  * the tier solver writes it as it goes and resumes from it). Without
@@ -38,23 +37,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "core/clock.h"
 #include "core/db.h"
 #include "core/dist.h"
-#include "core/json.h"
 #include "core/mem.h"
 #include "games/game.h"
 #include "solvers/solver.h"
 #include "solvers/store.h"
-
-/* How the picked move of a query is chosen. */
-typedef enum PickRule {
-    PICK_REMOTENESS, /* the best by value, then remoteness (the first of the sorted moves) */
-    PICK_WINBY,      /* the best margin for the mover; ties by remoteness order */
-    PICK_FALSE_HOPE, /* among winning moves, the smallest margin; no win: as PICK_WINBY */
-} PickRule;
-
-static const char *const pick_names[] = {"remoteness", "winby", "false-hope"};
 
 typedef struct Args {
     const char *game;
@@ -109,17 +99,6 @@ static const char usage_text[] =
     "  solve tictactoe:misere,sym --solver dfs --json\n"
     "  solve tictactoe --query x-o------\n"
     "  solve othello --query -----ox--xo-----:x --pick false-hope\n";
-
-static ErrCode parse_pick(const char *text, PickRule *rule, Error *err) {
-    for (int i = 0; i < (int)(sizeof pick_names / sizeof pick_names[0]); i++) {
-        if (strcmp(text, pick_names[i]) == 0) {
-            *rule = (PickRule)i;
-            return ERR_OK;
-        }
-    }
-    return error_set(err, ERR_USAGE, "--pick takes remoteness, winby or false-hope, not '%s'",
-                     text);
-}
 
 /* The options that take a value; each may be given once (as game and
  * solver options may), so that a repeated one is not silently overridden. */
@@ -190,7 +169,7 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 a->cfg.work_dir = val;
                 a->db = val;
             } else if (strcmp(arg, "--pick") == 0) {
-                ErrCode rc = parse_pick(val, &a->pick, err);
+                ErrCode rc = query_parse_pick(val, &a->pick, err);
                 if (rc != ERR_OK) {
                     return rc;
                 }
@@ -276,363 +255,6 @@ static void list_all(void) {
     }
 }
 
-/* ------------------------------------------------------------------ query */
-
-typedef struct MoveResult {
-    char name[32];
-    char text[256];
-    Value value;         /* for the player making the move */
-    uint32_t remoteness; /* moves to the end when this move is played, counting it */
-    WinBy winby;
-    int order; /* its place in generate_moves' order: the last tie-break */
-} MoveResult;
-
-typedef struct Query {
-    char text[256];
-    Outcome outcome;
-    WinBy winby;
-    int nmoves;
-    MoveResult moves[GAME_MAX_MOVES]; /* best first by value and remoteness */
-    PickRule rule;
-    int pick;           /* index in moves of the picked move; -1 when there is none */
-    bool no_remoteness; /* the source holds no remoteness: none printed or compared */
-    bool value_only;    /* the position's value by a search from it: no moves */
-} Query;
-
-/* Where queries are answered from: the solve's database in memory, or a
- * database on disk. */
-typedef struct Source {
-    const SolveResult *res; /* res->db, when store is NULL; res->no_remoteness */
-    Store *store;
-} Source;
-
-/* Looks up a position's outcome; ERR_USAGE if the solve never reached it. */
-static ErrCode lookup(const Game *g, const Source *src, Position pos, Outcome *out, WinBy *winby,
-                      Error *err) {
-    Position key = game_canonical(g, pos);
-    const Database *fmt = src->store != NULL ? &src->store->fmt : &src->res->db;
-    uint32_t raw;
-    if (src->store != NULL) {
-        ErrCode rc = store_get(src->store, key, &raw, winby, err);
-        if (rc != ERR_OK) {
-            return rc;
-        }
-    } else {
-        raw = db_peek(fmt, key);
-        *winby = fmt->winby != NULL ? fmt->winby[key] : 0;
-    }
-    if (!db_raw_solved(fmt, raw)) {
-        char text[256];
-        g->ops->format(g, pos, text, sizeof text);
-        return error_set(err, ERR_USAGE,
-                         "position '%s' is not reachable from the initial position of this "
-                         "variant",
-                         text);
-    }
-    out->value = db_raw_value(fmt, raw);
-    out->remoteness = db_raw_remoteness(fmt, raw);
-    return ERR_OK;
-}
-
-/* Best first (value_move_order: wins quickest, ties quickest, draws,
- * losses slowest), then in generate_moves' order. */
-static int compare_moves(const void *pa, const void *pb) {
-    const MoveResult *a = pa, *b = pb;
-    int c = value_move_order(a->value, a->remoteness, b->value, b->remoteness);
-    return c != 0 ? c : a->order - b->order;
-}
-
-/* The index of the move the rule picks from q->moves (sorted best first),
- * -1 if there are no moves. `turn` is the mover (0: player one). A move's
- * margin for the mover is its WinBy score from the mover's side. */
-static int pick_move(const Query *q, PickRule rule, int turn) {
-    if (q->nmoves == 0) {
-        return -1;
-    }
-    if (rule == PICK_REMOTENESS) {
-        return 0;
-    }
-    int best = -1, hope = -1;
-    WinBy best_margin = 0, hope_margin = 0;
-    for (int i = 0; i < q->nmoves; i++) {
-        const MoveResult *m = &q->moves[i];
-        WinBy margin = turn == 0 ? m->winby : -m->winby;
-        /* Strict comparisons keep the first (by remoteness) among equals. */
-        if (best < 0 || margin > best_margin) {
-            best = i;
-            best_margin = margin;
-        }
-        if (m->value == VALUE_WIN && (hope < 0 || margin < hope_margin)) {
-            hope = i;
-            hope_margin = margin;
-        }
-    }
-    return rule == PICK_FALSE_HOPE && hope >= 0 ? hope : best;
-}
-
-static ErrCode run_query(const Game *g, const Source *src, const char *text, PickRule rule,
-                         Query *q, Error *err) {
-    if (src->store == NULL && !src->res->has_db) {
-        return error_set(err, ERR_USAGE,
-                         "--query needs a solver that keeps a database, and this solve kept "
-                         "none (a root-only solver such as minimax, or a database too large "
-                         "for the memory budget)");
-    }
-    Position pos;
-    ErrCode rc = g->ops->parse(g, text, &pos, err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    g->ops->format(g, pos, q->text, sizeof q->text);
-    rc = lookup(g, src, pos, &q->outcome, &q->winby, err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    q->nmoves = 0;
-    q->rule = rule;
-    q->pick = -1;
-    q->no_remoteness =
-        src->res->no_remoteness || (src->store != NULL && !store_has_remoteness(src->store));
-    if (g->ops->primitive(g, pos) != VALUE_UNDECIDED) {
-        return ERR_OK;
-    }
-    Move moves[GAME_MAX_MOVES];
-    int n = g->ops->generate_moves(g, pos, moves);
-    for (int i = 0; i < n; i++) {
-        MoveResult *m = &q->moves[q->nmoves++];
-        m->order = i;
-        Position child = g->ops->do_move(g, pos, moves[i]);
-        game_move_name(g, pos, moves[i], m->name, sizeof m->name);
-        g->ops->format(g, child, m->text, sizeof m->text);
-        Outcome c;
-        rc = lookup(g, src, child, &c, &m->winby, err);
-        if (rc == ERR_USAGE && src->store != NULL) {
-            return error_set(err, ERR_IO,
-                             "%s: a child of a reached position has no record; the database is "
-                             "damaged (solve --db %s --verify finds where)",
-                             src->store->dir.path, src->store->dir.path);
-        }
-        if (rc != ERR_OK) {
-            return rc == ERR_USAGE ? error_set(err, ERR_INTERNAL,
-                                               "a child of a reached position was not solved")
-                                   : rc;
-        }
-        m->value = value_for_mover(c.value);
-        /* Counted from the queried position: this move plus the child's. */
-        m->remoteness = c.value == VALUE_DRAW || q->no_remoteness ? 0 : c.remoteness + 1;
-    }
-    qsort(q->moves, (size_t)q->nmoves, sizeof q->moves[0], compare_moves);
-    q->pick = pick_move(q, rule, g->has_winby ? g->ops->turn(g, pos) : 0);
-    return ERR_OK;
-}
-
-/* ---------------------------------------------------------------- reports */
-
-/* "win in 3", or the value alone for a draw and when no remoteness is known. */
-static void describe_outcome(Outcome o, bool no_remoteness, char *buf, size_t n) {
-    if (o.value == VALUE_DRAW || no_remoteness) {
-        snprintf(buf, n, "%s", value_name(o.value));
-    } else {
-        snprintf(buf, n, "%s in %" PRIu32, value_name(o.value), o.remoteness);
-    }
-}
-
-static void print_text(const Game *g, const char *solver, const SolveResult *res,
-                       const DbSummary *sum, const Query *q) {
-    char spec[GAME_VARIANT_MAX + 64], buf[64], peak[32], rss[32];
-    game_spec(g, spec, sizeof spec);
-    describe_outcome(res->root, res->no_remoteness, buf, sizeof buf);
-    printf("game        %s (%s)\n", spec, g->module->title);
-    printf("solver      %s\n", solver);
-    printf("value       %s", buf);
-    if (res->has_winby) {
-        printf(", winby %" PRId32 " (the first player's margin)", res->root_winby);
-    }
-    printf("\n");
-    if (sum != NULL) {
-        printf("positions   %" PRIu64 " reached: %" PRIu64 " win, %" PRIu64 " lose, %" PRIu64
-               " tie, %" PRIu64 " draw\n",
-               sum->positions, sum->count[VALUE_WIN], sum->count[VALUE_LOSE], sum->count[VALUE_TIE],
-               sum->count[VALUE_DRAW]);
-    }
-    printf("counters   ");
-    for (int i = 0; i < COUNTER_COUNT; i++) {
-        printf(" %s=%" PRIu64, counter_names[i], counters_get(&res->counters, i));
-    }
-    printf("%s\n", STATS_ENABLED ? "" : " (counting compiled out: STATS=0)");
-    printf("time        %.6f s wall, %d thread%s\n", res->wall_seconds, res->threads,
-           res->threads == 1 ? "" : "s");
-    printf("memory      peak %s (%s), peak RSS %s\n",
-           mem_format(res->peak_bytes, peak, sizeof peak),
-           mem_have_jemalloc() ? "jemalloc" : "no jemalloc in this build",
-           mem_format(res->peak_rss_bytes, rss, sizeof rss));
-    for (int i = 0; i < res->nextra; i++) {
-        printf("%-11s %.6g\n", res->extra[i].name, res->extra[i].value);
-    }
-    if (res->has_checksum) {
-        printf("checksum    %016" PRIx64 " (of the database)\n", res->checksum);
-    }
-    if (sum != NULL && sum->by_remoteness != NULL && !res->no_remoteness) {
-        printf("\nremoteness        win       lose        tie       draw\n");
-        for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
-            const uint64_t *c = sum->by_remoteness[r];
-            printf("%10" PRIu32 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", r,
-                   c[VALUE_WIN], c[VALUE_LOSE], c[VALUE_TIE], c[VALUE_DRAW]);
-        }
-    }
-    if (q != NULL) {
-        char board[GAME_TEXT_MAX];
-        Position pos;
-        g->ops->parse(g, q->text, &pos, NULL);
-        game_print(g, pos, board, sizeof board);
-        describe_outcome(q->outcome, q->no_remoteness, buf, sizeof buf);
-        printf("\nposition    %s\n%s", q->text, board);
-        printf("value       %s for the player to move", buf);
-        if (res->has_winby) {
-            printf(", winby %" PRId32, q->winby);
-        }
-        printf("\n");
-        if (q->value_only) {
-            printf("moves       not searched (search: the position's value only)\n");
-        } else if (q->nmoves > 0) {
-            printf("moves       (value for the player making the move)\n");
-        }
-        for (int i = 0; i < q->nmoves; i++) {
-            const MoveResult *m = &q->moves[i];
-            describe_outcome((Outcome){m->value, m->remoteness}, q->no_remoteness, buf, sizeof buf);
-            printf("  %-8s %-14s -> %s", m->name, buf, m->text);
-            if (res->has_winby) {
-                printf("  winby %" PRId32, m->winby);
-            }
-            printf("\n");
-        }
-        if (q->pick >= 0) {
-            printf("pick        %s (rule %s)\n", q->moves[q->pick].name, pick_names[q->rule]);
-        }
-    }
-}
-
-/* A query's moves, best first, and the move it picks. */
-static void json_moves(JsonWriter *w, const Game *g, const Query *q) {
-    json_array_begin(w, "moves");
-    for (int i = 0; i < q->nmoves; i++) {
-        const MoveResult *m = &q->moves[i];
-        json_object_begin(w, NULL);
-        json_string(w, "move", m->name);
-        json_string(w, "position", m->text);
-        json_string(w, "value", value_name(m->value));
-        if (!q->no_remoteness) {
-            json_uint(w, "remoteness", m->remoteness);
-        }
-        if (g->has_winby) {
-            json_int(w, "winby", m->winby);
-        }
-        json_object_end(w);
-    }
-    json_array_end(w);
-    json_object_begin(w, "pick");
-    json_string(w, "rule", pick_names[q->rule]);
-    if (q->pick >= 0) {
-        json_string(w, "move", q->moves[q->pick].name);
-    } else {
-        json_null(w, "move");
-    }
-    json_object_end(w);
-}
-
-/* The query object (inside the report, or one line of --query -). */
-static void json_query(JsonWriter *w, const char *key, const Game *g, const Query *q,
-                       const char *source) {
-    json_object_begin(w, key);
-    json_string(w, "position", q->text);
-    json_string(w, "value", value_name(q->outcome.value));
-    if (!q->no_remoteness) {
-        json_uint(w, "remoteness", q->outcome.remoteness);
-    }
-    if (g->has_winby) {
-        json_int(w, "winby", q->winby);
-    }
-    if (!q->value_only) { /* search --query P: no moves, no pick */
-        json_moves(w, g, q);
-    }
-    if (source != NULL) {
-        json_string(w, "source", source);
-    }
-    json_object_end(w);
-}
-
-static void print_json(const Game *g, const char *solver, const char *source,
-                       const SolveResult *res, const DbSummary *sum, const Query *q) {
-    JsonWriter w;
-    json_init(&w, stdout, false);
-    json_object_begin(&w, NULL);
-    json_string(&w, "game", g->module->name);
-    json_string(&w, "variant", g->variant);
-    json_string(&w, "solver", solver);
-    json_string(&w, "source", source);
-    json_string(&w, "value", value_name(res->root.value));
-    if (!res->no_remoteness) {
-        json_uint(&w, "remoteness", res->root.remoteness);
-    }
-    if (res->has_winby) {
-        json_int(&w, "winby", res->root_winby);
-    }
-    static const char *const keys[] = {"wins", "losses", "ties", "draws"};
-    static const Value vals[] = {VALUE_WIN, VALUE_LOSE, VALUE_TIE, VALUE_DRAW};
-    if (sum != NULL) {
-        json_uint(&w, "positions", sum->positions);
-    } else {
-        json_null(&w, "positions");
-    }
-    for (int i = 0; i < 4; i++) {
-        if (sum != NULL) {
-            json_uint(&w, keys[i], sum->count[vals[i]]);
-        } else {
-            json_null(&w, keys[i]);
-        }
-    }
-    json_uint(&w, "hash_space", g->num_positions);
-    json_object_begin(&w, "counters");
-    for (int i = 0; i < COUNTER_COUNT; i++) {
-        json_uint(&w, counter_names[i], counters_get(&res->counters, i));
-    }
-    json_object_end(&w);
-    json_bool(&w, "counting", STATS_ENABLED);
-    json_double(&w, "wall_seconds", res->wall_seconds);
-    json_uint(&w, "peak_bytes", res->peak_bytes);
-    json_uint(&w, "peak_rss_bytes", res->peak_rss_bytes);
-    json_string(&w, "allocator", mem_allocator());
-    json_int(&w, "threads", res->threads);
-    json_object_begin(&w, "solver_stats");
-    for (int i = 0; i < res->nextra; i++) {
-        json_double(&w, res->extra[i].name, res->extra[i].value);
-    }
-    json_object_end(&w);
-    if (res->has_checksum) {
-        char hex[24];
-        snprintf(hex, sizeof hex, "%016" PRIx64, res->checksum);
-        json_string(&w, "db_checksum", hex);
-    }
-    if (sum != NULL && sum->by_remoteness != NULL && !res->no_remoteness) {
-        json_array_begin(&w, "by_remoteness");
-        for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
-            const uint64_t *c = sum->by_remoteness[r];
-            json_object_begin(&w, NULL);
-            json_uint(&w, "remoteness", r);
-            json_uint(&w, "win", c[VALUE_WIN]);
-            json_uint(&w, "lose", c[VALUE_LOSE]);
-            json_uint(&w, "tie", c[VALUE_TIE]);
-            json_uint(&w, "draw", c[VALUE_DRAW]);
-            json_object_end(&w);
-        }
-        json_array_end(&w);
-    }
-    if (q != NULL) {
-        json_query(&w, "query", g, q, NULL);
-    }
-    json_object_end(&w);
-}
-
 static int fail(const Error *err) {
     if (dist_error_is_shared(err)) {
         /* rank 0 prints it */
@@ -642,52 +264,6 @@ static int fail(const Error *err) {
         fprintf(stderr, "solve: %s\n", err->msg);
     }
     return err->code != ERR_OK ? (int)err->code : 1;
-}
-
-/* --query -: one position per line of standard input, one JSON object per
- * line out (or {"position":..., "error":...} for a line that cannot be
- * answered). Returns ERR_OK, or the code of the last failed line. */
-static ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source) {
-    static Query q;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    ErrCode last = ERR_OK;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
-            line[--n] = '\0';
-        }
-        if (n == 0) {
-            continue;
-        }
-        Error err = {0};
-        JsonWriter w;
-        json_init(&w, stdout, false);
-        /* A NUL would end the text the game parses, and the rest of the
-         * line would be dropped unseen: the line is malformed. */
-        const char *nul = memchr(line, '\0', (size_t)n);
-        ErrCode rc = nul != NULL ? error_set(&err, ERR_USAGE,
-                                             "a query line holds a NUL byte (byte %td of the "
-                                             "line); positions are text",
-                                             nul - line + 1)
-                                 : run_query(g, src, line, rule, &q, &err);
-        if (rc == ERR_OK) {
-            json_query(&w, NULL, g, &q, source); /* one line: the writer ends it */
-        } else {
-            json_object_begin(&w, NULL);
-            json_string_n(&w, "position", line, (size_t)n);
-            json_string(&w, "error", err.msg);
-            json_int(&w, "code", rc);
-            json_object_end(&w);
-            last = rc;
-            if (rc == ERR_IO || rc == ERR_MEMORY || rc == ERR_INTERNAL) {
-                fprintf(stderr, "solve: %s\n", err.msg);
-                break; /* the database itself is at fault: stop */
-            }
-        }
-    }
-    free(line);
-    return last;
 }
 
 /* --sample N: N positions, each the end of a random playout from the
@@ -774,7 +350,7 @@ static int from_disk(const Game *g, Args *a) {
     if (rc == ERR_OK && stream) {
         rc = query_stream(g, &src, a->pick, "disk");
     } else if (rc == ERR_OK && a->query != NULL) {
-        rc = run_query(g, &src, a->query, a->pick, &q, &err);
+        rc = query_run(g, &src, a->query, a->pick, &q, &err);
     }
     res.wall_seconds = clock_seconds() - t0;
     res.peak_rss_bytes = mem_rss_peak();
@@ -794,9 +370,9 @@ static int from_disk(const Game *g, Args *a) {
         /* a partial database's manifest has no counts: --analyze has them */
         const DbSummary *ps = st.m.partial && !a->analyze ? NULL : &sum;
         if (a->json) {
-            print_json(g, st.m.solver, "disk", &res, ps, pq);
+            report_json(g, st.m.solver, "disk", &res, ps, pq);
         } else {
-            print_text(g, st.m.solver, &res, ps, pq);
+            report_text(g, st.m.solver, &res, ps, pq);
             printf("source      %s (no solve)%s\n", a->db,
                    !a->verify       ? ""
                    : st.bdd != NULL ? "; verified: every checksum, the BDD dumps and the counts"
@@ -860,7 +436,7 @@ static int run(int argc, char **argv) {
         error_set(&err, ERR_USAGE,
                   "--pick %s needs WinBy scores, which game '%s' does not have (e.g. othello "
                   "has them)",
-                  pick_names[a.pick], g->module->name);
+                  query_pick_names[a.pick], g->module->name);
         game_destroy(g);
         return fail(&err);
     }
@@ -1004,7 +580,7 @@ static int run(int argc, char **argv) {
         q.no_remoteness = true;
         q.value_only = true;
     } else if (rc == ERR_OK && a.query != NULL) {
-        rc = run_query(g, &src, a.query, a.pick, &q, &err);
+        rc = query_run(g, &src, a.query, a.pick, &q, &err);
     }
     if (rc == ERR_OK && !stream) {
         /* A solver without a database may still report its totals. */
@@ -1015,9 +591,9 @@ static int run(int argc, char **argv) {
         const DbSummary *ps = res.has_db ? &sum : res.has_summary ? &kept : NULL;
         const Query *pq = a.query != NULL ? &q : NULL;
         if (a.json) {
-            print_json(g, s->name, "solve", &res, ps, pq);
+            report_json(g, s->name, "solve", &res, ps, pq);
         } else {
-            print_text(g, s->name, &res, ps, pq);
+            report_text(g, s->name, &res, ps, pq);
         }
     }
     if (opened) {
