@@ -14,7 +14,9 @@
  * This unit holds the command line: the options, the choice between a
  * solve and a database on disk, --list and --sample. The queries (--query,
  * the move --pick names) are cli/query.c's, the report cli/report.c's
- * (cli/cli.h).
+ * (cli/cli.h). What a solver can serve comes from its SolverModule flags
+ * (solvers/solver.h: root_only, partial_db, reads_db, distributed,
+ * window_option), never from its name.
  *
  * Built with -DUSE_MPI this is bin/solve-mpi (core/dist.h): every rank runs
  * the same command, a distributed solver (tier) shares the work, rank 0
@@ -397,14 +399,29 @@ static int from_disk(const Game *g, Args *a) {
     return rc == ERR_OK ? 0 : fail(&err);
 }
 
-/* The solver's boolean option `name` is on (false when it has none). */
-static bool solver_switch(const SolverModule *s, const SolveConfig *cfg, const char *name) {
-    for (int k = 0; s->options != NULL && s->options[k].name != NULL; k++) {
-        if (strcmp(s->options[k].name, name) == 0 && s->options[k].type == OPT_BOOL) {
-            return opt_bool(&cfg->options, name);
+/* The solver's option s->window_option is on: it keeps only the part of the
+ * database in use (false when it has no such option). */
+static bool window_on(const SolverModule *s, const SolveConfig *cfg) {
+    for (int k = 0; s->window_option != NULL && s->options != NULL && s->options[k].name != NULL;
+         k++) {
+        if (strcmp(s->options[k].name, s->window_option) == 0 && s->options[k].type == OPT_BOOL) {
+            return opt_bool(&cfg->options, s->window_option);
         }
     }
     return false;
+}
+
+/* The distributed solvers ("tier", or "tier or NAME ..."), for a message. */
+static void distributed_names(char *buf, size_t n) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; solver_registry[i] != NULL && used < n; i++) {
+        if (solver_registry[i]->distributed) {
+            int k = snprintf(buf + used, n - used, "%s%s", used > 0 ? " or " : "",
+                             solver_registry[i]->name);
+            used += k > 0 ? (size_t)k : 0;
+        }
+    }
 }
 
 static int run(int argc, char **argv) {
@@ -470,10 +487,12 @@ static int run(int argc, char **argv) {
             rc = options_parse(s->options, NULL, s->name, &a.cfg.options, &err);
         }
     }
-    if (rc == ERR_OK && dist_size() > 1 && strcmp(s->name, "tier") != 0) {
+    if (rc == ERR_OK && dist_size() > 1 && !s->distributed) {
+        char names[128];
+        distributed_names(names, sizeof names);
         rc = error_set(&err, ERR_UNSUPPORTED,
-                       "solver '%s' runs in one process; with %d MPI ranks give --solver tier",
-                       s->name, dist_size());
+                       "solver '%s' runs in one process; with %d MPI ranks give --solver %s",
+                       s->name, dist_size(), names);
     }
     if (rc != ERR_OK) {
         game_destroy(g);
@@ -505,11 +524,11 @@ static int run(int argc, char **argv) {
                            "only some (use dfs)",
                            what, s->name);
         }
-        if (rc == ERR_OK && a.query != NULL && a.db == NULL && solver_switch(s, &a.cfg, "window")) {
+        if (rc == ERR_OK && a.query != NULL && a.db == NULL && window_on(s, &a.cfg)) {
             rc = error_set(&err, ERR_USAGE,
-                           "--query needs the whole database, and '%s:window' keeps only the "
-                           "tiers in use; drop 'window', or save it with --db DIR",
-                           s->name);
+                           "--query needs the whole database, and '%s:%s' keeps only the "
+                           "tiers in use; drop '%s', or save it with --db DIR",
+                           s->name, s->window_option, s->window_option);
         }
         if (rc != ERR_OK) {
             game_destroy(g);

@@ -128,6 +128,17 @@ typedef struct SolverModule {
      * too: the positions it searches above the database must not repeat, and
      * it refuses a position of a loopy tier the database does not hold. */
     bool reads_db;
+    /* OPTIONAL (default false): it runs on several MPI ranks sharing the work
+     * (bin/solve-mpi, core/dist.h), every rank calling solve with the same
+     * arguments and rank 0 reporting (tier). bin/solve-mpi started on more
+     * than one rank refuses every solver without it. */
+    bool distributed;
+    /* OPTIONAL (default NULL): the name of the solver's boolean option that,
+     * when on, keeps only the part of the database in use in memory (tier's
+     * "window": the tiers in use), so that the solve ends with no whole
+     * database (has_db false). bin/solve then refuses, before solving, a
+     * --query that has no --db DIR to read the database back from. */
+    const char *window_option;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);

@@ -2447,6 +2447,8 @@ const SolverModule tier_solver = {
     .needs = NEEDS_TIERS,
     .loopy_ok = true, /* loopy games that declare tiers: solvers/tier_loopy.c */
     .parallel = true,
+    .distributed = true,
+    .window_option = "window",
     .options = tier_options,
     .solve = tier_solve,
 };

@@ -153,17 +153,49 @@ static void counters_tell_the_gps_story(void **state) {
 #endif
 }
 
+/* The SolverModule flags bin/solve reads instead of solver names: a
+ * window_option names a boolean option of its solver (else bin/solve would
+ * never see it on); tier is distributed (bin/solve-mpi runs it on N ranks)
+ * with "window", and a solver that keeps no database or only some of it is
+ * not distributed (bin/solve-mpi's ranks share a database). */
+static void solver_flags(void **state) {
+    (void)state;
+    for (int i = 0; solver_registry[i] != NULL; i++) {
+        const SolverModule *s = solver_registry[i];
+        if (s->window_option != NULL) {
+            const OptionSpec *o = s->options;
+            while (o != NULL && o->name != NULL && strcmp(o->name, s->window_option) != 0) {
+                o++;
+            }
+            if (o == NULL || o->name == NULL || o->type != OPT_BOOL) {
+                fail_msg("%s: window_option '%s' is not one of its boolean options", s->name,
+                         s->window_option);
+            }
+        }
+        if (s->distributed && (s->root_only || s->partial_db)) {
+            fail_msg("%s: distributed, but keeps no whole database", s->name);
+        }
+    }
+    const SolverModule *tier = solver_find("tier");
+    assert_non_null(tier);
+    assert_true(tier->distributed);
+    assert_string_equal(tier->window_option, "window");
+    assert_false(solver_find("dfs")->distributed);
+}
+
 int main(void) {
     size_t nspecs, nsolvers = 0;
     char **specs = test_game_specs(&nspecs);
     while (solver_registry[nsolvers] != NULL) {
         nsolvers++;
     }
-    struct CMUnitTest *tests = calloc(nspecs * (nsolvers + 1), sizeof *tests);
+    struct CMUnitTest *tests = calloc(nspecs * (nsolvers + 1) + 1, sizeof *tests);
     Case *cases = calloc(nspecs * nsolvers, sizeof *cases);
     assert_non_null(tests);
     assert_non_null(cases);
     size_t n = 0, nc = 0;
+    tests[n++] =
+        (struct CMUnitTest){.name = test_strdupf("solver flags"), .test_func = solver_flags};
     for (size_t i = 0; i < nspecs; i++) {
         Game *g = test_game(specs[i]);
         bool dfs_ok = solver_supports(solver_find("dfs"), g, NULL, 0);
