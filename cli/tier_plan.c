@@ -141,8 +141,9 @@ static const PlanOption plan_options[] = {
     {"--startup", "seconds", 86400, false},
 };
 #define PLAN_NOPTIONS (int)(sizeof plan_options / sizeof plan_options[0])
+#define PLAN_POSITIONS 2 /* the index of --positions in plan_options */
 
-/* Where option k's value goes. */
+/* Where option k's value goes (in the order of plan_options). */
 static double *plan_slot(Plan *p, int k, double *ranks, double *threads) {
     double *slots[PLAN_NOPTIONS] = {ranks,         threads,     &p->positions, &p->cost,
                                     &p->bandwidth, &p->latency, &p->imbalance, &p->imbalance_sliced,
@@ -454,7 +455,7 @@ static int run(int argc, char **argv) {
         fprintf(stderr,
                 "tier-plan: --positions '%s' is more than the %" PRIu64
                 " positions of the game's hash space\n",
-                text_escape(seen[2], quoted, sizeof quoted), g->num_positions);
+                text_escape(seen[PLAN_POSITIONS], quoted, sizeof quoted), g->num_positions);
         rc = ERR_USAGE;
     } else {
         rc = plan_game(g, &p);

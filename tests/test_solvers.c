@@ -194,7 +194,8 @@ int main(void) {
     assert_non_null(tests);
     assert_non_null(cases);
     size_t n = 0, nc = 0;
-    tests[n++] = (struct CMUnitTest){.name = "solver flags", .test_func = solver_flags};
+    tests[n++] =
+        (struct CMUnitTest){.name = test_strdupf("solver flags"), .test_func = solver_flags};
     for (size_t i = 0; i < nspecs; i++) {
         Game *g = test_game(specs[i]);
         bool dfs_ok = solver_supports(solver_find("dfs"), g, NULL, 0);
