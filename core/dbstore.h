@@ -72,6 +72,11 @@
  * Readers take no lock: they read only the files the manifest lists, each
  * of which is replaced only by rename, and the checksum chain refuses a
  * mixture of two databases.
+ *
+ * Four units implement this header (core/dbstore_internal.h is what they
+ * share): core/dbstore.c the directory, lock, clean-up and safe writes;
+ * core/dbstore_codec.c the block codec, dictionary and writing;
+ * core/dbstore_read.c the reader; core/dbstore_manifest.c the manifest.
  */
 #ifndef CORE_DBSTORE_H
 #define CORE_DBSTORE_H

@@ -1,18 +1,23 @@
-/* solvers/store.c: see store.h. */
+/* solvers/store.c: a game's database on disk (solvers/store.h), all but
+ * its verification (solvers/store_verify.c): saving a solve's in-memory
+ * database (slots layout) and the manifests every layout gets; opening a
+ * database (its manifest against the game, a tier's files or N-rank
+ * slices grouped by tier); reading a record (one block through a
+ * direct-mapped cache of STORE_CACHE_BLOCKS blocks); a tier or a file read
+ * whole; the counts streamed block by block (store_analyze). Memory: the
+ * manifest, the opened files' block indexes and the cache.
+ */
 #include "solvers/store.h"
 
 #include <inttypes.h>
-#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "core/clock.h"
 #include "core/mem.h"
+#include "solvers/store_internal.h"
 #include "solvers/symbolic_db.h"
-
-#define REMEDY "remove the directory and solve again, or use another --db"
 
 void store_tier_name(int tier, char *buf, size_t n) { snprintf(buf, n, "tier-%04d.gmdb", tier); }
 
@@ -214,17 +219,16 @@ static ErrCode tier_slices(Store *st, Error *err) {
 }
 
 /* Tier t's records, read whole from its file or assembled from its slices. */
-static ErrCode load_file(Store *st, int k, int threads, Database *v, Error *err);
-static ErrCode load_tier(Store *st, int t, int threads, Database *v, Error *err) {
+ErrCode store_load_tier(Store *st, int t, int threads, Database *v, Error *err) {
     int k0 = st->tier_file[t], k1 = st->tier_file[t + 1];
     if (k1 - k0 == 1) {
-        return load_file(st, k0, threads, v, err);
+        return store_load_file(st, k0, threads, v, err);
     }
     ErrCode rc = db_create(v, st->tier_size[t], st->m.width, st->m.winby, err);
     bool made = rc == ERR_OK;
     for (int k = k0; k < k1 && rc == ERR_OK; k++) {
         Database part;
-        rc = load_file(st, k, threads, &part, err);
+        rc = store_load_file(st, k, threads, &part, err);
         if (rc == ERR_OK) {
             uint64_t first = st->m.files[k].first;
             memcpy(v->width == 1 ? (void *)(v->r8 + first) : (void *)(v->r16 + first),
@@ -362,11 +366,9 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
     info->first = f->first;
 }
 
-static const char *record_problem(const Store *st, uint32_t raw);
-
 /* Opens file k (header, index) on first use; checks it is the file the
  * manifest lists. */
-static ErrCode open_file(Store *st, int k, Error *err) {
+ErrCode store_open_file(Store *st, int k, Error *err) {
     if (st->opened[k]) {
         return ERR_OK;
     }
@@ -456,7 +458,7 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         return ERR_OK;
     }
     if (rc == ERR_OK) {
-        rc = open_file(st, k, err);
+        rc = store_open_file(st, k, err);
     }
     if (rc != ERR_OK) {
         return rc;
@@ -504,7 +506,7 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         memcpy(&w, e->data + n * f->info.width + 2 * j, 2);
         *winby = w;
     }
-    const char *why = *raw != DB_UNREACHED ? record_problem(st, *raw) : NULL;
+    const char *why = *raw != DB_UNREACHED ? store_record_problem(st, *raw) : NULL;
     if (why != NULL) {
         return error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY, f->path, why, i);
     }
@@ -514,7 +516,7 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
 /* ------------------------------------------------------- whole files */
 
 /* Reads file k whole into a new database of its records. */
-static ErrCode load_file(Store *st, int k, int threads, Database *v, Error *err) {
+ErrCode store_load_file(Store *st, int k, int threads, Database *v, Error *err) {
     const DbManifestFile *f = &st->m.files[k];
     ErrCode rc = db_create(v, f->records, st->m.width, st->m.winby, err);
     if (rc != ERR_OK) {
@@ -550,11 +552,11 @@ ErrCode store_tier_load(Store *st, int t, int threads, Database *v, Error *err) 
         return error_set(err, ERR_INTERNAL, "%s does not hold tier %d as a tier file", st->dir.path,
                          t);
     }
-    return load_tier(st, t, threads, v, err);
+    return store_load_tier(st, t, threads, v, err);
 }
 
 /* A record the game can hold; NULL if fine, else why not. */
-static const char *record_problem(const Store *st, uint32_t raw) {
+const char *store_record_problem(const Store *st, uint32_t raw) {
     const Database *f = &st->fmt;
     if (!db_raw_solved(f, raw)) {
         return "an undecided record";
@@ -568,7 +570,7 @@ static const char *record_problem(const Store *st, uint32_t raw) {
     return NULL;
 }
 
-static ErrCode summary_alloc(const Store *st, DbSummary *sum, Error *err) {
+ErrCode store_summary_alloc(const Store *st, DbSummary *sum, Error *err) {
     memset(sum, 0, sizeof *sum);
     sum->by_remoteness = mem_calloc((size_t)st->fmt.max_remoteness + 1, sizeof *sum->by_remoteness,
                                     "the remoteness histogram", err);
@@ -576,7 +578,7 @@ static ErrCode summary_alloc(const Store *st, DbSummary *sum, Error *err) {
 }
 
 /* Adds n positions holding record raw. */
-static void summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_t n) {
+void store_summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_t n) {
     Value v = db_raw_value(&st->fmt, raw);
     uint32_t r = db_raw_remoteness(&st->fmt, raw);
     sum->positions += n;
@@ -588,10 +590,10 @@ static void summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_
 }
 
 static void summary_add(const Store *st, DbSummary *sum, uint32_t raw) {
-    summary_add_n(st, sum, raw, 1);
+    store_summary_add_n(st, sum, raw, 1);
 }
 
-static ErrCode check_counts(const Store *st, const DbSummary *sum, Error *err) {
+ErrCode store_check_counts(const Store *st, const DbSummary *sum, Error *err) {
     const DbManifest *m = &st->m;
     if (sum->positions != m->positions || memcmp(sum->count + 1, m->count + 1, 4 * 8) != 0 ||
         sum->max_remoteness != m->max_remoteness) {
@@ -609,10 +611,10 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
     if (st->bdd != NULL) {
         return symdb_analyze(st->bdd, sum, NULL, err);
     }
-    ErrCode rc = summary_alloc(st, sum, err);
+    ErrCode rc = store_summary_alloc(st, sum, err);
     unsigned char *buf = NULL;
     for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
-        rc = open_file(st, k, err);
+        rc = store_open_file(st, k, err);
         if (rc != ERR_OK) {
             break;
         }
@@ -635,7 +637,7 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
                 if (raw == DB_UNREACHED) {
                     continue;
                 }
-                const char *why = record_problem(st, raw);
+                const char *why = store_record_problem(st, raw);
                 if (why != NULL) {
                     rc = error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY,
                                    f->path, why, b * f->block_records + j);
@@ -647,501 +649,10 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
     }
     free(buf);
     if (rc == ERR_OK && !st->m.partial) {
-        rc = check_counts(st, sum, err);
+        rc = store_check_counts(st, sum, err);
     }
     if (rc != ERR_OK) {
         db_summary_free(sum);
     }
-    return rc;
-}
-
-/* -------------------------------------------------------------- verify */
-
-/* A position's expansion: what the GPS families (expand) or the tier fast
- * path (TierOps.expand_run) give, the same by the game's contract. */
-typedef TierExpansion Kids;
-
-/* The children of p through the GPS-cached, GPS or stateless family. */
-static void expand(const Game *g, const GpsOps *f, GpsState *gs, Position p, Kids *e) {
-    Move moves[GAME_MAX_MOVES];
-    e->n = 0;
-    e->turn = 0;
-    e->winby = 0;
-    if (f != NULL) {
-        f->set(gs, p);
-        e->primitive = f->primitive(gs);
-        if (e->primitive != VALUE_UNDECIDED) {
-            e->winby = g->has_winby ? f->winby(gs) : 0;
-            return;
-        }
-        e->turn = g->has_winby ? f->turn(gs) : 0;
-        int n = f->generate_moves(gs, moves);
-        for (int i = 0; i < n; i++) {
-            Position c = f->do_move(gs, moves[i]);
-            e->child[i] = g->symmetric ? f->canonical(gs) : c;
-            f->undo_move(gs);
-        }
-        e->n = n;
-        return;
-    }
-    e->primitive = g->ops->primitive(g, p);
-    if (e->primitive != VALUE_UNDECIDED) {
-        e->winby = g->has_winby ? g->ops->winby(g, p) : 0;
-        return;
-    }
-    e->turn = g->has_winby ? g->ops->turn(g, p) : 0;
-    int n = g->ops->generate_moves(g, p, moves);
-    for (int i = 0; i < n; i++) {
-        e->child[i] = game_canonical(g, g->ops->do_move(g, p, moves[i]));
-    }
-    e->n = n;
-}
-
-/* The records in memory during a verification: for tiers, loaded[t] holds
- * tier t's records when resident; for slots, loaded[0] the whole space. */
-typedef struct Verify {
-    Store *st;
-    Database *loaded;
-    bool *resident;
-    Position *first;                    /* tier-major: first position of each tier */
-    int kids[GAME_MAX_CHILD_TIERS + 1]; /* the tier being checked and its children */
-    int nkids;
-} Verify;
-
-/* The record of child c (canonical): false if its tier is not resident
- * (a game breaking its tier contract). */
-static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winby) {
-    const Store *st = v->st;
-    const Game *g = st->g;
-    const Database *db;
-    uint64_t i;
-    if (!st->tiers) {
-        db = &v->loaded[0];
-        i = c;
-    } else if (g->tiers->first != NULL) {
-        /* Tier-major: a range test over the resident tiers (no game call),
-         * as the tier solver's locate does. */
-        for (int k = 0; k < v->nkids; k++) {
-            int u = v->kids[k];
-            if (c - v->first[u] < v->loaded[u].size && c >= v->first[u]) {
-                *raw = db_peek(&v->loaded[u], c - v->first[u]);
-                *winby = v->loaded[u].winby != NULL ? v->loaded[u].winby[c - v->first[u]] : 0;
-                return true;
-            }
-        }
-        return false;
-    } else {
-        int t = g->tiers->tier_of(g, c);
-        if (t < 0 || t >= st->ntiers || !v->resident[t]) {
-            return false;
-        }
-        db = &v->loaded[t];
-        i = g->tiers->first != NULL ? c - v->first[t] : g->tiers->index_of(g, c);
-        if (i >= db->size) {
-            return false;
-        }
-    }
-    *raw = db_peek(db, i);
-    *winby = db->winby != NULL ? db->winby[i] : 0;
-    return true;
-}
-
-/* Checks record i of db (position p, expanded as *given, or through fam
- * when given is NULL); NULL if it agrees, else a description of the
- * disagreement in buf. */
-static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, const Database *db,
-                             uint64_t i, Position p, const Kids *given, char *buf, size_t n) {
-    const Store *st = v->st;
-    const Game *g = st->g;
-    uint32_t raw = db_peek(db, i);
-    WinBy stored_w = db->winby != NULL ? db->winby[i] : 0;
-    if (raw == DB_UNREACHED) {
-        if (stored_w != 0) {
-            snprintf(buf, n, "an unreached position with a score (%d)", (int)stored_w);
-            return buf;
-        }
-        return NULL;
-    }
-    const char *why = record_problem(st, raw);
-    if (why != NULL) {
-        snprintf(buf, n, "%s", why);
-        return buf;
-    }
-    Kids own;
-    const Kids *e = given;
-    if (e == NULL) {
-        expand(g, fam, gs, p, &own);
-        e = &own;
-    }
-    Outcome want = {e->primitive, 0};
-    WinBy want_w = e->winby;
-    if (e->primitive == VALUE_UNDECIDED) {
-        ChildFold fold;
-        fold_init(&fold);
-        want_w = winby_worst(e->turn);
-        for (int k = 0; k < e->n; k++) {
-            uint32_t craw;
-            WinBy cw;
-            if (!child_record(v, e->child[k], &craw, &cw)) {
-                snprintf(buf, n, "child %" PRIu64 " is outside the child tiers", e->child[k]);
-                return buf;
-            }
-            if (!db_raw_solved(&st->fmt, craw)) {
-                snprintf(buf, n, "child %" PRIu64 " has no record", e->child[k]);
-                return buf;
-            }
-            fold_add(&fold, db_raw_value(&st->fmt, craw), db_raw_remoteness(&st->fmt, craw));
-            want_w = winby_better(e->turn, want_w, cw);
-        }
-        want = fold_result(&fold);
-        if (want.value == VALUE_UNDECIDED) {
-            snprintf(buf, n, "not primitive, but no moves");
-            return buf;
-        }
-    }
-    Outcome got = {db_raw_value(&st->fmt, raw), db_raw_remoteness(&st->fmt, raw)};
-    if (got.value != want.value || got.remoteness != want.remoteness ||
-        (g->has_winby && stored_w != want_w)) {
-        snprintf(buf, n,
-                 "stored %s in %" PRIu32 " (winby %d), its children give %s in %" PRIu32
-                 " (winby %d)",
-                 value_name(got.value), got.remoteness, (int)stored_w, value_name(want.value),
-                 want.remoteness, (int)(g->has_winby ? want_w : 0));
-        return buf;
-    }
-    return NULL;
-}
-
-/* The fast path's visitor state (one per thread and chunk). */
-typedef struct FastCheck {
-    const Verify *v;
-    const Database *db;
-    uint64_t bad;  /* the first index that disagrees, UINT64_MAX if none */
-    uint64_t seen; /* positions checked */
-    char buf[256];
-} FastCheck;
-
-static void fast_check(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
-    FastCheck *f = ctx;
-    if (f->bad != UINT64_MAX) {
-        return; /* this chunk already has its first disagreement */
-    }
-    f->seen++;
-    if (check_one(f->v, NULL, NULL, f->db, i, p, e, f->buf, sizeof f->buf) != NULL) {
-        f->bad = i;
-    }
-}
-
-/* Bit i of reach: record i of db is reached (not DB_UNREACHED); what the
- * fast path walks. (size + 63) / 64 words, filled in parallel. */
-static uint64_t *reach_of(const Database *db, int threads, Error *err) {
-    uint64_t words = (db->size + 63) / 64;
-    uint64_t *reach = mem_calloc((size_t)words + 1, sizeof *reach, "the verify bitmap", err);
-    if (reach == NULL) {
-        return NULL;
-    }
-#pragma omp parallel for num_threads(threads) schedule(static) if (words > 4096)
-    for (uint64_t w = 0; w < words; w++) {
-        uint64_t i0 = w * 64, i1 = i0 + 64 < db->size ? i0 + 64 : db->size, bits = 0;
-        for (uint64_t i = i0; i < i1; i++) {
-            bits |= (uint64_t)(db_peek(db, i) != DB_UNREACHED) << (i - i0);
-        }
-        reach[w] = bits;
-    }
-    return reach;
-}
-
-/* Checks records [0, db->size) of one unit (a tier, or the whole slots
- * database) in parallel over chunks of 2^16 records, and adds the unit's
- * records to *sum; *bad gets the smallest index that disagrees
- * (UINT64_MAX if none). A game with the tier fast path (TierOps.expand_run)
- * has each chunk's reached positions expanded by it, in index order, as
- * the tier solver does; others expand each position through the GPS
- * family. O(records + positions x moves); memory: a bitmap of the unit
- * (fast path) and a histogram of record values per thread. */
-static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, bool progress,
-                          uint64_t *bad, uint64_t *checked, DbSummary *sum, Error *err) {
-    const Game *g = v->st->g;
-    const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
-    bool fast = v->st->tiers && g->tiers->expand_run != NULL;
-    uint64_t *reach = NULL;
-    if (fast) {
-        reach = reach_of(db, threads, err);
-        if (reach == NULL) {
-            return ERR_MEMORY;
-        }
-    }
-    uint64_t size = db->size;
-    uint64_t chunk = 1 << 16;
-    uint64_t nchunks = (size + chunk - 1) / chunk;
-    uint64_t best = UINT64_MAX, done = 0;
-    size_t nraw = db->width == 1 ? 256 : 65536;
-    uint64_t *hist = calloc(nraw, sizeof *hist);
-    volatile int failed = hist == NULL;
-    double last = clock_seconds();
-#pragma omp parallel num_threads(threads) if (size >= 4 * chunk)
-    {
-        GpsState *gs = fam != NULL && !fast ? fam->create(g, NULL) : NULL;
-        const GpsOps *f = gs != NULL ? fam : NULL;
-        uint64_t *mine_hist = calloc(nraw, sizeof *mine_hist);
-        if ((fam != NULL && !fast && gs == NULL) || mine_hist == NULL) {
-            failed = 1;
-        }
-        FastCheck *fc = fast ? malloc(sizeof *fc) : NULL;
-        if (fast && fc == NULL) {
-            failed = 1;
-        }
-        char buf[256];
-        uint64_t mine = 0;
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t c = 0; c < nchunks; c++) {
-            uint64_t i0 = c * chunk, i1 = i0 + chunk < size ? i0 + chunk : size;
-            if (failed || i0 > __atomic_load_n(&best, __ATOMIC_RELAXED)) {
-                continue;
-            }
-            uint64_t first_bad = UINT64_MAX;
-            for (uint64_t i = i0; i < i1; i++) {
-                mine_hist[db_peek(db, i)]++;
-            }
-            if (fast) {
-                *fc = (FastCheck){.v = v, .db = db, .bad = UINT64_MAX};
-                g->tiers->expand_run(g, tier, reach, i0, i1, fast_check, fc);
-                mine += fc->seen;
-                first_bad = fc->bad;
-                /* An unreached record with a score: not visited above. */
-                for (uint64_t i = i0; i < i1 && db->winby != NULL && i < first_bad; i++) {
-                    if (db->winby[i] != 0 && db_peek(db, i) == DB_UNREACHED) {
-                        first_bad = i;
-                    }
-                }
-            } else {
-                for (uint64_t i = i0; i < i1; i++) {
-                    if (db_peek(db, i) == DB_UNREACHED &&
-                        (db->winby == NULL || db->winby[i] == 0)) {
-                        continue;
-                    }
-                    Position p = !v->st->tiers             ? i
-                                 : g->tiers->first != NULL ? v->first[tier] + i
-                                                           : g->tiers->position_at(g, tier, i);
-                    mine++;
-                    if (check_one(v, f, gs, db, i, p, NULL, buf, sizeof buf) != NULL) {
-                        first_bad = i;
-                        break;
-                    }
-                }
-            }
-            if (first_bad != UINT64_MAX) {
-#pragma omp critical(store_verify_bad)
-                if (first_bad < best) {
-                    best = first_bad;
-                }
-            }
-            uint64_t d = __atomic_add_fetch(&done, i1 - i0, __ATOMIC_RELAXED);
-            if (progress && omp_get_thread_num() == 0 && clock_seconds() - last >= 1.0) {
-                last = clock_seconds();
-                fprintf(stderr, "verify: %s %d: %" PRIu64 "/%" PRIu64 " slots\n",
-                        v->st->tiers ? "tier" : "file", tier, d, size);
-            }
-        }
-        if (gs != NULL) {
-            fam->destroy(gs);
-        }
-        free(fc);
-#pragma omp critical(store_verify_hist)
-        {
-            *checked += mine;
-            for (size_t r = 0; r < nraw && mine_hist != NULL && hist != NULL; r++) {
-                hist[r] += mine_hist[r];
-            }
-        }
-        free(mine_hist);
-    }
-    free(reach);
-    if (failed) {
-        free(hist);
-        return error_set(err, ERR_MEMORY, "cannot allocate the verification's per-thread state");
-    }
-    for (size_t r = 0; r < nraw; r++) {
-        if (hist[r] != 0 && r != DB_UNREACHED) {
-            summary_add_n(v->st, sum, (uint32_t)r, hist[r]);
-        }
-    }
-    free(hist);
-    *bad = best;
-    return ERR_OK;
-}
-
-/* The message for the disagreement at index i of unit `tier`. */
-static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, Error *err) {
-    const Game *g = v->st->g;
-    const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
-    GpsState *gs = fam != NULL ? fam->create(g, NULL) : NULL;
-    Position p = !v->st->tiers             ? i
-                 : g->tiers->first != NULL ? v->first[tier] + i
-                                           : g->tiers->position_at(g, tier, i);
-    char buf[256], text[256] = "";
-    const char *why = check_one(v, gs != NULL ? fam : NULL, gs, db, i, p, NULL, buf, sizeof buf);
-    if (gs != NULL) {
-        fam->destroy(gs);
-    }
-    if (db_peek(db, i) != DB_UNREACHED) {
-        g->ops->format(g, p, text, sizeof text);
-    }
-    char where[128];
-    if (v->st->tiers) {
-        snprintf(where, sizeof where, "tier-%04d.gmdb index %" PRIu64, tier, i);
-    } else {
-        snprintf(where, sizeof where, "slot %" PRIu64, i);
-    }
-    return error_set(err, ERR_IO,
-                     "%s: verification failed at %s (position %" PRIu64 " '%s'): %s; " REMEDY,
-                     v->st->dir.path, where, p, text, why != NULL ? why : "(not reproducible)");
-}
-
-ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err) {
-    const Game *g = st->g;
-    *checked = 0;
-    st->unchecked = 0;
-    if (st->bdd != NULL) {
-        /* BDDs: every file's checksums and structure, and the counts. */
-        return symdb_analyze(st->bdd, NULL, checked, err);
-    }
-    if (threads < 1) {
-        threads = omp_get_num_procs();
-    }
-    int n = st->tiers ? st->ntiers : 1;
-    Verify v = {.st = st};
-    v.loaded = calloc((size_t)n, sizeof *v.loaded);
-    v.resident = calloc((size_t)n, sizeof *v.resident);
-    v.first = calloc((size_t)n, sizeof *v.first);
-    DbSummary sum;
-    ErrCode rc = v.loaded && v.resident && v.first ? summary_alloc(st, &sum, err)
-                                                   : error_set(err, ERR_MEMORY, "out of memory");
-    if (rc != ERR_OK) {
-        free(v.loaded);
-        free(v.resident);
-        free(v.first);
-        return rc;
-    }
-    /* Every checksum first: each file read whole once (block checksums). */
-    for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
-        rc = open_file(st, k, err);
-    }
-    if (!st->tiers && rc == ERR_OK) {
-        /* The slots of every file in one database. */
-        rc = db_create(&v.loaded[0], g->num_positions, st->m.width, st->m.winby, err);
-        for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
-            Database part;
-            rc = load_file(st, k, threads, &part, err);
-            if (rc == ERR_OK) {
-                uint64_t first = st->m.files[k].first;
-                memcpy(st->m.width == 1 ? (void *)(v.loaded[0].r8 + first)
-                                        : (void *)(v.loaded[0].r16 + first),
-                       part.width == 1 ? (void *)part.r8 : (void *)part.r16,
-                       part.size * part.width);
-                if (part.winby != NULL) {
-                    memcpy(v.loaded[0].winby + first, part.winby, part.size * 2);
-                }
-                db_destroy(&part);
-            }
-        }
-        v.resident[0] = rc == ERR_OK;
-    }
-    /* Tiers from the last: children (of a larger number in the suite's
-     * games) before parents, so the first disagreement found is the
-     * deepest, where a damaged record is, not its parents. */
-    for (int t = n - 1; t >= 0 && rc == ERR_OK; t--) {
-        int kids[GAME_MAX_CHILD_TIERS + 1];
-        int nk = 0;
-        if (st->tiers) {
-            nk = g->tiers->children(g, t, kids);
-            kids[nk++] = t;
-            memcpy(v.kids, kids, sizeof kids);
-            v.nkids = nk;
-            bool all_there = true;
-            for (int k = 0; k < nk; k++) {
-                if (kids[k] < 0 || kids[k] >= n) {
-                    rc = error_set(err, ERR_INTERNAL, "game '%s': tier %d lists child tier %d",
-                                   g->module->name, t, kids[k]);
-                } else {
-                    all_there = all_there && st->tier_file[kids[k]] < st->tier_file[kids[k] + 1];
-                }
-            }
-            if (rc == ERR_OK && !all_there) {
-                /* partial: tier t or a child tier not there */
-                st->unchecked += st->tier_file[t] < st->tier_file[t + 1];
-                continue;
-            }
-            /* Keep what tier t needs, free the rest, load what is missing. */
-            for (int u = 0; u < n && rc == ERR_OK; u++) {
-                bool need = false;
-                for (int k = 0; k < nk; k++) {
-                    need = need || kids[k] == u;
-                }
-                if (v.resident[u] && !need) {
-                    db_destroy(&v.loaded[u]);
-                    v.resident[u] = false;
-                } else if (!v.resident[u] && need) {
-                    rc = load_tier(st, u, threads, &v.loaded[u], err);
-                    v.resident[u] = rc == ERR_OK;
-                    v.first[u] = g->tiers->first != NULL ? g->tiers->first(g, u) : 0;
-                }
-            }
-        }
-        if (rc != ERR_OK) {
-            break;
-        }
-        const Database *db = &v.loaded[t];
-        uint64_t bad = UINT64_MAX;
-        rc = check_unit(&v, t, db, threads, progress, &bad, checked, &sum, err);
-        if (rc == ERR_OK && bad != UINT64_MAX) {
-            rc = report_bad(&v, t, db, bad, err);
-        }
-        if (progress && rc == ERR_OK) {
-            fprintf(stderr, "verify: %s %d of %d checked\n", st->tiers ? "tier" : "file", t, n);
-        }
-    }
-    /* The initial position is reached, and the counts are the manifest's
-     * (a partial database has neither). */
-    if (rc == ERR_OK && !st->m.partial) {
-        uint32_t raw;
-        WinBy w;
-        Position root = game_canonical(g, g->initial);
-        if (!st->tiers) {
-            raw = db_peek(&v.loaded[0], root);
-        } else {
-            for (int u = 0; u < n; u++) {
-                if (v.resident[u]) {
-                    db_destroy(&v.loaded[u]);
-                    v.resident[u] = false;
-                }
-            }
-            rc = store_get(st, root, &raw, &w, err);
-        }
-        if (rc == ERR_OK && raw == DB_UNREACHED) {
-            rc = error_set(err, ERR_IO, "%s: the initial position has no record; " REMEDY,
-                           st->dir.path);
-        }
-        if (rc == ERR_OK &&
-            (strcmp(value_name(db_raw_value(&st->fmt, raw)), st->m.root_value) != 0 ||
-             db_raw_remoteness(&st->fmt, raw) != st->m.root_remoteness)) {
-            rc = error_set(err, ERR_IO,
-                           "%s: the initial position's record differs from the manifest's "
-                           "root value; " REMEDY,
-                           st->dir.path);
-        }
-    }
-    if (rc == ERR_OK && !st->m.partial) {
-        rc = check_counts(st, &sum, err);
-    }
-    for (int u = 0; u < n; u++) {
-        if (v.resident[u]) {
-            db_destroy(&v.loaded[u]);
-        }
-    }
-    db_summary_free(&sum);
-    free(v.loaded);
-    free(v.resident);
-    free(v.first);
     return rc;
 }

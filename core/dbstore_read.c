@@ -1,0 +1,381 @@
+/* core/dbstore_read.c: the reader of record files (core/dbstore.h has
+ * the layout). Opening checks the header (magic, version, its checksum,
+ * the variant and what the name says against the caller's expectation,
+ * then every size against overflow, this build's block size and the
+ * file's length, before any arithmetic or allocation it sizes), the
+ * dictionary (its checksum) and the block index (its checksum; each frame
+ * within zstd's bound, the frames filling the data exactly). A block is
+ * then read at random: one pread, its checksum, one decompression (into
+ * exactly its raw bytes). dbstore_read reads a whole file, blocks in
+ * parallel (OpenMP). Memory: 16 bytes a block for the index (on huge
+ * pages from 1 MiB) and one block of scratch per thread. No lock: the
+ * files a reader opens are replaced only by rename.
+ */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#include "core/dbstore.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "core/dbfile.h"
+#include "core/dbstore_internal.h"
+#include "core/le.h"
+
+/* ------------------------------------------------------------- memory */
+
+void *dbstore_alloc_huge(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    size_t n = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+    if (p != NULL) {
+        (void)madvise(p, n, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+/* ------------------------------------------------------ reading a file */
+
+ErrCode dbstore_read_at(int fd, void *data, uint64_t n, uint64_t off, const char *path,
+                        Error *err) {
+    unsigned char *p = data;
+    while (n > 0) {
+        size_t chunk = n > (UINT64_C(1) << 30) ? (size_t)1 << 30 : (size_t)n;
+        ssize_t r = pread(fd, p, chunk, (off_t)off);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            return error_set(err, ERR_IO, "cannot read %s: %s; " REMEDY_READ, path,
+                             r < 0 ? strerror(errno) : "unexpected end of file");
+        }
+        p += r;
+        n -= (uint64_t)r;
+        off += (uint64_t)r;
+    }
+    return ERR_OK;
+}
+
+static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStoreInfo *e,
+                            uint64_t *index_off, uint64_t *index_sum, uint32_t *dict_bytes,
+                            uint32_t *dict_sum, Error *err) {
+    const char *path = f->path;
+    if (memcmp(b, DBSTORE_MAGIC, 8) != 0) {
+        return error_set(err, ERR_IO, "%s is not a database file of this suite; " REMEDY_READ,
+                         path);
+    }
+    uint32_t version = le_get32(b + 8);
+    if (version < DBSTORE_VERSION_MIN || version > DBSTORE_VERSION) {
+        return error_set(err, ERR_IO,
+                         "%s has format version %" PRIu32
+                         ", this build reads %d to %d; " REMEDY_READ,
+                         path, version, DBSTORE_VERSION_MIN, DBSTORE_VERSION);
+    }
+    if (le_get64(b + 504) != dbfile_checksum(0, b, 504)) {
+        return error_set(err, ERR_IO, "%s is corrupt (header checksum mismatch); " REMEDY_READ,
+                         path);
+    }
+    DbStoreInfo *h = &f->info;
+    memset(h, 0, sizeof *h);
+    h->kind = (DbStoreKind)le_get32(b + 12);
+    h->index = (int32_t)le_get32(b + 16);
+    h->count = (int32_t)le_get32(b + 20);
+    h->width = le_get32(b + 24);
+    h->winby = le_get32(b + 28) != 0;
+    h->records = le_get64(b + 32);
+    h->first = le_get64(b + 40);
+    memcpy(h->spec, b + 88, DBSTORE_SPEC_MAX);
+    h->spec[DBSTORE_SPEC_MAX - 1] = '\0';
+    f->block_records = le_get32(b + 48);
+    f->blocks = le_get64(b + 56);
+    *index_off = le_get64(b + 64);
+    uint64_t data_bytes = le_get64(b + 72);
+    *index_sum = le_get64(b + 80);
+    *dict_bytes = version >= 2 ? le_get32(b + 344) : 0;
+    *dict_sum = version >= 2 ? le_get32(b + 348) : 0;
+    f->header_sum = le_get64(b + 504);
+    if (strcmp(h->spec, e->spec) != 0 || h->count != e->count) {
+        return error_set(err, ERR_IO,
+                         "%s belongs to another game variant (%s, count %" PRId32
+                         "), not %s (count %" PRId32 "); " REMEDY_READ,
+                         path, h->spec, h->count, e->spec, e->count);
+    }
+    if (h->kind != e->kind || h->index != e->index || h->width != e->width ||
+        h->winby != e->winby || h->records != e->records || h->first != e->first) {
+        return error_set(err, ERR_IO,
+                         "%s does not hold what its name says (kind %d, number %" PRId32
+                         ", %" PRIu64 " records of %" PRIu32
+                         " bytes; expected kind %d, number %" PRId32 ", %" PRIu64
+                         " records of %" PRIu32 " bytes); " REMEDY_READ,
+                         path, (int)h->kind, h->index, h->records, h->width, (int)e->kind, e->index,
+                         e->records, e->width);
+    }
+    /* Every size against this build's layout and the file's length before
+     * any arithmetic with it (a crafted header has a valid checksum):
+     * blocks of exactly the records this build writes (one rule for every
+     * reader: the query cache holds blocks of that size), records that fit
+     * the address space, and the dictionary, the frames and the index
+     * inside the file, in that order, ending at its end. */
+    uint64_t len = f->file_bytes;
+    if (h->width == 0 || h->width > DBSTORE_BLOCK_BYTES ||
+        h->records > UINT64_MAX / (h->width + 2u)) {
+        return error_set(err, ERR_IO, "%s has an impossible record layout; " REMEDY_READ, path);
+    }
+    if (f->block_records != dbstore_block_records(h->width)) {
+        return error_set(err, ERR_IO,
+                         "%s has blocks of %" PRIu32 " records; this build reads blocks of %" PRIu32
+                         " records of %" PRIu32 " bytes (written with another "
+                         "DBSTORE_BLOCK_BYTES?); " REMEDY_READ,
+                         path, f->block_records, dbstore_block_records(h->width), h->width);
+    }
+    if (f->blocks != dbstore_blocks_of(h->records, f->block_records) ||
+        *dict_bytes > DBSTORE_DICT_BYTES) {
+        return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
+    }
+    uint64_t body = DBSTORE_HEADER_BYTES + (uint64_t)*dict_bytes; /* <= len: checked below */
+    if (f->blocks > len / 8 || body > len - f->blocks * 8 ||
+        data_bytes > len - f->blocks * 8 - body) {
+        return error_set(err, ERR_IO,
+                         "%s is truncated: %" PRIu64 " bytes, shorter than its header says "
+                         "(%" PRIu64 " blocks, %" PRIu64 " bytes of data); " REMEDY_READ,
+                         path, len, f->blocks, data_bytes);
+    }
+    if (*index_off != body + data_bytes) {
+        return error_set(err, ERR_IO, "%s has an impossible block layout; " REMEDY_READ, path);
+    }
+    if (len != *index_off + f->blocks * 8) {
+        return error_set(err, ERR_IO,
+                         "%s is too long: %" PRIu64 " bytes, its header says %" PRIu64
+                         "; " REMEDY_READ,
+                         path, len, *index_off + f->blocks * 8);
+    }
+    return ERR_OK;
+}
+
+/* Opens; *found false (ERR_OK) when missing and found != NULL. */
+static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                         DbStoreFile *f, bool *found, Error *err) {
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    snprintf(f->path, sizeof f->path, "%s/%s", d->path, name);
+    bool missing = false;
+    f->fd = dbstore_open_regular(d, name, O_RDONLY, found != NULL ? &missing : NULL, &f->file_bytes,
+                                 err);
+    if (found != NULL) {
+        *found = !missing;
+    }
+    if (f->fd < 0) {
+        return missing ? ERR_OK : ERR_IO;
+    }
+    unsigned char b[DBSTORE_HEADER_BYTES];
+    uint64_t index_off = 0, index_sum = 0;
+    uint32_t dict_bytes = 0, dict_sum = 0;
+    ErrCode rc = ERR_OK;
+    if (f->file_bytes < DBSTORE_HEADER_BYTES) {
+        rc = error_set(err, ERR_IO,
+                       "%s is truncated: %" PRIu64 " bytes, shorter than its header; " REMEDY_READ,
+                       f->path, f->file_bytes);
+    }
+    if (rc == ERR_OK) {
+        rc = dbstore_read_at(f->fd, b, sizeof b, 0, f->path, err);
+    }
+    if (rc == ERR_OK) {
+        rc = check_header(f, b, expect, &index_off, &index_sum, &dict_bytes, &dict_sum, err);
+    }
+    if (rc == ERR_OK && dict_bytes > 0) {
+        unsigned char dict[DBSTORE_DICT_BYTES];
+        rc = dbstore_read_at(f->fd, dict, dict_bytes, DBSTORE_HEADER_BYTES, f->path, err);
+        if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, dict, dict_bytes) != dict_sum) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (dictionary checksum mismatch); " REMEDY_READ, f->path);
+        }
+        if (rc == ERR_OK && (f->ddict = ZSTD_createDDict(dict, dict_bytes)) == NULL) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (its dictionary is not zstd's); " REMEDY_READ, f->path);
+        }
+    }
+    /* One slab per file, offsets then sizes then checksums (16 bytes a
+     * block), on huge pages from 1 MiB (6x5's 2.4 million blocks would
+     * otherwise fault 9,000 small pages per batch of queries; the rounding
+     * costs at most 1 MiB a file). The index is read into the offsets'
+     * part (8 bytes a block, as the index), each entry parsed before its
+     * offset overwrites it. */
+    if (rc == ERR_OK) {
+        size_t bytes = (size_t)f->blocks * 16 + 8;
+        f->offset = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
+        if (f->offset == NULL) {
+            rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
+        } else {
+            f->csize = (uint32_t *)(f->offset + f->blocks);
+            f->csum = f->csize + f->blocks;
+        }
+    }
+    unsigned char *index = (unsigned char *)f->offset;
+    if (rc == ERR_OK) {
+        rc = dbstore_read_at(f->fd, index, f->blocks * 8, index_off, f->path, err);
+    }
+    if (rc == ERR_OK && dbfile_checksum(0, index, f->blocks * 8) != index_sum) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (block index checksum mismatch); " REMEDY_READ,
+                       f->path);
+    }
+    /* A frame is at most zstd's bound of its block's raw bytes (so a block
+     * read allocates no more), and the frames fill [body, index_off). */
+    uint64_t off = DBSTORE_HEADER_BYTES + dict_bytes;
+    uint64_t bound = ZSTD_compressBound((size_t)dbstore_block_bytes(f, 0));
+    bool too_big = false;
+    for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
+        f->csize[k] = le_get32(index + 8 * k);
+        f->csum[k] = le_get32(index + 8 * k + 4);
+        f->offset[k] = off;
+        off += f->csize[k];
+        too_big = too_big || f->csize[k] > bound;
+    }
+    if (rc == ERR_OK && too_big) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (a block larger than zstd makes); " REMEDY_READ,
+                       f->path);
+    }
+    if (rc == ERR_OK && off != index_off) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (the block sizes do not add up); " REMEDY_READ,
+                       f->path);
+    }
+    if (rc != ERR_OK) {
+        dbstore_file_close(f);
+    }
+    return rc;
+}
+
+ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                          DbStoreFile *f, Error *err) {
+    return file_open(d, name, expect, f, NULL, err);
+}
+
+void dbstore_file_close(DbStoreFile *f) {
+    if (f->fd >= 0) {
+        close(f->fd);
+    }
+    free(f->offset);
+    ZSTD_freeDDict(f->ddict);
+    f->offset = NULL;
+    f->ddict = NULL;
+    f->csize = f->csum = NULL;
+    f->fd = -1;
+}
+
+uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k) {
+    uint64_t r0 = k * f->block_records;
+    uint64_t n = f->info.records - r0 < f->block_records ? f->info.records - r0 : f->block_records;
+    return n * f->info.width + (f->info.winby ? n * 2 : 0);
+}
+
+void *dbstore_dctx_new(void) { return ZSTD_createDCtx(); }
+void dbstore_dctx_free(void *ctx) { ZSTD_freeDCtx(ctx); }
+
+ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err) {
+    uint64_t n = dbstore_block_bytes(f, k);
+    uint32_t c = f->csize[k];
+    if (c == 0) {
+        memset(out, 0, (size_t)n);
+        return ERR_OK;
+    }
+    unsigned char stackbuf[8192];
+    unsigned char *buf = c <= sizeof stackbuf ? stackbuf : malloc(c);
+    if (buf == NULL) {
+        return error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
+    }
+    ErrCode rc = dbstore_read_at(f->fd, buf, c, f->offset[k], f->path, err);
+    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != f->csum[k]) {
+        rc = error_set(err, ERR_IO,
+                       "%s is corrupt (checksum mismatch in block %" PRIu64 "); " REMEDY_READ,
+                       f->path, k);
+    }
+    if (rc == ERR_OK) {
+        size_t got = f->ddict != NULL
+                         ? ZSTD_decompress_usingDDict(ctx, out, (size_t)n, buf, c, f->ddict)
+                         : ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
+        if (ZSTD_isError(got) || got != n) {
+            rc = error_set(err, ERR_IO,
+                           "%s is corrupt (block %" PRIu64 " does not decompress to "
+                           "its %" PRIu64 " bytes); " REMEDY_READ,
+                           f->path, k, n);
+        }
+    }
+    if (buf != stackbuf) {
+        free(buf);
+    }
+    return rc;
+}
+
+ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect, void *records,
+                     int16_t *winby, int threads, bool *found, uint64_t *header_sum,
+                     uint64_t *bytes, Error *err) {
+    DbStoreFile f;
+    ErrCode rc = file_open(d, name, expect, &f, found, err);
+    if (rc != ERR_OK || !*found) {
+        return rc;
+    }
+    if (threads < 1) {
+        threads = 1;
+    }
+    uint64_t raw_max =
+        (uint64_t)f.block_records * f.info.width + (f.info.winby ? f.block_records * 2 : 0);
+    unsigned char *scratch = malloc((size_t)threads * raw_max);
+    if (scratch == NULL) {
+        dbstore_file_close(&f);
+        return error_set(err, ERR_MEMORY, "cannot allocate buffers to read %s", f.path);
+    }
+    volatile int failed = 0;
+    Error first = {0};
+    unsigned char *rec = records;
+#pragma omp parallel num_threads(threads) if (f.blocks > 8 && threads > 1)
+    {
+        void *ctx = ZSTD_createDCtx();
+        unsigned char *buf = scratch + (size_t)omp_get_thread_num() * raw_max;
+#pragma omp for schedule(dynamic, 8)
+        for (uint64_t k = 0; k < f.blocks; k++) {
+            if (failed) {
+                continue;
+            }
+            Error e = {0};
+            uint64_t r0 = k * f.block_records;
+            uint64_t n =
+                f.info.records - r0 < f.block_records ? f.info.records - r0 : f.block_records;
+            ErrCode brc = ctx != NULL ? dbstore_block_read(&f, k, ctx, buf, &e)
+                                      : error_set(&e, ERR_MEMORY, "cannot create a zstd context");
+            if (brc == ERR_OK) {
+                memcpy(rec + r0 * f.info.width, buf, n * f.info.width);
+                if (f.info.winby) {
+                    memcpy(winby + r0, buf + n * f.info.width, n * 2);
+                }
+            } else {
+#pragma omp critical(dbstore_read_err)
+                if (!failed) {
+                    first = e;
+                    failed = 1;
+                }
+            }
+        }
+        ZSTD_freeDCtx(ctx);
+    }
+    free(scratch);
+    if (failed) {
+        rc = error_set(err, first.code, "%s", first.msg);
+    }
+    if (header_sum != NULL) {
+        *header_sum = f.header_sum;
+    }
+    if (bytes != NULL) {
+        *bytes = f.file_bytes;
+    }
+    dbstore_file_close(&f);
+    return rc;
+}
