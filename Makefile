@@ -148,17 +148,20 @@ test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUIL
 # variant (STATS=1), which bin/bench runs once per pair for the counters.
 CXXFLAGS := -std=c++17 $(WARN) -I. -MMD -MP $(OPT) -g
 BENCH_VARIANTS := release timing
+# bin/bench's C sources: every bench/*.c but db_recompress.c, a tool of its
+# own (scripts/measure/db-zstd-params.sh builds it).
+BENCH_SRCS := $(filter-out bench/db_recompress.c,$(sort $(wildcard bench/*.c)))
 define bench_rules
 $(BUILD)/$(1)/bench/driver.o: EXTRA_CFLAGS = -DBENCH_CFLAGS='"$$($(1)_CFLAGS)"'
 $(BUILD)/$(1)/bench/driver.o: | deps-bench
 $(BUILD)/$(1)/bench/shim.o: bench/shim.cc | deps-bench
 	@mkdir -p $$(dir $$@)
 	$(CXX) $(CXXFLAGS) -c $$< -o $$@
-$(BUILD)/$(1)/bin/bench: $(BUILD)/$(1)/bench/driver.o $(BUILD)/$(1)/bench/shim.o \
+$(BUILD)/$(1)/bin/bench: $(patsubst %.c,$(BUILD)/$(1)/%.o,$(BENCH_SRCS)) $(BUILD)/$(1)/bench/shim.o \
 		$(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
 	$(CXX) $$^ -lbenchmark -lpthread $$($(1)_LIBS) -o $$@
--include $(BUILD)/$(1)/bench/driver.d $(BUILD)/$(1)/bench/shim.d
+-include $(patsubst %.c,$(BUILD)/$(1)/%.d,$(BENCH_SRCS)) $(BUILD)/$(1)/bench/shim.d
 endef
 $(foreach v,$(BENCH_VARIANTS),$(eval $(call bench_rules,$(v))))
 
