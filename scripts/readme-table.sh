@@ -20,8 +20,8 @@
 # Tables: the largest strong solves (BIG_DIR, by positions, largest first);
 # each solver's time over dfs's on the GAMES below; dfs's unhash counts
 # against the GPS solvers' on the same games; nine men's morris's sectors
-# (BIG_DIR/morris9s, scripts/morris-sector-table.sh), when there are any,
-# and its placement tiers (scripts/morris-placement-table.sh). A game or solver missing from
+# (BIG_DIR/morris9s, scripts/morris/sector-table.sh), when there are any,
+# and its placement tiers (scripts/morris/placement-table.sh). A game or solver missing from
 # the reference run shows as "-".
 # Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
 set -eu
@@ -204,7 +204,7 @@ done
         }
     }' "$tmp/rows.tsv"
     # Nine men's morris sector by sector (BIG_DIR/morris9s: the records of
-    # scripts/morris-sector-solve.sh -v sym,swap), smallest sector first.
+    # scripts/morris/sector-solve.sh -v sym,swap), smallest sector first.
     m9="$big/morris9s"
     if ls "$m9"/sector-*.json >/dev/null 2>&1; then
         sectors=$(for j in "$m9"/sector-*.json; do
@@ -215,7 +215,7 @@ done
         done | sort -k1,1n -k2,2 | cut -d' ' -f2)
         echo
         echo "**Nine men's morris, sector by sector** (\`$m9/\`: each mid- and endgame"
-        echo "sector W-B solved by \`scripts/morris-sector-solve.sh -v sym,swap\` with its"
+        echo "sector W-B solved by \`scripts/morris/sector-solve.sh -v sym,swap\` with its"
         echo "child sectors loaded from disk; positions canonical under the 16 symmetries"
         echo "and the colour swap, Gasser's 28 sectors: W-B, W > B, holds B-W's positions"
         echo "too (either side to move), W-W white to move only; the sector's own counts,"
@@ -223,9 +223,9 @@ done
         echo "sector's compressed tier file):"
         echo
         # shellcheck disable=SC2086 # one word per sector
-        "$here/morris-sector-table.sh" "$m9" $sectors
+        "$here/morris/sector-table.sh" "$m9" $sectors
     fi
-    # Its empty board (BIG_DIR/morris9s/opening: scripts/morris-opening.sh),
+    # Its empty board (BIG_DIR/morris9s/opening: scripts/morris/opening.sh),
     # when the search down to those sectors has run.
     if [ -f "$m9/opening.json" ] && [ -f "$m9/opening.txt" ]; then
         date=$(sed -n 's/^date=//p' "$m9/opening.txt" | sed 's/T/ /; s/:[0-9]*Z$//')
@@ -239,7 +239,7 @@ done
             def commas: tostring | explode | reverse | [range(0; length) as $i | .[$i] |
                 [.] | implode | if $i > 0 and $i % 3 == 0 then . + "," else . end] | reverse | join("");
             "**Its empty board** (`\($date)` UTC, load \($before) / \($after);"
-            + " `scripts/morris-opening.sh`, [record](\($rec))): **"
+            + " `scripts/morris/opening.sh`, [record](\($rec))): **"
             + .value + "**, by the search from the empty board through the placement phase"
             + " down to the sectors above (`search`, values only): "
             + (.solver_stats.search_nodes | commas) + " positions searched, "
@@ -250,15 +250,15 @@ done
             "$m9/opening.json"
     fi
     # Its placement (opening) tiers (BIG_DIR/morris9s/placement.jsonl: one
-    # line a tier, scripts/morris-placement-solve.sh), when any is solved.
+    # line a tier, scripts/morris/placement-solve.sh), when any is solved.
     if [ -s "$m9/placement.jsonl" ]; then
         echo
         echo "**Its placement tiers, strongly** (\`$m9/placement.jsonl\`: each placement tier"
-        echo "solved by \`scripts/morris-placement-solve.sh\` over its child tiers on disk, one"
+        echo "solved by \`scripts/morris/placement-solve.sh\` over its child tiers on disk, one"
         echo "line a tier; a row a hand count, in the order they are solved; Burnside's counts"
-        echo "from \`scripts/morris-burnside.awk\`):"
+        echo "from \`scripts/morris/burnside.awk\`):"
         echo
-        "$here/morris-placement-table.sh" "$m9/placement.jsonl"
+        "$here/morris/placement-table.sh" "$m9/placement.jsonl"
     fi
 } >"$tmp/table.md" || die "cannot build the tables"
 

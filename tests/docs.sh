@@ -8,7 +8,8 @@
 #      which resolves game, position, solver and options and exits 0 without
 #      solving. Commands with placeholders are skipped (the rule is in
 #      docs/testing.md); bin/solve-mpi, mpirun and bin/tier-plan lines are
-#      not run; every scripts/NAME named must exist;
+#      not run; every script named (scripts/..., results/.../NAME.sh) must
+#      exist, and no script under scripts/ may name a machine's directory;
 #   3. scripts/readme-table.sh on copies: idempotent, sensitive to the
 #      reference results and to results/big/, and the committed README's
 #      tables are those the committed results give.
@@ -150,11 +151,25 @@ done
 rc=$?
 [ "$rc" = 3 ] && ok "--check-args: dfs on a loopy game exits 3" || bad "--check-args dfs dodgem: exit $rc"
 
-# every scripts/NAME the docs name exists
-for s in $(cat $files | grep -o 'scripts/[A-Za-z0-9_.-]*\.\(sh\|jq\)' | sort -u); do
+# every script the docs name exists: scripts/NAME, scripts/DIR/NAME, and
+# the one-off scripts kept beside their data (results/.../NAME.sh); the
+# count guards the extraction (the docs name dozens)
+nscripts=0
+for s in $(cat $files results/big/README.md |
+    grep -o '\(scripts\|results\)/[A-Za-z0-9_./-]*\.\(sh\|jq\|awk\)' | sort -u); do
+    nscripts=$((nscripts + 1))
     [ -f "$s" ] || bad "docs name $s, which does not exist"
 done
-ok "scripts named in the docs exist"
+[ "$nscripts" -gt 20 ] && ok "the $nscripts scripts named in the docs exist" ||
+    bad "scripts: only $nscripts named in the docs (the extraction is broken)"
+
+# no script under scripts/ names one machine's directory: paths come from
+# options, the environment or the repository (the lock's default is /tmp)
+if grep -rnE '/(work|home|scratch|mnt|Users)/' scripts/ >"$tmp/paths"; then
+    bad "scripts name a machine's directory: $(head -n 3 "$tmp/paths")"
+else
+    ok "no machine paths in scripts/"
+fi
 
 # 3. the README table generator, on copies
 gen=scripts/readme-table.sh
