@@ -33,6 +33,8 @@
 #   SOLVERS=    bench: solver list (gps,gps-cached or dfs-depth:k=3)
 #   GAMES=      bench: game variants ('connect4:w=5,h=4 tictactoe')
 #   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
+#   SPEEDUP_GAMES=, SPEEDUP_SOLVERS=, SPEEDUP_REPS=, SPEEDUP=0: the speed-up
+#               run of plot (e) (scripts/bench-run.sh; docs/benchmarks.md)
 
 CC := gcc
 CXX := g++
