@@ -21,8 +21,9 @@
 #   make bench-reference  the committed reference run: results/reference/ and
 #                     plots/reference/ (run it on a quiet machine), then the
 #                     README's results table (make readme-table)
-#   make readme-table rewrite the README's "results at a glance" tables from
-#                     results/reference/ and results/big/ (scripts/readme-table.sh)
+#   make readme-table rewrite the README's "results at a glance" tables and the
+#                     Morris tables of docs/loopy.md from results/reference/
+#                     and results/big/ (scripts/readme-table.sh)
 #   make bench-compare A=results/X B=results/Y  Google Benchmark's compare.py
 #   make format       clang-format every source in place
 #   make format-check fail if any source is not clang-formatted
@@ -40,6 +41,8 @@
 #   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
 #   FUZZ_SECONDS=60  fuzz: seconds per target (FUZZ_TARGETS='query matrix'
 #               narrows the list)
+#   SPEEDUP_GAMES=, SPEEDUP_SOLVERS=, SPEEDUP_REPS=, SPEEDUP=0: the speed-up
+#               run of plot (e) (scripts/bench-run.sh; docs/benchmarks.md)
 
 CC := gcc
 CXX := g++
@@ -172,17 +175,20 @@ test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUIL
 # variant (STATS=1), which bin/bench runs once per pair for the counters.
 CXXFLAGS := -std=c++17 $(WARN) -I. -MMD -MP $(OPT) -g
 BENCH_VARIANTS := release timing
+# bin/bench's C sources: every bench/*.c but db_recompress.c, a tool of its
+# own (scripts/measure/db-zstd-params.sh builds it).
+BENCH_SRCS := $(filter-out bench/db_recompress.c,$(sort $(wildcard bench/*.c)))
 define bench_rules
 $(BUILD)/$(1)/bench/driver.o: EXTRA_CFLAGS = -DBENCH_CFLAGS='"$$($(1)_CFLAGS)"'
 $(BUILD)/$(1)/bench/driver.o: | deps-bench
 $(BUILD)/$(1)/bench/shim.o: bench/shim.cc | deps-bench
 	@mkdir -p $$(dir $$@)
 	$(CXX) $(CXXFLAGS) -c $$< -o $$@
-$(BUILD)/$(1)/bin/bench: $(BUILD)/$(1)/bench/driver.o $(BUILD)/$(1)/bench/matrix.o \
-		$(BUILD)/$(1)/bench/shim.o $(BUILD)/$(1)/libgamesman.a
+$(BUILD)/$(1)/bin/bench: $(patsubst %.c,$(BUILD)/$(1)/%.o,$(BENCH_SRCS)) $(BUILD)/$(1)/bench/shim.o \
+		$(BUILD)/$(1)/libgamesman.a
 	@mkdir -p $$(dir $$@)
 	$(CXX) $$^ -lbenchmark -lpthread $$($(1)_LIBS) -o $$@
--include $(BUILD)/$(1)/bench/driver.d $(BUILD)/$(1)/bench/matrix.d $(BUILD)/$(1)/bench/shim.d
+-include $(patsubst %.c,$(BUILD)/$(1)/%.d,$(BENCH_SRCS)) $(BUILD)/$(1)/bench/shim.d
 endef
 $(foreach v,$(BENCH_VARIANTS),$(eval $(call bench_rules,$(v))))
 
@@ -201,10 +207,10 @@ bench-full: deps-bench $(BENCH_BINS)
 bench-reference: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' RESULTS_DIR=results/reference \
 		PLOTS_DIR=plots/reference scripts/bench-run.sh --full $(BENCH_ARGS)
-	@scripts/readme-table.sh README.md results/reference results/big
+	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md
 readme-table:
 	@scripts/deps.sh docs
-	@scripts/readme-table.sh README.md results/reference results/big
+	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md
 plots:
 	@scripts/deps.sh bench
 	@plots/render.sh results/latest plots

@@ -1,5 +1,5 @@
 /* bench/db_recompress.c: what other zstd parameters would make of a
- * database's blocks (docs/database.md, scripts/db-zstd-params.sh).
+ * database's blocks (docs/database.md, scripts/measure/db-zstd-params.sh).
  *
  *     db_recompress [--huf-literals|--raw-literals] [--dict BYTES]
  *                   [--packed|--packed-bmi2] LEVEL MIN_MATCH STRIDE FILE.gmdb...

@@ -20,7 +20,8 @@
  * time. This binary is built from the timing variant (STATS=0), so no
  * counter is paid for in the times. The counters come from the same code
  * built with STATS=1 (bin/bench-counted, the "counted twin"), which this
- * program runs once per pair (`--count-one`, below) before timing it; the
+ * program runs once per pair (`--count-one`: the protocol is bench/counted.h,
+ * both of its sides are bench/counted.c) before timing it; the
  * twin repeats the solve for at least --count-min-time seconds (default
  * 0.1), so its time against ours is the overhead of the counting:
  * count_overhead = the fastest counted solve / the fastest timed solve
@@ -40,7 +41,8 @@
  *
  * Internal mode (the counted twin): `bench --count-one SOLVER GAME THREADS
  * MIN_SECONDS` runs one pair through the same setup and solve functions and
- * prints `name value` lines (or `error MESSAGE` and a non-zero exit).
+ * prints `name value` lines (or `error MESSAGE` and a non-zero exit):
+ * counted_child_main of bench/counted.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,17 +51,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
 #include <regex.h>
-#include <signal.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/counted.h"
 #include "bench/matrix.h"
 #include "bench/shim.h"
-#include "core/clock.h"
-#include "core/db.h"
 #include "core/mem.h"
 #include "games/game.h"
 #include "solvers/solver.h"
@@ -68,9 +66,6 @@
 #define BENCH_CFLAGS "unknown"
 #endif
 #define BUILD_NAME (STATS_ENABLED ? "release (STATS=1, counters on)" : "timing (STATS=0)")
-
-_Static_assert(sizeof(Counters) == COUNTER_COUNT * sizeof(uint64_t),
-               "count_pair fills Counters field by field");
 
 /* The matrix parser (bench/matrix.h), in the names this file uses. */
 #define SPEC_MAX MATRIX_SPEC_MAX
@@ -84,18 +79,10 @@ typedef struct Pair {
     char solver[SPEC_MAX]; /* as given: "dfs-depth:k=3" */
     char game[SPEC_MAX];   /* normalized: "tictactoe:misere" */
     char series[64];
-    int threads; /* 0: not a parallel solver */
-    /* From the counted twin, once per pair. */
-    bool counted;
-    char count_error[512];
-    ErrCode count_code; /* the error's code when count_error is set */
-    ErrCode failed;     /* ERR_OK, or the code of the pair's failure */
-    Counters counters;
-    bool has_positions;
-    uint64_t positions;
-    double counted_seconds; /* mean */
-    double counted_min;     /* fastest run */
-    Outcome root;
+    int threads;    /* 0: not a parallel solver */
+    ErrCode failed; /* ERR_OK, or the code of the pair's failure */
+    bool counted;   /* the counted twin has run (once per pair) */
+    CountedFigures count;
 } Pair;
 
 /* The pairs, and a hash set of their names (open addressing, linear
@@ -457,120 +444,11 @@ static ErrCode build_pairs(const Options *o, Pairs *ps, Error *err) {
     return rc;
 }
 
-/* ------------------------------------------- one solve (both builds) */
-
-typedef struct Setup {
-    Game *g;
-    const SolverModule *s;
-    SolveConfig cfg;
-} Setup;
-
-/* Everything before the timed region: the game, the solver's options. */
-static ErrCode setup_pair(const char *solver, const char *game, int threads, Setup *su,
-                          Error *err) {
-    memset(su, 0, sizeof *su);
-    ErrCode rc = game_create(game, &su->g, err);
-    if (rc == ERR_OK) {
-        rc = solver_lookup(solver, &su->s, &su->cfg, err);
-    }
-    if (rc != ERR_OK) {
-        game_destroy(su->g);
-        su->g = NULL;
-        return rc;
-    }
-    su->cfg.threads = threads;
-    su->cfg.skip_export = true; /* only the root and the figures are needed */
-    return ERR_OK;
-}
-
-static void setup_free(Setup *su) { game_destroy(su->g); }
-
-/* One whole solve under the harness (the timed region is res->wall_seconds). */
-static ErrCode solve_pair(const Setup *su, SolveResult *res, Error *err) {
-    return solver_run(su->s, su->g, &su->cfg, res, err);
-}
-
-/* Positions held by a result: the database's, the totals of a solver without
- * one, or a partial solver's count. */
-static bool result_positions(const SolveResult *res, uint64_t *n, Error *err) {
-    if (res->has_db) {
-        DbSummary sum;
-        if (db_summarize(&res->db, false, &sum, err) != ERR_OK) {
-            return false;
-        }
-        *n = sum.positions;
-        return true;
-    }
-    if (res->has_summary) { /* the totals of a solver that kept no database */
-        *n = res->summary.positions;
-        return true;
-    }
-    for (int i = 0; i < res->nextra; i++) {
-        if (strcmp(res->extra[i].name, SOLVE_EXTRA_STORED) == 0) {
-            *n = (uint64_t)res->extra[i].value;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* --count-one: the counted twin's side. */
-static int count_one(const char *solver, const char *game, const char *threads_text,
-                     const char *min_text) {
-    Error err = {0};
-    int64_t threads;
-    double min_seconds = strtod(min_text, NULL);
-    if (!parse_int64(threads_text, 0, 1024, &threads)) {
-        char text[64];
-        printf("error bad thread count '%s'\n", text_escape(threads_text, text, sizeof text));
-        return ERR_USAGE;
-    }
-    Setup su;
-    ErrCode rc = setup_pair(solver, game, (int)threads, &su, &err);
-    SolveResult res;
-    double total = 0, fastest = 0;
-    int runs = 0;
-    while (rc == ERR_OK) {
-        rc = solve_pair(&su, &res, &err);
-        if (rc != ERR_OK) {
-            break;
-        }
-        total += res.wall_seconds;
-        fastest = runs == 0 || res.wall_seconds < fastest ? res.wall_seconds : fastest;
-        if (runs++ == 0) {
-            for (int i = 0; i < COUNTER_COUNT; i++) {
-                printf("%s %" PRIu64 "\n", counter_names[i], counters_get(&res.counters, i));
-            }
-            uint64_t n;
-            if (result_positions(&res, &n, &err)) {
-                printf("positions %" PRIu64 "\n", n);
-            }
-            printf("value %d\nremoteness %" PRIu32 "\n", (int)res.root.value, res.root.remoteness);
-        }
-        solve_result_free(&res);
-        if (total >= min_seconds || runs >= 1000) {
-            break;
-        }
-    }
-    if (rc != ERR_OK) {
-        printf("error %s\n", err.msg);
-        if (su.g != NULL) {
-            setup_free(&su);
-        }
-        return (int)rc;
-    }
-    printf("seconds %.9g\nmin_seconds %.9g\nruns %d\n", total / runs, fastest, runs);
-    setup_free(&su);
-    return 0;
-}
-
 /* --------------------------------------------- the timing side */
 
-static const char *counted_path; /* the counted twin */
-static double count_min_time = 0.1;
-static double count_timeout = 1800; /* --count-timeout: seconds before the twin is killed */
-static int failures;                /* pairs that failed (run_pair), for the exit code */
-static ErrCode first_failure;       /* the code of the first failure */
+static CountedTwin twin = {.min_time = 0.1, .timeout = 1800}; /* bench/counted.h */
+static int failures;          /* pairs that failed (run_pair), for the exit code */
+static ErrCode first_failure; /* the code of the first failure */
 
 /* Records p's failure once (run_pair may run a pair several times). */
 static void pair_failed(Pair *p, ErrCode code) {
@@ -579,137 +457,6 @@ static void pair_failed(Pair *p, ErrCode code) {
         if (failures++ == 0) {
             first_failure = p->failed;
         }
-    }
-}
-
-/* Reads everything the child writes on fd until it closes it, at most
- * count_timeout seconds; false on timeout. The text is NUL-terminated and
- * cut at n - 1 bytes (the rest is read and dropped). */
-static bool read_with_deadline(int fd, char *buf, size_t n) {
-    double deadline = clock_seconds() + count_timeout;
-    size_t used = 0;
-    for (;;) {
-        double left = deadline - clock_seconds();
-        if (left <= 0) {
-            buf[used] = '\0';
-            return false;
-        }
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int r = poll(&pfd, 1, left > 1e6 ? 1000000000 : (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r == 0) {
-            continue; /* the deadline check above ends it */
-        }
-        char chunk[4096];
-        ssize_t got = r < 0 ? -1 : read(fd, chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR) {
-            continue;
-        }
-        if (got <= 0) {
-            break;
-        }
-        size_t keep = (size_t)got < n - 1 - used ? (size_t)got : n - 1 - used;
-        memcpy(buf + used, chunk, keep);
-        used += keep;
-    }
-    buf[used] = '\0';
-    return true;
-}
-
-/* Runs the counted twin on p and reads its figures. */
-static void count_pair(Pair *p) {
-    p->counted = true;
-    int out[2];
-    if (pipe(out) != 0) {
-        snprintf(p->count_error, sizeof p->count_error, "pipe: %s", strerror(errno));
-        p->count_code = ERR_IO;
-        return;
-    }
-    char threads[16], min[32];
-    snprintf(threads, sizeof threads, "%d", p->threads);
-    snprintf(min, sizeof min, "%g", count_min_time);
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
-        dup2(out[1], STDOUT_FILENO);
-        close(out[0]);
-        close(out[1]);
-        execl(counted_path, counted_path, "--count-one", p->solver, p->game, threads, min,
-              (char *)NULL);
-        dprintf(STDOUT_FILENO, "error cannot run the counted build %s: %s (make bench builds it)\n",
-                counted_path, strerror(errno));
-        _exit(ERR_IO);
-    }
-    close(out[1]);
-    if (pid < 0) {
-        close(out[0]);
-        snprintf(p->count_error, sizeof p->count_error, "fork: %s", strerror(errno));
-        p->count_code = ERR_IO;
-        return;
-    }
-    setpgid(pid, pid); /* also here: no race with the child's own call */
-    static char text[1 << 16];
-    bool in_time = read_with_deadline(out[0], text, sizeof text);
-    close(out[0]);
-    if (!in_time) {
-        kill(-pid, SIGKILL);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!in_time) {
-        snprintf(p->count_error, sizeof p->count_error,
-                 "the counted build %s did not finish within %g s (--count-timeout); killed",
-                 counted_path, count_timeout);
-        p->count_code = ERR_LIMIT;
-        return;
-    }
-    bool have_seconds = false;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line != NULL;
-         line = strtok_r(NULL, "\n", &save)) {
-        char *val = strchr(line, ' ');
-        if (val == NULL) {
-            continue;
-        }
-        *val++ = '\0';
-        if (strcmp(line, "error") == 0) {
-            snprintf(p->count_error, sizeof p->count_error, "counted build: %s", val);
-        } else if (strcmp(line, "positions") == 0) {
-            p->has_positions = true;
-            p->positions = strtoull(val, NULL, 10);
-        } else if (strcmp(line, "min_seconds") == 0) {
-            p->counted_min = strtod(val, NULL);
-        } else if (strcmp(line, "seconds") == 0) {
-            p->counted_seconds = strtod(val, NULL);
-            have_seconds = true;
-        } else if (strcmp(line, "value") == 0) {
-            p->root.value = (Value)atoi(val);
-        } else if (strcmp(line, "remoteness") == 0) {
-            p->root.remoteness = (uint32_t)strtoul(val, NULL, 10);
-        } else {
-            for (int i = 0; i < COUNTER_COUNT; i++) {
-                if (strcmp(line, counter_names[i]) == 0) {
-                    counters_set(&p->counters, i, strtoull(val, NULL, 10));
-                }
-            }
-        }
-    }
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-    p->count_code = code >= ERR_USAGE && code <= ERR_LIMIT ? (ErrCode)code : ERR_INTERNAL;
-    if (p->count_error[0] == '\0' && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
-        if (WIFSIGNALED(status)) {
-            snprintf(p->count_error, sizeof p->count_error,
-                     "the counted build %s was killed by signal %d", counted_path,
-                     WTERMSIG(status));
-        } else {
-            snprintf(p->count_error, sizeof p->count_error, "the counted build %s failed (exit %d)",
-                     counted_path, code);
-        }
-    } else if (p->count_error[0] == '\0' && !have_seconds) {
-        snprintf(p->count_error, sizeof p->count_error, "the counted build %s printed no result",
-                 counted_path);
     }
 }
 
@@ -727,15 +474,17 @@ static void run_pair(BenchState *st, void *arg) {
     Pair *p = arg;
     Error err = {0};
     if (!p->counted) {
-        count_pair(p);
+        counted_run(&twin, p->solver, p->game, p->threads, &p->count);
+        p->counted = true;
     }
-    if (p->count_error[0] != '\0') {
-        pair_failed(p, p->count_code);
-        fail_bench(st, "%s", p->count_error);
+    const CountedFigures *c = &p->count;
+    if (c->error[0] != '\0') {
+        pair_failed(p, c->code);
+        fail_bench(st, "%s", c->error);
         return;
     }
-    Setup su;
-    if (setup_pair(p->solver, p->game, p->threads, &su, &err) != ERR_OK) {
+    CountedSetup su;
+    if (counted_setup(p->solver, p->game, p->threads, &su, &err) != ERR_OK) {
         pair_failed(p, err.code);
         fail_bench(st, "%s", err.msg);
         return;
@@ -746,7 +495,7 @@ static void run_pair(BenchState *st, void *arg) {
     bool failed = false;
     while (bench_keep_running(st)) {
         SolveResult res;
-        if (solve_pair(&su, &res, &err) != ERR_OK) {
+        if (counted_solve(&su, &res, &err) != ERR_OK) {
             pair_failed(p, err.code);
             fail_bench(st, "%s", err.msg);
             failed = true;
@@ -757,7 +506,7 @@ static void run_pair(BenchState *st, void *arg) {
         peak = res.peak_bytes > peak ? res.peak_bytes : peak;
         rss = res.peak_rss_bytes > rss ? res.peak_rss_bytes : rss;
         threads = res.threads;
-        bool agree = res.root.value == p->root.value && res.root.remoteness == p->root.remoteness;
+        bool agree = res.root.value == c->root.value && res.root.remoteness == c->root.remoteness;
         solve_result_free(&res);
         if (!agree) {
             pair_failed(p, ERR_INTERNAL);
@@ -766,31 +515,31 @@ static void run_pair(BenchState *st, void *arg) {
             break;
         }
     }
-    setup_free(&su);
+    counted_setup_free(&su);
     if (failed) {
         return;
     }
     for (int i = 0; i < COUNTER_COUNT; i++) {
-        bench_set_counter(st, counter_names[i], (double)counters_get(&p->counters, i),
+        bench_set_counter(st, counter_names[i], (double)counters_get(&c->counters, i),
                           BENCH_COUNTER_PLAIN);
     }
-    if (p->has_positions) {
-        bench_set_counter(st, "positions", (double)p->positions, BENCH_COUNTER_PLAIN);
-        bench_set_counter(st, "positions_per_second", (double)p->positions, BENCH_COUNTER_RATE);
+    if (c->has_positions) {
+        bench_set_counter(st, "positions", (double)c->positions, BENCH_COUNTER_PLAIN);
+        bench_set_counter(st, "positions_per_second", (double)c->positions, BENCH_COUNTER_RATE);
     }
     bench_set_counter(st, "peak_bytes", (double)peak, BENCH_COUNTER_BYTES_1024);
     bench_set_counter(st, "peak_rss_bytes", (double)rss, BENCH_COUNTER_BYTES_1024);
     bench_set_counter(st, "threads", threads, BENCH_COUNTER_PLAIN);
-    bench_set_counter(st, "counted_seconds", p->counted_seconds, BENCH_COUNTER_PLAIN);
-    if (fastest > 0 && p->counted_min > 0) {
-        bench_set_counter(st, "count_overhead", p->counted_min / fastest, BENCH_COUNTER_PLAIN);
+    bench_set_counter(st, "counted_seconds", c->seconds, BENCH_COUNTER_PLAIN);
+    if (fastest > 0 && c->min_seconds > 0) {
+        bench_set_counter(st, "count_overhead", c->min_seconds / fastest, BENCH_COUNTER_PLAIN);
     }
     char label[256];
-    if (p->root.value == VALUE_DRAW) {
+    if (c->root.value == VALUE_DRAW) {
         snprintf(label, sizeof label, "draw");
     } else {
-        snprintf(label, sizeof label, "%s in %" PRIu32, value_name(p->root.value),
-                 p->root.remoteness);
+        snprintf(label, sizeof label, "%s in %" PRIu32, value_name(c->root.value),
+                 c->root.remoteness);
     }
     if (p->series[0] != '\0') {
         size_t len = strlen(label);
@@ -833,7 +582,7 @@ static void add_machine_context(void) {
     bench_add_context("cflags", BENCH_CFLAGS);
     bench_add_context("allocator", mem_allocator());
     bench_add_context("timing_build", BUILD_NAME);
-    bench_add_context("counted_build", counted_path);
+    bench_add_context("counted_build", twin.path);
 }
 
 /* ------------------------------------------------------------------ main */
@@ -960,7 +709,7 @@ static int fail(const Error *err) {
 
 int main(int argc, char **argv) {
     if (argc == 6 && strcmp(argv[1], "--count-one") == 0) {
-        return count_one(argv[2], argv[3], argv[4], argv[5]);
+        return counted_child_main(argv[2], argv[3], argv[4], argv[5]);
     }
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -1039,9 +788,9 @@ int main(int argc, char **argv) {
         error_set(&err, ERR_USAGE, "unknown option '%s' (bench --help)", argv[1]);
         return fail(&err);
     }
-    counted_path = o.counted;
-    count_min_time = o.count_min_time;
-    count_timeout = o.count_timeout;
+    twin.path = o.counted;
+    twin.min_time = o.count_min_time;
+    twin.timeout = o.count_timeout;
     Pairs pairs = {0};
     if (build_pairs(&o, &pairs, &err) != ERR_OK) {
         return fail(&err);

@@ -53,7 +53,7 @@
  *                     summary). The solver's own wall_seconds is predicted
  *                     by these; --startup S adds the seconds mpirun takes
  *                     to start and end N ranks (the `mpirun` line). The
- *                     defaults leave F = 1, S = 0: scripts/mpi-model.sh
+ *                     defaults leave F = 1, S = 0: scripts/measure/mpi-model.sh
  *                     calibrates all of them on boards other than those it
  *                     checks (docs/scaling.md, "The model").
  *
@@ -83,7 +83,7 @@
 #include "games/game.h"
 
 /* The default cost per position per thread (both passes), measured by
- * scripts/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
+ * scripts/measure/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
  * (docs/scaling.md: 3.381 s computing x 2 / 94,910,577 positions). */
 #define PLAN_COST_DEFAULT 7.125e-8
 

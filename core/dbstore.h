@@ -116,7 +116,7 @@
 /* zstd's minimum match length (ZSTD_c_minMatch, 3..7; 0: the level's
  * default, 5 for 4 KiB blocks at level 1). 7 finds fewer, longer matches:
  * on Connect Four 6x5's records 9% fewer instructions and 5% fewer bytes
- * than the default (docs/database.md, scripts/db-zstd-params.sh). Readers do
+ * than the default (docs/database.md, scripts/measure/db-zstd-params.sh). Readers do
  * not depend on it (standard zstd frames). */
 #ifndef DBSTORE_MIN_MATCH
 #define DBSTORE_MIN_MATCH 7

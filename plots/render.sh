@@ -10,9 +10,15 @@
 #   time      (b) wall time of a solve per solver per game, log scale
 #   memory    (c) jemalloc peak bytes per solver per game, log scale
 #   growth-S  (d) time and memory against positions along series S, log-log
-#   speedup   (e) parallel solvers: speed-up against threads
-#   bytes     (f) peak bytes per position against positions, explicit and
-#             symbolic solvers, on the series where a symbolic solver ran
+#   speedup   (e) parallel solvers: speed-up against threads, from a board
+#             that takes seconds: RESULTS_DIR/speedup.json (the speed-up
+#             run of scripts/bench-run.sh, with repetitions: the mean and
+#             the extreme ratios) when there is one, else the rows of
+#             bench.json whose solve at the fewest threads takes at least
+#             1 s (one run each; none: the plot says so)
+#   bytes     (f) peak bytes per position against positions on the series
+#             where a symbolic solver ran, one panel per series: each
+#             symbolic solver, and the range of the explicit ones
 #
 # Rows that failed (an error message) are left out. The per-game charts
 # take, for a parallel solver run at several thread counts, its one-thread
@@ -88,35 +94,57 @@ pivot "$C_PEAK" "$tmp/memory.dat"
 # sorted by positions, blocks separated by two blank lines (gnuplot index).
 series=$(awk -F'\t' -v c="$C_SERIES" '$c != "" && !seen[$c]++ {print $c}' "$tmp/ok.tsv")
 
-# Speed-up: per (solver, game) run at several thread counts, one block of
-# (threads, time at the fewest threads / time).
-awk -F'\t' -v OFS='\t' -v s="$C_SOLVER" -v g="$C_GAME" -v v="$C_VARIANT" -v t="$C_THREADS" \
-    -v tm="$C_TIME" '
-    $t != "" {
-        k = $s " " ($v == "" ? $g : $g ":" $v)
-        if (!(k in n)) order[++nk] = k
-        n[k]++; th[k, n[k]] = $t + 0; tt[k, n[k]] = $tm + 0
+# Speed-up: per (solver, game variant) run at several thread counts, one
+# block: a quoted label, then "threads<TAB>speed-up<TAB>lowest<TAB>highest"
+# by threads, where speed-up = mean time at the fewest threads / mean time
+# at N, and lowest / highest the extreme ratios (the slowest run at the
+# fewest threads over the fastest at N, and the reverse). Each Google
+# Benchmark run (a repetition, or the one run) is one time.
+speed_json=$json
+min_base=1 # seconds at the fewest threads, when the runs are the main run's
+if [ -r "$results/speedup.json" ]; then
+    speed_json="$results/speedup.json"
+    min_base=0
+fi
+jq -r '.benchmarks[] | select(.run_type == "iteration" and (.error_occurred // false) == false)
+    | (.run_name | sub("/manual_time$"; "") | split("/")) as $p
+    | select(($p[2] // "") | startswith("threads:"))
+    | [$p[0], $p[1], ($p[2] | ltrimstr("threads:")),
+       .real_time * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1}[.time_unit]] | @tsv' \
+    "$speed_json" >"$tmp/speedruns.tsv"
+awk -F'\t' -v min_base="$min_base" '
+    {
+        k = $1 " " $2
+        if (!(k in nt)) order[++nk] = k
+        if (!((k, $3 + 0) in cnt)) { nt[k]++; th[k, nt[k]] = $3 + 0 }
+        c = ++cnt[k, $3 + 0]; sum[k, $3 + 0] += $4
+        if (c == 1 || $4 < lo[k, $3 + 0]) lo[k, $3 + 0] = $4
+        if (c == 1 || $4 > hi[k, $3 + 0]) hi[k, $3 + 0] = $4
     }
     END {
         blocks = 0
         for (i = 1; i <= nk; i++) {
             k = order[i]
-            if (n[k] < 2) continue
-            base = 1
-            for (j = 2; j <= n[k]; j++) if (th[k, j] < th[k, base]) base = j
+            if (nt[k] < 2) continue
+            # thread counts in increasing order
+            for (a = 2; a <= nt[k]; a++)
+                for (b = a; b > 1 && th[k, b] < th[k, b - 1]; b--) {
+                    x = th[k, b]; th[k, b] = th[k, b - 1]; th[k, b - 1] = x
+                }
+            t0 = th[k, 1]; m0 = sum[k, t0] / cnt[k, t0]
+            if (m0 < min_base) continue
             if (blocks++) printf "\n\n"
-            printf "\"%s\"\n", k
-            # by threads: repeatedly print the smallest count not yet printed
-            last = -1
-            for (c = 1; c <= n[k]; c++) {
-                pick = 0
-                for (j = 1; j <= n[k]; j++)
-                    if (th[k, j] > last && (pick == 0 || th[k, j] < th[k, pick])) pick = j
-                last = th[k, pick]
-                printf "%d\t%.6g\n", th[k, pick], tt[k, base] / tt[k, pick]
+            runs = cnt[k, t0]
+            for (j = 2; j <= nt[k]; j++) if (cnt[k, th[k, j]] < runs) runs = cnt[k, th[k, j]]
+            printf "\"%s: %.3g s on %d thread%s, %s\"\n", k, m0, t0, t0 == 1 ? "" : "s",
+                runs == 1 ? "one run each" : runs " runs each (mean; bars: extremes)"
+            for (j = 1; j <= nt[k]; j++) {
+                t = th[k, j]
+                printf "%d\t%.6g\t%.6g\t%.6g\n", t, m0 / (sum[k, t] / cnt[k, t]),
+                    lo[k, t0] / hi[k, t], hi[k, t0] / lo[k, t]
             }
         }
-    }' "$tmp/ok.tsv" >"$tmp/speedup.dat"
+    }' "$tmp/speedruns.tsv" >"$tmp/speedup.dat"
 nspeed=$(grep -c '^"' "$tmp/speedup.dat" || true)
 
 machine=$(jq -r '.context.machine // .context.host_name // "unknown machine"' "$json")
@@ -128,9 +156,11 @@ render() { # SCRIPT OUTNAME [gnuplot -e assignments]
     shift 2
     for term in png svg; do
         # A solver without a value on a chart (minimax allocates nothing) is
-        # in the legend only: gnuplot's warning about its empty column is noise.
+        # in the legend only, and a series may hold one size: gnuplot's
+        # warnings about an empty column or x range are noise.
         gnuplot -e "dir='$here/'; term='$term'; outfile='$out/$name.$term'; subtitle='$subtitle'; $*" \
-            "$here/$script" 2>&1 | { grep -v 'Skipping data file with no valid points' || true; } >&2
+            "$here/$script" 2>&1 |
+            { grep -v -e 'Skipping data file with no valid points' -e 'empty x range' || true; } >&2
     done
     echo "plots: $out/$name.png"
 }
@@ -171,41 +201,52 @@ for s in $series; do
     render growth.gp "growth-$s" "datafile='$tmp/growth-$s.dat'; nblocks=$nsolvers; \
         series='$s'"
 done
-render speedup.gp speedup "datafile='$tmp/speedup.dat'; nblocks=$nspeed"
+render speedup.gp speedup "datafile='$tmp/speedup.dat'; nblocks=$nspeed; min_base=$min_base"
 
-# Bytes per position: the rows of every series in which a solver named
-# symbolic* ran, one block per series and solver (symbolic ones first, drawn
-# solid),
-# (game positions, peak bytes / game positions) sorted by positions.
-awk -F'\t' -v OFS='\t' -v se="$C_SERIES" -v so="$C_SOLVER" -v gp="$C_GPOS" -v pk="$C_PEAK" \
-    -v t="$C_THREADS" '
-    $se != "" && $so ~ /^symbolic/ { symser[$se] = 1 }
-    { rows[NR] = $0 }
-    END {
-        for (r = 1; r <= NR; r++) {
-            split(rows[r], f, "\t")
-            if (!(f[se] in symser) || f[gp] == "" || f[pk] + 0 <= 0) continue
-            if (f[t] != "" && f[t] != 1) continue
-            k = f[se] ", " (f[so] ~ /^symbolic/ ? "symbolic: " : "explicit: ") f[so]
-            if (!(k in n)) { if (f[so] ~ /^symbolic/) sym[++nsym] = k; else exp_[++nexp] = k }
-            n[k]++; x[k, n[k]] = f[gp] + 0; y[k, n[k]] = (f[pk] + 0) / (f[gp] + 0)
+# Bytes per position: for every series in which a solver named symbolic*
+# ran, one file bytes-S.dat: block 0 the explicit solvers' range, a quoted
+# label then "positions<TAB>least<TAB>most<TAB>solvers" (the least and most
+# peak bytes per position over the explicit solvers at that size), then one
+# block per symbolic solver, "positions<TAB>bytes per position"; all sorted
+# by positions. Parallel solvers count at one thread.
+rm -f "$out"/bytes.png "$out"/bytes.svg
+bseries=$(awk -F'\t' -v se="$C_SERIES" -v so="$C_SOLVER" \
+    '$se != "" && $so ~ /^symbolic/ && !seen[$se]++ { print $se }' "$tmp/ok.tsv")
+for s in $bseries; do
+    awk -F'\t' -v OFS='\t' -v se="$C_SERIES" -v so="$C_SOLVER" -v gp="$C_GPOS" -v pk="$C_PEAK" \
+        -v t="$C_THREADS" -v want="$s" '
+        $se == want && $gp != "" && $pk + 0 > 0 && ($t == "" || $t == 1) {
+            x = $gp + 0; y = ($pk + 0) / x
+            if ($so ~ /^symbolic/) {
+                if (!($so in n)) sym[++nsym] = $so
+                n[$so]++; sx[$so, n[$so]] = x; sy[$so, n[$so]] = y
+            } else {
+                if (!(x in ecount)) ex[++nex] = x
+                if (!(x in ecount) || y < elo[x]) elo[x] = y
+                if (!(x in ecount) || y > ehi[x]) ehi[x] = y
+                ecount[x]++
+                if (!($so in esolver)) { esolver[$so] = 1; nes++ }
+            }
         }
-        nb = 0
-        for (i = 1; i <= nsym + nexp; i++) {
-            k = i <= nsym ? sym[i] : exp_[i - nsym]
-            if (nb++) printf "\n\n"
-            printf "\"%s\"\n", k
-            for (a = 2; a <= n[k]; a++)
-                for (b = a; b > 1 && x[k, b] < x[k, b - 1]; b--) {
-                    tx = x[k, b]; x[k, b] = x[k, b - 1]; x[k, b - 1] = tx
-                    ty = y[k, b]; y[k, b] = y[k, b - 1]; y[k, b - 1] = ty
-                }
-            for (j = 1; j <= n[k]; j++) printf "%s\t%.6g\n", x[k, j], y[k, j]
-        }
-        printf "%d\n", nsym > "/dev/stderr"
-    }' "$tmp/ok.tsv" >"$tmp/bytes.dat" 2>"$tmp/bytes.nsym"
-nbytes=$(grep -c '^"' "$tmp/bytes.dat" || true)
-if [ "$nbytes" -gt 0 ]; then
-    render bytes.gp bytes "datafile='$tmp/bytes.dat'; nblocks=$nbytes; \
-        nsymbolic=$(cat "$tmp/bytes.nsym")"
+        END {
+            for (a = 2; a <= nex; a++)
+                for (b = a; b > 1 && ex[b] < ex[b - 1]; b--) { v = ex[b]; ex[b] = ex[b - 1]; ex[b - 1] = v }
+            printf "\"explicit solvers (%d): least to most\"\n", nes
+            for (j = 1; j <= nex; j++) printf "%s\t%.6g\t%.6g\t%d\n", ex[j], elo[ex[j]], ehi[ex[j]], ecount[ex[j]]
+            for (i = 1; i <= nsym; i++) {
+                k = sym[i]
+                printf "\n\n\"%s\"\n", k
+                for (a = 2; a <= n[k]; a++)
+                    for (b = a; b > 1 && sx[k, b] < sx[k, b - 1]; b--) {
+                        v = sx[k, b]; sx[k, b] = sx[k, b - 1]; sx[k, b - 1] = v
+                        v = sy[k, b]; sy[k, b] = sy[k, b - 1]; sy[k, b - 1] = v
+                    }
+                for (j = 1; j <= n[k]; j++) printf "%s\t%.6g\n", sx[k, j], sy[k, j]
+            }
+        }' "$tmp/ok.tsv" >"$tmp/bytes-$s.dat"
+done
+if [ -n "$bseries" ]; then
+    files=""
+    for s in $bseries; do files="$files $tmp/bytes-$s.dat"; done
+    render bytes.gp bytes "files='${files# }'; names='$(echo $bseries)'"
 fi

@@ -10,6 +10,18 @@
 # pointing at it; then renders the plots (plots/render.sh, into PLOTS_DIR,
 # default plots/) and prints a summary table.
 #
+# The speed-up run (plot (e)): a second bin/bench run of the parallel
+# solvers (SPEEDUP_SOLVERS, default tier) on one board that takes seconds
+# (SPEEDUP_GAMES, default connect4:w=5,h=4, or connect4:w=5,h=5 with
+# --full), at the thread counts of its matrix line, SPEEDUP_REPS times
+# (default 3) with the repetitions interleaved at random, so that a change
+# of load falls on every thread count alike; into RESULTS_DIR/speedup.json
+# and speedup-console.txt. Two threads on a board solved in milliseconds
+# measure only the overhead, hence a board of its own. It runs when the
+# matrix is run whole (no SOLVERS or GAMES, no --games, --solvers, --matrix
+# or --benchmark_filter), or when SPEEDUP_GAMES is given; SPEEDUP=0 skips
+# it.
+#
 # Fails (exits with bin/bench's code) when bin/bench does: bad input stops
 # it before anything runs; a benchmark that failed (a counted build that is
 # missing, crashed, timed out or disagrees on the root) still leaves the
@@ -22,6 +34,20 @@ dir=${RESULTS_DIR:-results/$stamp}
 plots=${PLOTS_DIR:-plots}
 mkdir -p "$dir"
 args=("$@")
+full=0
+narrowed=0 # a selection or matrix of the caller's: no speed-up run by default
+for a in "$@"; do
+    case "$a" in
+    --full) full=1 ;;
+    --games | --solvers | --matrix | --benchmark_filter*) narrowed=1 ;;
+    esac
+done
+if [ -n "${SOLVERS:-}" ] || [ -n "${GAMES:-}" ]; then narrowed=1; fi
+speedup_games=${SPEEDUP_GAMES:-}
+if [ -z "$speedup_games" ] && [ "$narrowed" = 0 ]; then
+    speedup_games=$([ "$full" = 1 ] && echo 'connect4:w=5,h=5' || echo 'connect4:w=5,h=4')
+fi
+[ "${SPEEDUP:-1}" = 0 ] && speedup_games=""
 [ -n "${SOLVERS:-}" ] && args+=(--solvers "$SOLVERS")
 [ -n "${GAMES:-}" ] && args+=(--games "$GAMES")
 commit=$(git describe --always --dirty 2>/dev/null || echo unknown)
@@ -38,6 +64,25 @@ wait $pid || status=$?
 if [ ! -s "$dir/bench.json" ]; then
     echo "bench: bin/bench failed (exit $status) before writing results" >&2
     exit $((status == 0 ? 1 : status))
+fi
+rm -f "$dir/speedup.json" "$dir/speedup-console.txt"
+if [ -n "$speedup_games" ]; then
+    reps=${SPEEDUP_REPS:-3}
+    echo "bench: the speed-up run: ${SPEEDUP_SOLVERS:-tier} on $speedup_games, $reps repetitions"
+    sstatus=0
+    "${BENCH:-bin/bench}" --games "$speedup_games" --solvers "${SPEEDUP_SOLVERS:-tier}" \
+        --context "commit=$commit" --context "run=$stamp" --context "speedup_run=1" \
+        --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
+        --benchmark_out="$dir/speedup.json" --benchmark_out_format=json \
+        --benchmark_counters_tabular=false >"$dir/speedup-console.txt" \
+        2> >(tee -a "$dir/stderr.txt" >&2) || sstatus=$?
+    awk '/^[A-Za-z0-9_.-]+\// && !/_(mean|median|stddev|cv) / {printf "  %-52s %12s %s\n", $1, $2, $3}' \
+        "$dir/speedup-console.txt" || true
+    if [ "$sstatus" -ne 0 ]; then
+        echo "bench: the speed-up run failed (exit $sstatus)" >&2
+        rm -f "$dir/speedup.json"
+        [ "$status" -ne 0 ] || status=$sstatus
+    fi
 fi
 # The rows, plots and summary of what ran; when bin/bench failed, a failure
 # here does not hide its exit code.

@@ -1,13 +1,18 @@
 #!/bin/sh
-# scripts/readme-table.sh [README [REFERENCE_DIR [BIG_DIR]]]: regenerates the
-# "results at a glance" tables of README.md from the committed results, so
-# that they cannot drift from the data. Defaults: README.md,
-# results/reference, results/big.
+# scripts/readme-table.sh [README [REFERENCE_DIR [BIG_DIR [LOOPY]]]]:
+# regenerates the results tables of the front page (README.md) and the
+# Morris tables of docs/loopy.md from the committed results, so that they
+# cannot drift from the data. Defaults: README.md, results/reference,
+# results/big, docs/loopy.md.
 #
 # Contract:
 # - Rewrites only the lines between `<!-- results:begin -->` and
-#   `<!-- results:end -->` of README (both markers must be there, once each,
-#   in that order; otherwise exit 2 and README is untouched).
+#   `<!-- results:end -->` of README, and between `<!-- morris:begin -->`
+#   and `<!-- morris:end -->` of LOOPY (each pair once, in that order;
+#   otherwise exit 2 and neither file is touched). Paths are relative to
+#   the repository's root (the current directory); links are written for
+#   README at the root and LOOPY in docs/ (copies elsewhere get the same
+#   bytes).
 # - Reads REFERENCE_DIR/bench.json (the reference run of `make
 #   bench-reference`, Google Benchmark's JSON, turned into rows by
 #   scripts/bench-rows.jq) and every BIG_DIR/*.json (zero or more: verbatim
@@ -16,19 +21,21 @@
 #   (BIG_DIR/README.md describes the format). A .json without its .txt, or
 #   a file jq cannot read, stops the script with exit 2.
 # - Deterministic: the same inputs give the same bytes, so a second run
-#   changes nothing (README is rewritten only when its text changes).
-# Tables: the largest strong solves (BIG_DIR, by positions, largest first);
-# each solver's time over dfs's on the GAMES below; dfs's unhash counts
-# against the GPS solvers' on the same games; nine men's morris's sectors
-# (BIG_DIR/morris9s, scripts/morris-sector-table.sh), when there are any,
-# and its placement tiers (scripts/morris-placement-table.sh). A game or solver missing from
-# the reference run shows as "-".
+#   changes nothing (a file is rewritten only when its text changes).
+# README's tables: the largest strong solves (BIG_DIR, by positions,
+# largest first); each solver's time over dfs's on the GAMES below; dfs's
+# unhash counts against the GPS solvers' on the same games. A game or
+# solver missing from the reference run shows as "-". LOOPY's: nine men's
+# morris's sectors (BIG_DIR/morris9s, scripts/morris/sector-table.sh), its
+# empty board, and its placement tiers (scripts/morris/placement-table.sh),
+# each when its records are there.
 # Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
 set -eu
 
 readme=${1:-README.md}
 ref=${2:-results/reference}
 big=${3:-results/big}
+loopy=${4:-docs/loopy.md}
 here=$(dirname "$0")
 
 # The games of the time and unhash tables, as bench names spell them
@@ -44,15 +51,29 @@ die() {
 }
 
 [ -f "$readme" ] || die "no file '$readme'"
+[ -f "$loopy" ] || die "no file '$loopy'"
 [ -f "$ref/bench.json" ] || die "no '$ref/bench.json' (make bench-reference writes it)"
-begin='<!-- results:begin -->'
-end='<!-- results:end -->'
-nb=$(grep -cxF "$begin" "$readme" || true)
-ne=$(grep -cxF "$end" "$readme" || true)
-[ "$nb" = 1 ] && [ "$ne" = 1 ] || die "'$readme' needs one line '$begin' and one '$end'"
-lb=$(grep -nxF "$begin" "$readme" | cut -d: -f1)
-le=$(grep -nxF "$end" "$readme" | cut -d: -f1)
-[ "$lb" -lt "$le" ] || die "'$readme': '$begin' must come before '$end'"
+
+# markers FILE NAME: checks FILE's `<!-- NAME:begin -->` and `<!-- NAME:end -->`
+# lines (once each, in that order) and prints their line numbers.
+markers() {
+    b="<!-- $2:begin -->"
+    e="<!-- $2:end -->"
+    [ "$(grep -cxF "$b" "$1" || true)" = 1 ] && [ "$(grep -cxF "$e" "$1" || true)" = 1 ] ||
+        die "'$1' needs one line '$b' and one '$e'"
+    lb=$(grep -nxF "$b" "$1" | cut -d: -f1)
+    le=$(grep -nxF "$e" "$1" | cut -d: -f1)
+    [ "$lb" -lt "$le" ] || die "'$1': '$b' must come before '$e'"
+    echo "$lb $le"
+}
+readme_lines=$(markers "$readme" results)
+loopy_lines=$(markers "$loopy" morris)
+
+# docs_link PATH: PATH (relative to the repository's root) as a link from
+# a file of docs/, where LOOPY is (absolute paths as they are).
+docs_link() {
+    case "$1" in /*) echo "$1" ;; *) echo "../$1" ;; esac
+}
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -203,8 +224,11 @@ done
                 ((g[i], "gps-cached") in u) ? comma(u[g[i], "gps-cached"]) : "-"
         }
     }' "$tmp/rows.tsv"
+} >"$tmp/table.md" || die "cannot build the tables"
+
+{
     # Nine men's morris sector by sector (BIG_DIR/morris9s: the records of
-    # scripts/morris-sector-solve.sh -v sym,swap), smallest sector first.
+    # scripts/morris/sector-solve.sh -v sym,swap), smallest sector first.
     m9="$big/morris9s"
     if ls "$m9"/sector-*.json >/dev/null 2>&1; then
         sectors=$(for j in "$m9"/sector-*.json; do
@@ -215,7 +239,7 @@ done
         done | sort -k1,1n -k2,2 | cut -d' ' -f2)
         echo
         echo "**Nine men's morris, sector by sector** (\`$m9/\`: each mid- and endgame"
-        echo "sector W-B solved by \`scripts/morris-sector-solve.sh -v sym,swap\` with its"
+        echo "sector W-B solved by \`scripts/morris/sector-solve.sh -v sym,swap\` with its"
         echo "child sectors loaded from disk; positions canonical under the 16 symmetries"
         echo "and the colour swap, Gasser's 28 sectors: W-B, W > B, holds B-W's positions"
         echo "too (either side to move), W-W white to move only; the sector's own counts,"
@@ -223,9 +247,9 @@ done
         echo "sector's compressed tier file):"
         echo
         # shellcheck disable=SC2086 # one word per sector
-        "$here/morris-sector-table.sh" "$m9" $sectors
+        "$here/morris/sector-table.sh" "$m9" $sectors
     fi
-    # Its empty board (BIG_DIR/morris9s/opening: scripts/morris-opening.sh),
+    # Its empty board (BIG_DIR/morris9s/opening: scripts/morris/opening.sh),
     # when the search down to those sectors has run.
     if [ -f "$m9/opening.json" ] && [ -f "$m9/opening.txt" ]; then
         date=$(sed -n 's/^date=//p' "$m9/opening.txt" | sed 's/T/ /; s/:[0-9]*Z$//')
@@ -235,11 +259,11 @@ done
             "$m9/opening.err")
         echo
         jq -r --arg date "$date" --arg before "$before" --arg after "$after" --arg cpu "$cpu" \
-            --arg rec "$m9/opening.txt" '
+            --arg rec "$(docs_link "$m9/opening.txt")" '
             def commas: tostring | explode | reverse | [range(0; length) as $i | .[$i] |
                 [.] | implode | if $i > 0 and $i % 3 == 0 then . + "," else . end] | reverse | join("");
             "**Its empty board** (`\($date)` UTC, load \($before) / \($after);"
-            + " `scripts/morris-opening.sh`, [record](\($rec))): **"
+            + " `scripts/morris/opening.sh`, [record](\($rec))): **"
             + .value + "**, by the search from the empty board through the placement phase"
             + " down to the sectors above (`search`, values only): "
             + (.solver_stats.search_nodes | commas) + " positions searched, "
@@ -250,26 +274,40 @@ done
             "$m9/opening.json"
     fi
     # Its placement (opening) tiers (BIG_DIR/morris9s/placement.jsonl: one
-    # line a tier, scripts/morris-placement-solve.sh), when any is solved.
+    # line a tier, scripts/morris/placement-solve.sh), when any is solved.
     if [ -s "$m9/placement.jsonl" ]; then
         echo
         echo "**Its placement tiers, strongly** (\`$m9/placement.jsonl\`: each placement tier"
-        echo "solved by \`scripts/morris-placement-solve.sh\` over its child tiers on disk, one"
+        echo "solved by \`scripts/morris/placement-solve.sh\` over its child tiers on disk, one"
         echo "line a tier; a row a hand count, in the order they are solved; Burnside's counts"
-        echo "from \`scripts/morris-burnside.awk\`):"
+        echo "from \`scripts/morris/burnside.awk\`):"
         echo
-        "$here/morris-placement-table.sh" "$m9/placement.jsonl"
+        "$here/morris/placement-table.sh" "$m9/placement.jsonl"
     fi
-} >"$tmp/table.md" || die "cannot build the tables"
+    ls "$m9"/sector-*.json "$m9/opening.json" "$m9/placement.jsonl" >/dev/null 2>&1 ||
+        printf '\nNo nine men'"'"'s morris series recorded (`%s/` has no records).\n' "$m9"
+} >"$tmp/morris.md" || die "cannot build the Morris tables"
+# Each table's caption opens with a blank line; the first follows the marker.
+sed -i '1{/^$/d}' "$tmp/morris.md"
 
-{
-    sed -n "1,${lb}p" "$readme"
-    cat "$tmp/table.md"
-    sed -n "${le},\$p" "$readme"
-} >"$tmp/readme.new"
-if cmp -s "$tmp/readme.new" "$readme"; then
-    echo "readme-table.sh: $readme is up to date"
-else
-    cat "$tmp/readme.new" >"$readme"
-    echo "readme-table.sh: $readme rewritten"
-fi
+# splice FILE LINES TEXT OUT: FILE with the lines between its markers
+# (LINES: "begin end") replaced by TEXT, into OUT.
+splice() {
+    {
+        sed -n "1,${2% *}p" "$1"
+        cat "$3"
+        sed -n "${2#* },\$p" "$1"
+    } >"$4"
+}
+splice "$readme" "$readme_lines" "$tmp/table.md" "$tmp/readme.new"
+splice "$loopy" "$loopy_lines" "$tmp/morris.md" "$tmp/loopy.new"
+# Both are written only once both are built.
+for f in readme loopy; do
+    eval "file=\$$f"
+    if cmp -s "$tmp/$f.new" "$file"; then
+        echo "readme-table.sh: $file is up to date"
+    else
+        cat "$tmp/$f.new" >"$file"
+        echo "readme-table.sh: $file rewritten"
+    fi
+done

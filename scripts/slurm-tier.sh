@@ -6,7 +6,7 @@
 # reachable from every node, e.g. in the submit directory).
 #
 #   sbatch --nodes=8 scripts/slurm-tier.sh connect4:w=6,h=5
-#   sbatch --nodes=64 --time=2-00:00:00 scripts/slurm-tier.sh connect4:w=7,h=5 /local/scratch/c4
+#   sbatch --nodes=64 --time=2-00:00:00 scripts/slurm-tier.sh connect4:w=7,h=5 LOCAL/c4
 #   SOLVER=tier:sliced sbatch --nodes=8 scripts/slurm-tier.sh connect4:w=6,h=6
 #
 # SOLVER (default tier): `tier` holds whole tiers on every rank; `tier:sliced`
@@ -14,7 +14,7 @@
 # (memory per rank falls with the node count; docs/scaling.md).
 #
 # Arguments: GAME [WORK_DIR] (default WORK_DIR: /tmp/gamesman-$SLURM_JOB_ID
-# on each node). Resubmitting with the same node count and WORK_DIR on the
+# on each node; LOCAL above: the cluster's node-local disk). Resubmitting with the same node count and WORK_DIR on the
 # same nodes resumes from the slices already written (each rank loads its
 # own). Before submitting, print the plan:
 #   bin/tier-plan GAME --ranks NODES --threads CORES --positions P --tiers
@@ -38,7 +38,7 @@ bin/tier-plan "$game" --ranks "${SLURM_NNODES:-1}" --threads "$threads" || true
 # line for a fixed set of hosts (one slot each), without Slurm:
 #   mpirun -np 4 --host node1:1,node2:1,node3:1,node4:1 --bind-to none \
 #       -x OMP_NUM_THREADS=32 bin/solve-mpi GAME --solver tier --threads 32 \
-#       --max-memory 200G --work-dir /local/scratch/c4 --progress --json
+#       --max-memory 200G --work-dir LOCAL/c4 --progress --json
 mpirun --map-by ppr:1:node --bind-to none -x OMP_NUM_THREADS \
     bin/solve-mpi "$game" --solver "$solver" --threads "$threads" \
     --max-memory "${mem_kib}K" --work-dir "$work" --progress --json

@@ -75,6 +75,23 @@ if "$root/plots/render.sh" "$tmp/r" "$tmp/p" >/dev/null 2>"$tmp/p.err"; then
 else
     bad "plots: $(cat "$tmp/p.err")"
 fi
+# The speed-up plot (e) is drawn from boards that take seconds: a run of
+# tier on tic-tac-toe (milliseconds) at 1 and 2 threads, twice each, draws
+# nothing from bench.json ("no ... board of 1 s or more"), and the same run
+# as the speed-up run (speedup.json) is drawn with its repetitions.
+mkdir -p "$tmp/rs"
+printf 'tictactoe threads=1,2\n' >"$tmp/ms.txt"
+run --matrix "$tmp/ms.txt" --solvers tier --benchmark_repetitions=2 \
+    --benchmark_out="$tmp/rs/bench.json" --benchmark_out_format=json >/dev/null 2>&1
+"$root/plots/render.sh" "$tmp/rs" "$tmp/ps" >/dev/null 2>&1 &&
+    grep -q "no parallel solver ran at several thread counts on a board of 1 s or more" \
+        "$tmp/ps/speedup.svg" && ok "speed-up plot: no millisecond boards" ||
+    bad "speed-up plot: millisecond boards drawn"
+cp "$tmp/rs/bench.json" "$tmp/rs/speedup.json"
+"$root/plots/render.sh" "$tmp/rs" "$tmp/ps" >/dev/null 2>&1 &&
+    grep -q "tier tictactoe: .* s on 1 thread, 2 runs each (mean; bars: extremes)" "$tmp/ps/speedup.svg" &&
+    ok "speed-up plot: the speed-up run, 2 repetitions" ||
+    bad "speed-up plot: speedup.json not drawn: $(grep -o 'tier tictactoe[^<]*' "$tmp/ps/speedup.svg")"
 
 # refuse NAME EXPECTED_CODE MESSAGE_PART ARGS...
 refuse() {

@@ -274,7 +274,7 @@ refuse "search with a query stream" "give --query POSITION" morris:n=3 --solver 
     --db "$db/m3" --query -
 refuse "search --query, a bad position" "expected 9 points" morris:n=3 --solver search --db "$db/m3" --query xyz
 refuse "search on scores" "computes values only" othello --solver search
-# The placement tiers one by one (scripts/morris-placement-solve.sh) over
+# The placement tiers one by one (scripts/morris/placement-solve.sh) over
 # the sectors of three men's morris (sym,swap): a record for each of its 34
 # placement tiers (hands 3-3, 2-3, 2-2, 1-2, 1-1, 0-1 in white-black order:
 # 1 + 2 + 4 + 6 + 9 + 12 boards counts), the empty board's value retro's,
@@ -282,7 +282,7 @@ refuse "search on scores" "computes values only" othello --solver search
 # as retro answers them (value, remoteness and every move's).
 cp -r "$db/m3w" "$db/m3p"
 scripts=$(dirname "$0")/../scripts
-NOLOCK=1 BIN=$solve "$scripts/morris-placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+NOLOCK=1 BIN=$solve "$scripts/morris/placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
     >/dev/null 2>"$db/m3p.err" && ok "placement series runs" || bad "placement series: $(cat "$db/m3p.err")"
 recs="$db/m3p-out/placement.jsonl"
 [ "$(wc -l <"$recs")" = 34 ] && ok "placement series: 34 tiers" ||
@@ -297,7 +297,7 @@ jq -e --arg r "$r" 'select(.tier == 0) | .value == $r and .positions == 1' "$rec
 "$solve" morris:n=3,sym,swap --db "$db/m3w" --analyze --json | jq -e '.value == "undecided"' \
     >/dev/null && ok "sectors alone: no value for the empty board" ||
     bad "sectors alone: a value for the empty board"
-NOLOCK=1 BIN=$solve "$scripts/morris-placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+NOLOCK=1 BIN=$solve "$scripts/morris/placement-solve.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
     >"$db/m3p.again" 2>&1 && [ ! -s "$db/m3p.again" ] && [ "$(wc -l <"$recs")" = 34 ] &&
     ok "placement series: a second run solves nothing" || bad "placement series: second run"
 n=0
@@ -309,22 +309,52 @@ done
 [ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
     bad "placement series: $n of 10 placement positions answer as retro's"
 # The placement tiers with 3 or more stones in hand checked from disk
-# (scripts/morris-placement-verify.sh): exactly those tiers verified, their
+# (scripts/morris/placement-verify.sh): exactly those tiers verified, their
 # positions the records' sum, the 9 tiers of hands 1-1 linked as their
 # children but not verified.
-NOLOCK=1 BIN=$solve "$scripts/morris-placement-verify.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+NOLOCK=1 BIN=$solve "$scripts/morris/placement-verify.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
     -k 3 >"$db/m3v.out" 2>&1 || bad "placement verify: $(cat "$db/m3v.out")"
 want=$(jq -rs '[.[] | select((.hands | split("-") | map(tonumber) | add) >= 3)]
     | "\(length) verified (\(map(.positions) | add) positions), 9 unverified"' "$recs")
 grep -qF "22 tiers linked: $want" "$db/m3v.out" && ok "placement verify: $want" ||
     bad "placement verify: $(cat "$db/m3v.out"), want $want"
 # The placement tiers' values against the search over the sectors alone
-# (scripts/morris-placement-crosscheck.sh): 30 sampled placement positions.
-NOLOCK=1 BIN=$solve "$scripts/morris-placement-crosscheck.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
+# (scripts/morris/placement-crosscheck.sh): 30 sampled placement positions.
+NOLOCK=1 BIN=$solve "$scripts/morris/placement-crosscheck.sh" -n 3 -d "$db/m3p" -o "$db/m3p-out" \
     -N 30 -H 6 >"$db/m3x.out" 2>&1 &&
     grep -q "^30 placement positions .*: 30 valued alike .* 0 differ" "$db/m3x.out" &&
     ok "placement crosscheck: 30 positions, the tiers and the search agree" ||
     bad "placement crosscheck: $(cat "$db/m3x.out")"
+# The series' scripts have no default database (no machine's path): with
+# neither -d nor MORRIS_DB they refuse (exit 2, naming both) and run nothing.
+for s in sector-solve placement-solve opening placement-verify placement-crosscheck; do
+    rc=0
+    env -u MORRIS_DB NOLOCK=1 BIN=false "$scripts/morris/$s.sh" -n 3 -o "$db/nodb-$s" 3-3 \
+        >/dev/null 2>"$db/nodb.err" || rc=$?
+    [ "$rc" = 2 ] && grep -q "needs the database directory: -d DB, or MORRIS_DB=DB" "$db/nodb.err" &&
+        [ ! -e "$db/nodb-$s" ] && ok "morris/$s.sh without -d or MORRIS_DB: refused" ||
+        bad "morris/$s.sh without -d or MORRIS_DB: exit $rc, $(cat "$db/nodb.err")"
+done
+# The bench lock: scripts/locked-run.sh and scripts/big-solve.sh take the
+# file BENCH_LOCK names (here one that cannot be opened: both refuse and
+# keep nothing), NOLOCK=1 skips it. big-solve.sh runs from a copy, so that
+# its results/big is the copy's.
+rc=0
+BENCH_LOCK="$db/no-dir/lock" "$scripts/locked-run.sh" "$db/lk" true >/dev/null 2>&1 || rc=$?
+[ "$rc" != 0 ] && grep -q "$db/no-dir/lock" "$db/lk.err" && ok "locked-run.sh takes BENCH_LOCK" ||
+    bad "locked-run.sh with an unusable BENCH_LOCK: exit $rc"
+NOLOCK=1 BENCH_LOCK="$db/no-dir/lock" "$scripts/locked-run.sh" "$db/lk" true >/dev/null 2>&1 &&
+    ok "locked-run.sh: NOLOCK=1 skips the lock" || bad "locked-run.sh: NOLOCK=1"
+mkdir -p "$db/bs/scripts" "$db/bs/results/big"
+cp "$scripts/big-solve.sh" "$db/bs/scripts/"
+rc=0
+BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' >/dev/null 2>&1 ||
+    rc=$?
+[ "$rc" != 0 ] && [ -z "$(ls -A "$db/bs/results/big")" ] && ok "big-solve.sh takes BENCH_LOCK" ||
+    bad "big-solve.sh with an unusable BENCH_LOCK: exit $rc, $(ls -A "$db/bs/results/big")"
+NOLOCK=1 BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' \
+    >/dev/null 2>&1 && [ -s "$db/bs/results/big/t.json" ] && ok "big-solve.sh: NOLOCK=1 skips the lock" ||
+    bad "big-solve.sh: NOLOCK=1"
 # A tier solved over a held child whose block is corrupt is refused, not
 # solved from wrong records: the empty board again, after one byte of its
 # only child's (tier 2, hands 2-3, a white stone on the board) one block,
@@ -600,7 +630,7 @@ refuse_code() {
 # hash's (with it, the index by classes: about 1/16 of them, checked
 # against Burnside's counts in tests/test_loopy.c), and 6-6 is refused
 # with 14 GiB (with `sym` it fits). Tier numbers: 715 tiers, sector W-B is tier
-# 615 + 10 W + B (scripts/morris-sector-solve.sh). 6-6 has
+# 615 + 10 W + B (scripts/morris/sector-solve.sh). 6-6 has
 # 2 C(24,6) C(18,6) = 4,997,280,288 slots, over 2^32: its loopy pass has
 # 64-bit indices and is counted, not refused (exit 7 until 2026-11-23); its
 # ranks take ceil(4,997,280,288 / 64) x 8 = 624,660,040 bytes plus 16,386

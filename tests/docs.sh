@@ -8,10 +8,12 @@
 #      which resolves game, position, solver and options and exits 0 without
 #      solving. Commands with placeholders are skipped (the rule is in
 #      docs/testing.md); bin/solve-mpi, mpirun and bin/tier-plan lines are
-#      not run; every scripts/NAME named must exist;
-#   3. scripts/readme-table.sh on copies: idempotent, sensitive to the
-#      reference results and to results/big/, and the committed README's
-#      tables are those the committed results give.
+#      not run; every script named (scripts/..., results/.../NAME.sh) must
+#      exist, and no script under scripts/ may name a machine's directory;
+#   3. scripts/readme-table.sh on copies of README.md and docs/loopy.md:
+#      idempotent, sensitive to the reference results and to results/big/
+#      (the Morris tables in docs/loopy.md), and the committed tables of
+#      both are those the committed results give.
 # Ends with "docs: N passed, N failed". Takes a few seconds.
 set -u
 solve=$1
@@ -150,24 +152,43 @@ done
 rc=$?
 [ "$rc" = 3 ] && ok "--check-args: dfs on a loopy game exits 3" || bad "--check-args dfs dodgem: exit $rc"
 
-# every scripts/NAME the docs name exists
-for s in $(cat $files | grep -o 'scripts/[A-Za-z0-9_.-]*\.\(sh\|jq\)' | sort -u); do
+# every script the docs name exists: scripts/NAME, scripts/DIR/NAME, and
+# the one-off scripts kept beside their data (results/.../NAME.sh); the
+# count guards the extraction (the docs name dozens)
+nscripts=0
+for s in $(cat $files results/big/README.md |
+    grep -o '\(scripts\|results\)/[A-Za-z0-9_./-]*\.\(sh\|jq\|awk\)' | sort -u); do
+    nscripts=$((nscripts + 1))
     [ -f "$s" ] || bad "docs name $s, which does not exist"
 done
-ok "scripts named in the docs exist"
+[ "$nscripts" -gt 20 ] && ok "the $nscripts scripts named in the docs exist" ||
+    bad "scripts: only $nscripts named in the docs (the extraction is broken)"
 
-# 3. the README table generator, on copies
+# no script under scripts/ names one machine's directory: paths come from
+# options, the environment or the repository (the lock's default is /tmp)
+if grep -rnE '/(work|home|scratch|mnt|Users)/' scripts/ >"$tmp/paths"; then
+    bad "scripts name a machine's directory: $(head -n 3 "$tmp/paths")"
+else
+    ok "no machine paths in scripts/"
+fi
+
+# 3. the README table generator, on copies (its fourth argument, the file
+# of the Morris tables, is always a copy too: never docs/loopy.md itself)
 gen=scripts/readme-table.sh
 mkdir -p "$tmp/ref" "$tmp/big"
 cp results/reference/bench.json "$tmp/ref/"
 cp README.md "$tmp/README.md"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/once.md" &&
-    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 && cmp -s "$tmp/README.md" "$tmp/once.md" &&
+cp docs/loopy.md "$tmp/loopy.md"
+L="$tmp/loopy.md"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/once.md" &&
+    cp "$L" "$tmp/once-loopy.md" &&
+    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cmp -s "$tmp/README.md" "$tmp/once.md" &&
+    cmp -s "$L" "$tmp/once-loopy.md" &&
     ok "readme-table: a second run changes nothing" || bad "readme-table: not idempotent"
 # dfs on tic-tac-toe twice as slow: its row's time and ratios change.
 jq '(.benchmarks[] | select(.run_name == "dfs/tictactoe/manual_time") | .real_time) |= . * 2' \
     results/reference/bench.json >"$tmp/ref/bench.json"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
 if ! cmp -s "$tmp/README.md" "$tmp/once.md" &&
     [ "$(diff "$tmp/README.md" "$tmp/once.md" | grep -c '^[<>] | `tictactoe`')" = 2 ]; then
     ok "readme-table: a changed reference run changes the tic-tac-toe time row"
@@ -177,24 +198,47 @@ fi
 # a big solve appears; one without its .txt is refused
 "$solve" tictactoe --json >"$tmp/big/t.json"
 printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 0\n' >"$tmp/big/t.txt"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1 &&
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
     grep -q '^| `tictactoe` | `gps-cached` | 1 | tie in 9 | 5,478 |' "$tmp/README.md" &&
     ok "readme-table: a results/big solve appears" || bad "readme-table: big solve row missing"
 cp "$tmp/big/t.json" "$tmp/big/u.json"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] && ok "readme-table: a .json without its .txt is refused" || bad "readme-table: exit $rc"
-# no markers: refused, file untouched
+rm "$tmp/big/u.json"
+# no markers in either file: refused, neither file touched
 printf '# no markers\n' >"$tmp/plain.md"
-"$gen" "$tmp/plain.md" "$tmp/ref" "$tmp/big" >/dev/null 2>&1
+cp "$L" "$tmp/before-loopy.md"
+"$gen" "$tmp/plain.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
 rc=$?
-[ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] &&
-    ok "readme-table: a file without markers is refused" || bad "readme-table: no markers: exit $rc"
-# the committed README matches the committed results
+[ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] && cmp -s "$L" "$tmp/before-loopy.md" &&
+    ok "readme-table: a README without markers is refused" || bad "readme-table: no markers: exit $rc"
+cp "$tmp/README.md" "$tmp/before.md"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$tmp/plain.md" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] && cmp -s "$tmp/README.md" "$tmp/before.md" &&
+    ok "readme-table: a Morris file without markers is refused" ||
+    bad "readme-table: no Morris markers: exit $rc"
+# the Morris tables follow results/big/morris9s: one sector's wins changed
+# change that sector's row in the Morris file, and nothing in the README
+cp -r results/big/morris9s "$tmp/big/"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/m.md" &&
+    cp "$L" "$tmp/m-loopy.md" &&
+    grep -q '^| 3-3 | 169,626 | 140,621 |' "$L" &&
+    jq -c '.solver_stats.sector_wins += 1' results/big/morris9s/sector-3-3.json >"$tmp/big/morris9s/sector-3-3.json" &&
+    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
+    cmp -s "$tmp/README.md" "$tmp/m.md" &&
+    [ "$(diff "$L" "$tmp/m-loopy.md" | grep -c '^[<>] | 3-3 |')" = 2 ] &&
+    grep -q '^| 3-3 | 169,626 | 140,622 |' "$L" &&
+    ok "readme-table: a changed sector record changes its row in the Morris tables only" ||
+    bad "readme-table: a changed sector record did not change exactly its Morris row"
+# the committed README and docs/loopy.md match the committed results
 cp README.md "$tmp/now.md"
-"$gen" "$tmp/now.md" results/reference results/big >/dev/null 2>&1 && cmp -s "$tmp/now.md" README.md &&
-    ok "README.md's tables match results/" ||
-    bad "README.md's tables are out of date with results/reference or results/big: run make readme-table"
+cp docs/loopy.md "$tmp/now-loopy.md"
+"$gen" "$tmp/now.md" results/reference results/big "$tmp/now-loopy.md" >/dev/null 2>&1 &&
+    cmp -s "$tmp/now.md" README.md && cmp -s "$tmp/now-loopy.md" docs/loopy.md &&
+    ok "README.md's and docs/loopy.md's tables match results/" ||
+    bad "README.md's or docs/loopy.md's tables are out of date with results/: run make readme-table"
 
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -34,6 +34,6 @@ done
 run verify $B connect4:w=6,h=5 --db $DB --verify --threads 2 --json
 run analyze $B connect4:w=6,h=5 --db $DB --analyze --json
 log "query bench"
-sh scripts/db-query-bench.sh connect4:w=6,h=5 $DB 10000 $B > $Q/query.txt 2>&1
+sh scripts/measure/db-query-bench.sh connect4:w=6,h=5 $DB 10000 $B > $Q/query.txt 2>&1
 cat $Q/query.txt
 log end

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/tier-bench.sh [SOLVE]: the tier solver's Connect Four benchmarks
+# scripts/measure/tier-bench.sh [SOLVE]: the tier solver's Connect Four benchmarks
 # (docs/connect-four.md, "The tier solver on Connect Four"). For 6x4 and 5x5, runs the tier
 # solver on 1 and 2 threads and gps-cached (one thread, the depth-first
 # reference) with a timing build (STATS=0), checks the value and position

@@ -1,17 +1,17 @@
 #!/bin/sh
-# scripts/morris-placement-table.sh: the Markdown table of nine men's
+# scripts/morris/placement-table.sh: the Markdown table of nine men's
 # morris's placement (opening) tiers solved by
-# scripts/morris-placement-solve.sh, from its records (one JSON line a
+# scripts/morris/placement-solve.sh, from its records (one JSON line a
 # tier, default results/big/morris9s/placement.jsonl).
 #
-#   scripts/morris-placement-table.sh [RECORDS]
+#   scripts/morris/placement-table.sh [RECORDS]
 #
 # One row per hand count (stones still in hand, white-black; the mover is
 # black when black has one more), in the order they are solved (black's
 # last placement first): tiers solved of the hand count's tiers, the
 # positions of the solved tiers and of all its tiers, whether every solved
 # tier holds as many positions as Burnside's count of its boards (one
-# mover: classes(w, b) of scripts/morris-burnside.awk, computed from the
+# mover: classes(w, b) of scripts/morris/burnside.awk, computed from the
 # board's geometry, no game code), the solved positions by value for the
 # player to move, wall and CPU time summed over the runs, the largest peak
 # (jemalloc) and RSS of a run, the tier files' bytes on disk, and the
@@ -22,7 +22,7 @@
 set -eu
 records=${1:-results/big/morris9s/placement.jsonl}
 [ -f "$records" ] || {
-    echo "morris-placement-table.sh: no records $records" >&2
+    echo "scripts/morris/placement-table.sh: no records $records" >&2
     exit 2
 }
 here=$(dirname "$0")
@@ -30,7 +30,7 @@ tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
 jq -r '[.tier, .hands, .board, .positions, .wins, .losses, .draws, .wall_seconds, .cpu_seconds,
         .peak_bytes, .peak_rss_bytes, .disk_bytes, .date, (.value // "-")] | @tsv' "$records" >"$tsv"
-awk -F'\t' -f "$here/morris-burnside.awk" -f /dev/stdin "$tsv" <<'EOF'
+awk -F'\t' -f "$here/burnside.awk" -f /dev/stdin "$tsv" <<'EOF'
 function c(x,    s, r) {
     s = sprintf("%.0f", x); r = ""
     while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
@@ -81,6 +81,6 @@ END {
     printf "\nPlacement tiers solved: %d of %d, %s of %s positions (Burnside), %s s of wall time and %s s of CPU, %s on disk.", tt, alltiers, c(tp), c(allpos), c(tw), c(tc), disk(td)
     if (value != "") printf " The empty board: %s.", value
     printf "\n"
-    if (bad != "") { print "morris-placement-table.sh: counts differ from Burnside's:" bad > "/dev/stderr"; exit 1 }
+    if (bad != "") { print "scripts/morris/placement-table.sh: counts differ from Burnside's:" bad > "/dev/stderr"; exit 1 }
 }
 EOF

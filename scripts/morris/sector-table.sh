@@ -1,10 +1,10 @@
 #!/bin/sh
-# scripts/morris-sector-table.sh: the Markdown table of the sectors solved
-# by scripts/morris-sector-solve.sh, from its records in DIR (default
+# scripts/morris/sector-table.sh: the Markdown table of the sectors solved
+# by scripts/morris/sector-solve.sh, from its records in DIR (default
 # results/big/morris9): sector-W-B.json (the --json output), .txt (command,
 # date, load before and after, disk bytes) and .err (/usr/bin/time -v).
 #
-#   scripts/morris-sector-table.sh [DIR] W-B ...
+#   scripts/morris/sector-table.sh [DIR] W-B ...
 #
 # One row per sector, in the order given: the sector's own positions and
 # values (solver_stats.sector_*), the positions of the whole run (the
@@ -25,7 +25,7 @@ printf '|---|---|---|---|---|---|---|---|---|---|---|---|---|\n'
 for s in "$@"; do
     b="$dir/sector-$s"
     [ -s "$b.json" ] || {
-        echo "morris-sector-table.sh: no record $b.json" >&2
+        echo "scripts/morris/sector-table.sh: no record $b.json" >&2
         exit 1
     }
     cpu=$(awk -F': ' '/User time|System time/ { t += $2 } END { printf "%.0f", t }' "$b.err")

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/db-write-pairs.sh GAME ROUNDS DIR NAME=SOLVE[:db]...: what writing
+# scripts/measure/db-write-pairs.sh GAME ROUNDS DIR NAME=SOLVE[:db]...: what writing
 # the database costs a tier solve (docs/database.md). Runs each
 # configuration once per round, alternating: `SOLVE GAME --solver
 # tier:window --threads 2 --json` (with `--db DIR/db`, emptied first, for
@@ -9,14 +9,14 @@
 # db_write_seconds, db_write_wait_seconds, the database checksum and the
 # 1-minute load average. SOLVE is a bin/solve, e.g. a timing build of
 # each commit compared. Run it under the bench lock (flock
-# /work/bench.lock ...); the outputs are kept in DIR.
+# "${BENCH_LOCK:-/tmp/gamesman-bench.lock}" ...); the outputs are kept in DIR.
 # Example:
-#   scripts/db-write-pairs.sh connect4:w=5,h=5 5 /tmp/pairs \
+#   scripts/measure/db-write-pairs.sh connect4:w=5,h=5 5 /tmp/pairs \
 #       old=/tmp/old/bin/solve old.db=/tmp/old/bin/solve:db \
 #       new=build/timing/bin/solve new.db=build/timing/bin/solve:db
 set -eu
 [ $# -ge 4 ] || {
-    echo "usage: scripts/db-write-pairs.sh GAME ROUNDS DIR NAME=SOLVE[:db]..." >&2
+    echo "usage: scripts/measure/db-write-pairs.sh GAME ROUNDS DIR NAME=SOLVE[:db]..." >&2
     exit 2
 }
 game=$1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/morris-sector-fit.sh: which mid- and endgame sectors of nine men's
+# scripts/morris/sector-fit.sh: which mid- and endgame sectors of nine men's
 # morris `tier:sector` can hold, by its own up-front check (solvers/tier.c,
 # sector_fits): each sector is started with a 1 MiB budget, so that the
 # solve refuses at once (exit 4) and prints its estimate: the records the
@@ -7,7 +7,7 @@
 # before its positions are counted (its ranks, 1/8 byte a slot). No sector
 # is solved; nothing is written. Takes a few seconds.
 #
-#   scripts/morris-sector-fit.sh [BUDGET_GIB]      (default 14)
+#   scripts/morris/sector-fit.sh [BUDGET_GIB]      (default 14)
 #
 # Prints a Markdown table: sector, the solver's three figures and its
 # estimate, then what the solve checks only once its bitmaps exist, here
@@ -46,11 +46,11 @@ for w in 3 4 5 6 7 8 9; do
             sb=$w
             name="$sw-$sb"
         fi
-        t=$((615 + 10 * sw + sb)) # scripts/morris-sector-solve.sh
+        t=$((615 + 10 * sw + sb)) # scripts/morris/sector-solve.sh
         rc=0
         msg=$("$bin" "morris:n=9,$vopts" --solver tier:sector=$t --max-memory 1M 2>&1) || rc=$?
         if [ "$rc" != 4 ]; then
-            echo "morris-sector-fit.sh: sector $w-$b: unexpected exit $rc: $msg" >&2
+            echo "scripts/morris/sector-fit.sh: sector $w-$b: unexpected exit $rc: $msg" >&2
             exit 1
         fi
         echo "$msg" | sed -n 's/.*(records \([^,]*\), bitmaps \([^,]*\), loopy pass \([^;]*\) before its positions are counted;.*needs an estimated \([0-9.]* [KMG]iB\).*/\1|\2|\3|\4/p' |

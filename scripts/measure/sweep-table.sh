@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/sweep-table.sh [SOLVE]: the sweep solver's cost against a
+# scripts/measure/sweep-table.sh [SOLVE]: the sweep solver's cost against a
 # depth-first or retrograde reference on one variant of every game it
 # solves, as the Markdown table of docs/solvers.md, "Sweep and tier solvers"
 # section: sweeps (marking + value + tie), primitive checks, unhashes,

@@ -1,7 +1,7 @@
-# scripts/morris-burnside.awk: the 16 symmetries of the nine men's morris
+# scripts/morris/burnside.awk: the 16 symmetries of the nine men's morris
 # board and Burnside's count of its boards up to them, from the geometry
-# alone (no game code); shared by scripts/morris-rank-index.sh and
-# scripts/morris-placement-table.sh (awk -f scripts/morris-burnside.awk -f
+# alone (no game code); shared by results/big/morris9c/rank-index.sh and
+# scripts/morris/placement-table.sh (awk -f scripts/morris/burnside.awk -f
 # PROGRAM). Call build() and then cycles() once; classes(W, B) is then the
 # number of boards with W white and B black stones up to the symmetries.
 #

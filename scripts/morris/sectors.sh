@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/morris-sectors.sh: the sectors (tiers) of morris:n=N as
+# scripts/morris/sectors.sh: the sectors (tiers) of morris:n=N as
 # games/morris.c lays them out, with what the tier solver would need to
 # solve each one: positions (both players to move, before symmetry),
 # records (2 bytes a position), the loopy pass's working set with `sym`
@@ -11,9 +11,9 @@
 # in hand, Gasser's databases) first, in order of size; then the totals of
 # the placement sectors.
 #
-#   scripts/morris-sectors.sh 9        nine men's morris (the default)
-#   scripts/morris-sectors.sh 6
-#   scripts/morris-sectors.sh 9 need   what each mid- and endgame sector
+#   scripts/morris/sectors.sh 9        nine men's morris (the default)
+#   scripts/morris/sectors.sh 6
+#   scripts/morris/sectors.sh 9 need   what each mid- and endgame sector
 #       needs at least in memory (the sector and its two child sectors'
 #       records, bitmaps, the loopy pass: the window may hold more): with
 #       the loopy pass's arrays indexed by slot (6 bytes a slot, the code
@@ -22,7 +22,7 @@
 #       a position since, the events of a pass counted too), and with a
 #       symmetry-reduced index (every term / 16; built at d988d86 as the
 #       index by classes, games/morris.c: `tier:sector`'s own estimate,
-#       scripts/morris-sector-fit.sh, has its figures). The 2^31-slot
+#       scripts/morris/sector-fit.sh, has its figures). The 2^31-slot
 #       limit of a loopy tier held for the first two (lifted 2026-11-23).
 #       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
 #       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
@@ -31,7 +31,7 @@
 # Prints a Markdown table. Counts are exact (awk's doubles hold integers
 # below 2^53; the largest here is below 2^35).
 set -eu
-. "$(dirname "$0")/morris-common.sh"
+. "$(dirname "$0")/common.sh"
 n=${1:-9}
 mode=${2:-sizes}
 points=$(morris_points "$n")

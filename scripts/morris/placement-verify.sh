@@ -1,6 +1,6 @@
 #!/bin/sh
-# scripts/morris-placement-verify.sh: the placement tiers that
-# scripts/morris-placement-solve.sh left in DB checked from disk, every
+# scripts/morris/placement-verify.sh: the placement tiers that
+# scripts/morris/placement-solve.sh left in DB checked from disk, every
 # record against its children's records (bin/solve --verify), without
 # checking the whole database. The tiers with at least K stones in hand
 # (white's and black's together) are linked (hard links: no copy, DB's
@@ -10,7 +10,7 @@
 # over the top tier there writes that directory's manifest (it finds the
 # tier on disk and solves nothing); then `--verify`, under the bench lock.
 #
-#   scripts/morris-placement-verify.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 20G] [-k 4] [-w DIR]
+#   scripts/morris/placement-verify.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 20G] [-k 4] [-w DIR]
 #
 # Which tiers and hands come from OUT/placement.jsonl (the series'
 # records). -k 1 (or 0) links every file in DB, sectors too: the whole
@@ -21,11 +21,11 @@
 # line: tiers linked, tiers and positions verified, tiers unverified.
 # Exits with --verify's status: not 0 when a record disagrees with its
 # children or a file is corrupt (the message is in the .err file).
-# Defaults: n=9, sym,swap, DB /work/scratch/morris9s-db, OUT
+# Defaults: n=9, sym,swap, DB $MORRIS_DB (no default: -d or MORRIS_DB), OUT
 # results/big/morris9s, --max-memory 20G, 2 threads, the timing build
 # (BIN= to change); NOLOCK=1 when the caller holds the lock.
 set -eu
-. "$(dirname "$0")/morris-common.sh"
+. "$(dirname "$0")/common.sh"
 morris_series_defaults
 k=4
 dir=
@@ -37,6 +37,7 @@ while getopts n:v:d:o:m:k:w: opt; do
     *) exit 2 ;;
     esac
 done
+morris_need_db
 morris_placement_records
 dir=${dir:-$db-verify-$k}
 handsum='(.hands | split("-") | map(tonumber) | add)'
@@ -52,9 +53,9 @@ linked=$(find "$dir" -name 'tier-*.gmdb' | wc -l)
 base="$out/placement-verify-$k"
 cmd="$bin $spec --db $dir --verify --threads 2 --json --max-memory $mem"
 # shellcheck disable=SC2086 # the command's words
-"$(dirname "$0")/locked-run.sh" "$base" $cmd || {
+"$(dirname "$0")/../locked-run.sh" "$base" $cmd || {
     rc=$?
-    echo "morris-placement-verify.sh: --verify failed (exit $rc), see $base.err" >&2
+    echo "scripts/morris/placement-verify.sh: --verify failed (exit $rc), see $base.err" >&2
     exit "$rc"
 }
 jq -r --argjson linked "$linked" '.solver_stats as $s

@@ -1,12 +1,15 @@
-# scripts/morris-common.sh: sourced by the Morris series scripts
-# (morris-sector-solve.sh, morris-placement-solve.sh, morris-opening.sh,
-# morris-sectors.sh, morris-placement-verify.sh,
-# morris-placement-crosscheck.sh): the options they share and the board's
-# size.
+# scripts/morris/common.sh: the shared library of the Morris series
+# (scripts/morris/: sector-solve.sh, placement-solve.sh, opening.sh,
+# sectors.sh, placement-verify.sh, placement-crosscheck.sh source it):
+# the options they share and the board's size.
 #
 #   morris_opt LETTER ARG    -n N (3, 6 or 9), -v VARIANT_OPTIONS, -d DB,
 #                            -o OUT, -m MEMORY: sets n, vopts, db, out, mem;
 #                            returns 1 for another letter (the caller's own)
+#   morris_need_db           after the options: exits 2 unless a database
+#                            directory was given (-d DB, or MORRIS_DB=DB in
+#                            the environment: there is no default, since
+#                            the series' databases take gigabytes)
 #   morris_points N          the board's points (9, 16 or 24); exits 2
 #                            with a message naming the script otherwise
 #   morris_placement_records after the options: spec (the variant) and
@@ -18,11 +21,14 @@
 #                            and its manifest, written by a tier:sector=T
 #                            run over tier T there (it solves nothing)
 #   morris_series_defaults   the defaults of the series with the colour
-#                            swap (morris-placement-solve.sh, -verify.sh,
-#                            -crosscheck.sh, morris-opening.sh):
-#                            n=9, sym,swap, DB /work/scratch/morris9s-db,
-#                            OUT results/big/morris9s, 20G, and bin: $BIN,
-#                            or the timing build
+#                            swap (placement-solve.sh, placement-verify.sh,
+#                            placement-crosscheck.sh, opening.sh):
+#                            n=9, sym,swap, DB $MORRIS_DB (else -d is
+#                            needed), OUT results/big/morris9s, 20G, and
+#                            bin: $BIN, or the timing build
+#
+# Paths are as given, relative to the current directory: run the scripts
+# from the repository's root (the OUT and BIN defaults are relative to it).
 morris_opt() {
     case "$1" in
     n) n=$2 ;;
@@ -46,10 +52,17 @@ morris_points() {
     esac
 }
 
+morris_need_db() {
+    [ -n "$db" ] || {
+        echo "$(basename "$0"): needs the database directory: -d DB, or MORRIS_DB=DB in the environment" >&2
+        exit 2
+    }
+}
+
 morris_series_defaults() {
     n=9
     vopts=sym,swap
-    db=/work/scratch/morris9s-db
+    db=${MORRIS_DB:-}
     out=results/big/morris9s
     mem=20G
     bin=${BIN:-build/timing/bin/solve}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/morris-sector-solve.sh: nine men's morris (or six, three) solved
+# scripts/morris/sector-solve.sh: nine men's morris (or six, three) solved
 # sector by sector, Gasser's way: each mid- or endgame sector (no stones in
 # hand, W-B stones on the board) by `tier:sector` (solvers/tier.c), its
 # child sectors loaded from the database directory where earlier runs left
@@ -8,12 +8,13 @@
 # and a line per sector to stdout (solver_stats.sector_*: the sector's own
 # positions and values; the totals also count the sectors below it).
 #
-#   scripts/morris-sector-solve.sh [-n 9] [-v sym] [-d DB] [-o OUT] [-m 14G] W-B ...
+#   scripts/morris/sector-solve.sh [-n 9] [-v sym] [-d DB] [-o OUT] [-m 14G] W-B ...
 #
-# e.g. scripts/morris-sector-solve.sh 3-3 3-4 4-3 4-4   (in order of size:
-# scripts/morris-sectors.sh). Defaults: n=9, variant options "sym" (one
+# e.g. scripts/morris/sector-solve.sh 3-3 3-4 4-3 4-4   (in order of size:
+# scripts/morris/sectors.sh). Defaults: n=9, variant options "sym" (one
 # position per class of the board's 16 symmetries, as Gasser counted),
-# DB /work/scratch/morris9-db, OUT results/big/morris9, --max-memory 14G,
+# DB $MORRIS_DB (no default: -d or MORRIS_DB is needed), OUT
+# results/big/morris9, --max-memory 14G,
 # 2 threads, the timing build (make build/timing/bin/solve). NOLOCK=1 when
 # the caller already holds the bench lock for the whole series.
 # LOCK_BUDGET=S: stop (exit 0, with a line on stderr) before a sector once
@@ -29,10 +30,10 @@
 # black's equal or one more), then by stones on the board; the last
 # (n + 1)^2 tiers are the movement sectors, W-B at (n + 1) W + B among them.
 set -eu
-. "$(dirname "$0")/morris-common.sh"
+. "$(dirname "$0")/common.sh"
 n=9
 vopts=sym
-db=/work/scratch/morris9-db
+db=${MORRIS_DB:-}
 out=results/big/morris9
 mem=14G
 bin=${BIN:-build/timing/bin/solve}
@@ -40,6 +41,7 @@ while getopts n:v:d:o:m: opt; do
     morris_opt "$opt" "${OPTARG:-}" || exit 2
 done
 shift $((OPTIND - 1))
+morris_need_db
 points=$(morris_points "$n")
 # The number of tiers, as morris_layout() counts them.
 ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
@@ -54,7 +56,7 @@ spec="morris:n=$n${vopts:+,$vopts}"
 used=0
 for s in "$@"; do
     if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
-        echo "morris-sector-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before $s" >&2
+        echo "scripts/morris/sector-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before $s" >&2
         exit 0
     fi
     w=${s%-*}
@@ -62,7 +64,7 @@ for s in "$@"; do
     case ",$vopts," in
     *,swap,*)
         if [ "$w" -lt "$b" ]; then
-            echo "morris-sector-solve.sh: with swap, sector $s is the colour twin of $b-$w: solve $b-$w" >&2
+            echo "scripts/morris/sector-solve.sh: with swap, sector $s is the colour twin of $b-$w: solve $b-$w" >&2
             exit 2
         fi
         ;;
@@ -72,7 +74,7 @@ for s in "$@"; do
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
     # NOLOCK=1: the caller holds the bench lock for the whole series already.
     # shellcheck disable=SC2086 # the command's words
-    "$(dirname "$0")/locked-run.sh" "$base" $cmd || {
+    "$(dirname "$0")/../locked-run.sh" "$base" $cmd || {
         echo "sector $s: failed, see $base.err" >&2
         exit 1
     }

@@ -1,14 +1,14 @@
 #!/bin/sh
-# scripts/morris-rank-index.sh: nine men's morris sectors under a
+# results/big/morris9c/rank-index.sh: nine men's morris sectors under a
 # symmetry-reduced ("canonical rank") index, the design of docs/loopy.md
 # (NOT BUILT): counts by Burnside's lemma over the board's 16 symmetries,
 # computed here from the board's geometry alone (no game code), and the
 # memory a sector's run would take with that index.
 #
-#   scripts/morris-rank-index.sh [BUDGET_GIB]       (default 14)
+#   results/big/morris9c/rank-index.sh [BUDGET_GIB]       (default 14)
 #
 # The board, its 16 symmetries and Burnside's count of its boards up to
-# them: scripts/morris-burnside.awk.
+# them: scripts/morris/burnside.awk.
 #
 # Columns, per mid- and endgame sector W-B (both sides to move counted):
 #   slots          2 C(24,W) C(24-W,B), today's index (a slot per board);
@@ -40,7 +40,7 @@
 # below 2^53).
 set -eu
 budget=${1:-14}
-awk -v B="$budget" -f "$(dirname "$0")/morris-burnside.awk" -f /dev/stdin <<'EOF'
+awk -v B="$budget" -f "$(dirname "$0")/../../../scripts/morris/burnside.awk" -f /dev/stdin <<'EOF'
 function binom(a, k,    r, i) { if (k < 0 || k > a) return 0; r = 1; for (i = 1; i <= k; i++) r = r * (a - k + i) / i; return r }
 function size(x) { return x >= 2^30 ? sprintf("%.1f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
 function rankidx(w, b,    M, m) { if (w < 3 || b < 3) return 0; M = w > b ? w : b; m = w + b - M; return 2 * classes(M, 0) * binom(24 - M, m) }

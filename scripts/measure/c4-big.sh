@@ -1,20 +1,21 @@
 #!/bin/sh
-# scripts/c4-big.sh [BOARD...]: strong solves of the larger Connect Four
+# scripts/measure/c4-big.sh [BOARD...]: strong solves of the larger Connect Four
 # boards with the tier solver (docs/connect-four.md, "The larger boards"),
 # one at a time.
 # BOARD is WxH (w columns, h rows): 4x7 5x6 4x8 7x4 6x5 (the default list).
 # Each runs
 #   $SOLVE connect4:w=W,h=H --solver tier:window --threads 2 \
 #       --max-memory $MEM --work-dir $DIR/WxH --json
-# (SOLVE=build/timing/bin/solve, MEM=8G, DIR=/work/scratch/tierspeed by
-# default), records the disk use of the tier files, deletes them, checks
+# (SOLVE=build/timing/bin/solve, MEM=8G and DIR=$TMPDIR/c4-big, or
+# /tmp/c4-big, by default; the larger boards' tier files take gigabytes
+# there), records the disk use of the tier files, deletes them, checks
 # the position count against J. Tromp's table (tromp.github.io/c4/c4.html)
 # and prints one JSON line per board with the date and the load average.
 # Long: minutes to tens of minutes per board; run it in the background.
 set -eu
 solve=${SOLVE:-build/timing/bin/solve}
 mem=${MEM:-8G}
-dir=${DIR:-/work/scratch/tierspeed}
+dir=${DIR:-${TMPDIR:-/tmp}/c4-big}
 [ $# -gt 0 ] || set -- 4x7 5x6 4x8 7x4 6x5
 for board in "$@"; do
     w=${board%x*}

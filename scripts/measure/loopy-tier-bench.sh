@@ -1,10 +1,10 @@
 #!/bin/sh
-# scripts/loopy-tier-bench.sh: the tier solver with loopy tiers
+# scripts/measure/loopy-tier-bench.sh: the tier solver with loopy tiers
 # (solvers/tier_loopy.c) against retro and retro-unmove on the loopy games
 # that declare tiers.
 #
-#   scripts/loopy-tier-bench.sh                      the default games, 5 runs each
-#   GAMES="dodgem:n=4" REPS=3 scripts/loopy-tier-bench.sh
+#   scripts/measure/loopy-tier-bench.sh                      the default games, 5 runs each
+#   GAMES="dodgem:n=4" REPS=3 scripts/measure/loopy-tier-bench.sh
 #
 # Times and peaks come from the timing build (STATS=0), the best of REPS
 # runs; a peak is jemalloc's (value database included; the tier solver's
@@ -13,7 +13,7 @@
 # table.
 set -eu
 here=$(dirname "$0")
-cd "$here/.."
+cd "$here/../.."
 make -s build/timing/bin/solve >/dev/null
 games=${GAMES:-"dodgem achi morris:n=3 dodgem:n=4"}
 reps=${REPS:-5}

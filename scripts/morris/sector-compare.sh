@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/morris-sector-compare.sh: two series of scripts/morris-sector-solve.sh
+# scripts/morris/sector-compare.sh: two series of scripts/morris/sector-solve.sh
 # compared, sector by sector, from their records in DIR_A and DIR_B: the
 # canonical positions of the sector and its wins, losses and draws
 # (solver_stats.sector_*), which must agree, then what each run took: CPU
@@ -13,7 +13,7 @@
 # comparison (a position and its colour twin have one value), and its W-B,
 # W > B, holds what W-B without the swap holds (both players to move).
 #
-#   scripts/morris-sector-compare.sh [DIR_A [DIR_B]]
+#   scripts/morris/sector-compare.sh [DIR_A [DIR_B]]
 #
 # Prints a Markdown table of the sectors both hold (in DIR_A's file order),
 # then a line with the number that agree; exits 1 if any count differs, 2 if

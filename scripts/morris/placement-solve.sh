@@ -1,7 +1,7 @@
 #!/bin/sh
-# scripts/morris-placement-solve.sh: the opening (placement) tiers of nine
+# scripts/morris/placement-solve.sh: the opening (placement) tiers of nine
 # (or six, three) men's morris solved one by one over the mid- and endgame
-# sectors (scripts/morris-sector-solve.sh), each by `tier:sector=T`
+# sectors (scripts/morris/sector-solve.sh), each by `tier:sector=T`
 # (solvers/tier.c), its child tiers loaded from the database directory
 # where earlier runs left them (only the children: the walk stops at a
 # tier on disk). The tiers go in an order that respects the moves: by
@@ -12,7 +12,7 @@
 # of size (slots). A tier whose record is in OUT/placement.jsonl and whose
 # file is in DB is skipped, so the series resumes where it stopped.
 #
-#   scripts/morris-placement-solve.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 20G] [-l N] [-t T]
+#   scripts/morris/placement-solve.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 20G] [-l N] [-t T]
 #
 # Each tier is one run under the bench lock (scripts/locked-run.sh), timed
 # by /usr/bin/time -v, and leaves one JSON line in OUT/placement.jsonl:
@@ -22,13 +22,14 @@
 # and RSS), bytes on disk, tiers loaded, date, load before and after, and
 # the command. A run's own output (OUT/placement-run.{json,err}) is removed
 # when it succeeded, and kept when it failed. Defaults: n=9, sym,swap,
-# DB /work/scratch/morris9s-db, OUT results/big/morris9s, --max-memory 20G,
+# DB $MORRIS_DB (no default: -d or MORRIS_DB is needed), OUT
+# results/big/morris9s, --max-memory 20G,
 # 2 threads, the timing build (BIN= to change). -l N: stop after N tiers;
 # -t T: solve only the tiers numbered T and up (e.g. one hand count).
 # LOCK_BUDGET=S: stop before a tier once the locked runs have taken S
 # seconds of wall time in all; NOLOCK=1 when the caller holds the lock.
 set -eu
-. "$(dirname "$0")/morris-common.sh"
+. "$(dirname "$0")/common.sh"
 morris_series_defaults
 limit=-1
 from=0
@@ -40,6 +41,7 @@ while getopts n:v:d:o:m:l:t: opt; do
     *) exit 2 ;;
     esac
 done
+morris_need_db
 points=$(morris_points "$n")
 spec="morris:n=$n${vopts:+,$vopts}"
 mkdir -p "$out" "$db"
@@ -64,7 +66,7 @@ trap 'rm -f "$plan"' EXIT
     $1 ~ /^[0-9]+$/ && NF >= 4 && ($1 in hand) && hand[$1] != "0 0" { print layer[$1], $2, $1, hand[$1], board[$1] }' |
     sort -k1,1nr -k2,2n -k3,3n >"$plan"
 [ -s "$plan" ] || {
-    echo "morris-placement-solve.sh: no tiers from $bin $spec --solver tier:estimate" >&2
+    echo "scripts/morris/placement-solve.sh: no tiers from $bin $spec --solver tier:estimate" >&2
     exit 1
 }
 used=0
@@ -79,13 +81,13 @@ while read -r _layer slots tier wh bh wb bb; do
         break
     fi
     if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
-        echo "morris-placement-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before tier $tier" >&2
+        echo "scripts/morris/placement-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before tier $tier" >&2
         exit 0
     fi
     base="$out/placement-run"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
     # shellcheck disable=SC2086 # the command's words
-    "$(dirname "$0")/locked-run.sh" "$base" $cmd || {
+    "$(dirname "$0")/../locked-run.sh" "$base" $cmd || {
         echo "tier $tier: failed, see $base.err" >&2
         exit 1
     }

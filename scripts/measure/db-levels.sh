@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/db-levels.sh [GAME] [DIR]: the zstd level and block size of the
+# scripts/measure/db-levels.sh [GAME] [DIR]: the zstd level and block size of the
 # database on disk, measured (docs/database.md). For each
 # (level, block bytes) pair, builds a timing bin/solve with
 # -DDBSTORE_LEVEL and -DDBSTORE_BLOCK_BYTES (in build/dblevel-L-B/),
@@ -7,12 +7,12 @@
 # row: level, block bytes, database bytes, largest tier file bytes, seconds
 # spent compressing and writing (db_write_seconds), solve wall seconds, and
 # warm --query - queries per second on 10,000 random positions
-# (scripts/db-query-bench.sh). Scratch databases go under DIR (default
+# (scripts/measure/db-query-bench.sh). Scratch databases go under DIR (default
 # /tmp/db-levels) and are removed.
 set -eu
 game=${1:-connect4:w=6,h=4}
 dir=${2:-/tmp/db-levels}
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$dir"
 echo "level block_bytes db_bytes largest_tier_bytes write_s solve_s queries_per_s"
 for pair in 1:16384 3:16384 9:16384 1:4096 1:65536; do
@@ -27,7 +27,7 @@ for pair in 1:16384 3:16384 9:16384 1:4096 1:65536; do
     j=$("$solve" "$game" --solver tier --threads 2 --db "$db" --json)
     bytes=$(du -sb "$db" | cut -f1)
     largest=$(ls -l "$db"/tier-*.gmdb | awk '{ if ($5 > m) m = $5 } END { print m }')
-    q=$("$here/scripts/db-query-bench.sh" "$game" "$db" 10000 "$solve" |
+    q=$("$here/scripts/measure/db-query-bench.sh" "$game" "$db" 10000 "$solve" |
         sed -n 's/^warm_queries_per_second //p')
     echo "$level $block $bytes $largest $(echo "$j" | jq -r '.solver_stats.db_write_seconds') \
 $(echo "$j" | jq -r '.wall_seconds') $q"

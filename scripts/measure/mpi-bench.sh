@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/mpi-bench.sh [OUT] [GAME...]: the distributed tier solver's
+# scripts/measure/mpi-bench.sh [OUT] [GAME...]: the distributed tier solver's
 # measurements (docs/scaling.md): for each Connect Four variant, one run of
 # each shape in RUNS (default: 1 rank x 2 threads, 2 ranks x 1 thread with
 # whole tiers on every rank, 2 ranks x 1 thread with tier:sliced), one at a
@@ -11,10 +11,10 @@
 # resident set (rank_maxrss_kb, from /usr/bin/time, in rank order of
 # finishing).
 #
-#   make build/mpitiming/bin/solve && flock /work/bench.lock \
-#       scripts/mpi-bench.sh /tmp/mpi.jsonl connect4:w=6,h=4 connect4:w=5,h=5
-#   RUNS="2:1:tier:sliced,rma" scripts/mpi-bench.sh ...    # RANKS:THREADS:SOLVER ...
-#   REPEAT=3 scripts/mpi-bench.sh ...    # every run 3 times, in turn
+#   make build/mpitiming/bin/solve && flock "${BENCH_LOCK:-/tmp/gamesman-bench.lock}" \
+#       scripts/measure/mpi-bench.sh /tmp/mpi.jsonl connect4:w=6,h=4 connect4:w=5,h=5
+#   RUNS="2:1:tier:sliced,rma" scripts/measure/mpi-bench.sh ...    # RANKS:THREADS:SOLVER ...
+#   REPEAT=3 scripts/measure/mpi-bench.sh ...    # every run 3 times, in turn
 set -eu
 out=${1:-/tmp/mpi-bench.jsonl}
 [ $# -gt 0 ] && shift

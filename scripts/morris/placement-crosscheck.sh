@@ -1,15 +1,15 @@
 #!/bin/sh
-# scripts/morris-placement-crosscheck.sh: the placement tiers' values
+# scripts/morris/placement-crosscheck.sh: the placement tiers' values
 # checked against a second method. N positions of the placement phase
 # (random play from the empty board, `--sample`, with at most H stones in
 # hand in all) are valued twice: by `--query` from DB, the placement
-# tiers scripts/morris-placement-solve.sh solved there; and by the
+# tiers scripts/morris/placement-solve.sh solved there; and by the
 # `search` solver (solvers/search.c) from each position with `--query P`,
 # its leaves read from the mid- and endgame sectors only (hard links to
 # DB's files of the tiers with no stones in hand, in a directory of their
 # own, so that no placement tier's record can reach the search).
 #
-#   scripts/morris-placement-crosscheck.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 4G] [-N 200] [-H 4] [-s 1] [-w DIR]
+#   scripts/morris/placement-crosscheck.sh [-n 9] [-v sym,swap] [-d DB] [-o OUT] [-m 4G] [-N 200] [-H 4] [-s 1] [-w DIR]
 #
 # -N: positions; -H: the most stones in hand (the search grows with the
 # placements left); -s: --sample's seed; -w: the directory of links
@@ -18,10 +18,10 @@
 # sectors'. Prints one line per disagreement and a summary line, which
 # also goes to OUT/placement-crosscheck-hH.txt with the date, the load and
 # the commands; exits 1 when a value differs. Defaults as for
-# morris-placement-solve.sh (morris-common.sh), --max-memory 4G (the
+# scripts/morris/placement-solve.sh (scripts/morris/common.sh), --max-memory 4G (the
 # sectors read by block); no bench lock (it is light).
 set -eu
-. "$(dirname "$0")/morris-common.sh"
+. "$(dirname "$0")/common.sh"
 morris_series_defaults
 mem=4G
 count=200
@@ -38,6 +38,7 @@ while getopts n:v:d:o:m:N:H:s:w: opt; do
     *) exit 2 ;;
     esac
 done
+morris_need_db
 morris_placement_records
 dir=${dir:-$db-sectors}
 tmp=$(mktemp -d)

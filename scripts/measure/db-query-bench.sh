@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/db-query-bench.sh GAME DIR [N] [SOLVE]: query figures of a
+# scripts/measure/db-query-bench.sh GAME DIR [N] [SOLVE]: query figures of a
 # database on disk (docs/database.md).
 #   cold   one query in a fresh process after dropping the page cache
 #          (needs root: `sync; echo 3 > /proc/sys/vm/drop_caches`; skipped

@@ -1,10 +1,10 @@
 #!/bin/sh
-# scripts/mpi-model.sh CAL.jsonl [CHECK.jsonl]: calibrates bin/tier-plan's
+# scripts/measure/mpi-model.sh CAL.jsonl [CHECK.jsonl]: calibrates bin/tier-plan's
 # wall-time model of N = 2 ranks x 1 thread (docs/scaling.md, "The model")
 # on the runs of CAL, chooses how to calibrate it by leave-one-out over
 # CAL's boards, and, given CHECK, compares its predictions with the runs of
 # CHECK, which must be of other boards (nothing is fitted to them). Both
-# files are scripts/mpi-bench.sh output (one JSON object per run): CAL holds
+# files are scripts/measure/mpi-bench.sh output (one JSON object per run): CAL holds
 # tic-tac-toe 2 x 1 runs and, for each calibration board, its 1 x 2 `tier`
 # runs and its 2 x 1 `tier` and `tier:sliced` runs; CHECK the same three
 # shapes of each checked board. Every figure is a median over the repeated
@@ -35,7 +35,7 @@ set -eu
 cal=$1
 check=${2:-}
 here=$(dirname "$0")
-plan=${TIER_PLAN:-$here/../bin/tier-plan}
+plan=${TIER_PLAN:-$here/../../bin/tier-plan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

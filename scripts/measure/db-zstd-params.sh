@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/db-zstd-params.sh STRIDE FILE.gmdb...: the zstd parameters of the
+# scripts/measure/db-zstd-params.sh STRIDE FILE.gmdb...: the zstd parameters of the
 # database writer, and the packed blocks, measured (docs/database.md). Builds
 # bench/db_recompress.c (build/tools/db_recompress, with the system's
 # libzstd) and, for each configuration, recompresses every STRIDE-th block
@@ -14,12 +14,12 @@
 # spent decompressing them again (decompress_block, unpacking included):
 # independent of the machine's load.
 # Example, on the tier files of a Connect Four 6x5 database:
-#   scripts/db-zstd-params.sh 64 DIR/tier-*.gmdb
+#   scripts/measure/db-zstd-params.sh 64 DIR/tier-*.gmdb
 set -eu
-[ $# -ge 2 ] || { echo "usage: scripts/db-zstd-params.sh STRIDE FILE.gmdb..." >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: scripts/measure/db-zstd-params.sh STRIDE FILE.gmdb..." >&2; exit 2; }
 stride=$1
 shift
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 tool=$here/build/tools/db_recompress
 mkdir -p "$(dirname "$tool")"
 gcc -std=c17 -Wall -Wextra -Werror -O2 -g -o "$tool" "$here/bench/db_recompress.c" -lzstd

@@ -1,21 +1,21 @@
 #!/bin/sh
-# scripts/morris-build-cmp.sh DB SECTOR BIN...: builds compared on one
+# results/big/morris9s/build-cmp.sh DB SECTOR BIN...: builds compared on one
 # nine men's morris sector. DB holds the sector's child sectors (a
-# database of scripts/morris-sector-solve.sh); for each BIN, a copy of DB
+# database of scripts/morris/sector-solve.sh); for each BIN, a copy of DB
 # without SECTOR's tier file, SECTOR solved there on one thread, and one
 # line: the build, user CPU, wall, peak RSS (KiB), and the run's
 # db_checksum, which must be the same for builds that canonicalize and
 # index alike. VOPTS (default sym) are the variant's options, as for
-# morris-sector-solve.sh. docs/loopy.md, "The colour swap": DB with 3-3 up
+# scripts/morris/sector-solve.sh. docs/loopy.md, "The colour swap": DB with 3-3 up
 # to 5-4 (sym), SECTOR 5-5.
 set -eu
-[ $# -ge 3 ] || { echo "usage: scripts/morris-build-cmp.sh DB W-B BIN..." >&2; exit 2; }
+[ $# -ge 3 ] || { echo "usage: results/big/morris9s/build-cmp.sh DB W-B BIN..." >&2; exit 2; }
 db=$1
 s=$2
 shift 2
 w=${s%-*}
 b=${s#*-}
-tier=$((615 + 10 * w + b)) # games/morris.c's layout for n=9 (morris-sector-solve.sh)
+tier=$((615 + 10 * w + b)) # games/morris.c's layout for n=9 (scripts/morris/sector-solve.sh)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for bin in "$@"; do
