@@ -50,14 +50,14 @@ OPT ?= -O2
 BUILD := build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-LIB_SRCS := $(sort $(wildcard core/*.c hash/*.c games/*.c solvers/*.c))
+LIB_SRCS := $(sort $(wildcard core/*.c hash/*.c games/*.c solvers/*.c solvers/tier/*.c))
 TEST_SRCS := $(sort $(wildcard tests/test_*.c))
 TEST_UTIL := tests/testutil.c tests/testgraph.c
 # bin/solve: the command line, its queries and its reports (cli/cli.h).
 SOLVE_SRCS := cli/solve.c cli/query.c cli/report.c
 ALL_C := $(LIB_SRCS) $(TEST_SRCS) $(TEST_UTIL) $(wildcard cli/*.c) $(wildcard bench/*.c) \
          $(wildcard fuzz/*.c)
-FORMAT_SRCS := $(sort $(ALL_C) $(wildcard cli/*.h core/*.h hash/*.h games/*.h solvers/*.h tests/*.h \
+FORMAT_SRCS := $(sort $(ALL_C) $(wildcard cli/*.h core/*.h hash/*.h games/*.h solvers/*.h solvers/tier/*.h tests/*.h \
                  bench/*.h bench/*.cc fuzz/*.h))
 
 WARN := -Wall -Wextra -Werror

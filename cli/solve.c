@@ -315,6 +315,7 @@ static int from_disk(const Game *g, Args *a) {
         res.threads = a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs();
         rc = store_verify(&st, res.threads, a->cfg.progress || isatty(STDERR_FILENO), &checked,
                           &err);
+        res.counters = st.counters; /* the verification's game calls, as a solve's */
     }
     /* The initial position, from its record (checked, never "undecided");
      * a partial database (tier:sector) has it when it holds its tier (a

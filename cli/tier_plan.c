@@ -81,6 +81,7 @@
 #include "core/mem.h"
 #include "core/options.h"
 #include "games/game.h"
+#include "solvers/tier/graph.h"
 
 /* The default cost per position per thread (both passes), measured by
  * scripts/measure/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
@@ -188,83 +189,33 @@ static int finish_output(int rc) {
     return rc;
 }
 
-/* Tiers in solve order (children first) by a depth-first postorder; the
- * peak of resident record bytes with the solver's eviction rule. */
-static int plan_order(const Game *g, int n, int *order, int (*children)[GAME_MAX_CHILD_TIERS],
-                      const int *nchildren) {
-    uint8_t *state = calloc((size_t)n, 1);
-    int *stack = calloc((size_t)n, sizeof *stack);
-    int *next = calloc((size_t)n, sizeof *next);
-    int norder = 0;
-    if (state == NULL || stack == NULL || next == NULL) {
-        norder = -1;
-    }
-    for (int r = 0; r < n && norder >= 0; r++) {
-        if (state[r] != 0) {
-            continue;
-        }
-        int top = 0;
-        stack[top++] = r;
-        state[r] = 1;
-        while (top > 0) {
-            int t = stack[top - 1];
-            if (next[t] < nchildren[t]) {
-                int c = children[t][next[t]++];
-                if (state[c] == 0) {
-                    state[c] = 1;
-                    stack[top++] = c;
-                }
-            } else {
-                state[t] = 2;
-                order[norder++] = t;
-                top--;
-            }
-        }
-    }
-    (void)g;
-    free(state);
-    free(stack);
-    free(next);
-    return norder;
-}
-
 static const char *fmt(double bytes, char *buf, size_t n) {
     return mem_format(bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes, buf, n);
 }
 
 static int plan_game(const Game *g, const Plan *p) {
-    const TierOps *to = g->tiers;
-    int n = to->count(g);
-    uint64_t *size = calloc((size_t)n, sizeof *size);
-    int *nchildren = calloc((size_t)n, sizeof *nchildren);
-    int *order = calloc((size_t)n, sizeof *order);
-    int *left = calloc((size_t)n, sizeof *left);
-    int(*children)[GAME_MAX_CHILD_TIERS] = calloc((size_t)n, sizeof *children);
-    if (!size || !nchildren || !order || !left || !children) {
-        fprintf(stderr, "tier-plan: out of memory for %d tiers\n", n);
-        return ERR_MEMORY;
+    /* The solver's own tier graph: sizes, children, the solve order and
+     * the window's peak (solvers/tier/graph.h). */
+    TierGraph gr;
+    Error err = {0};
+    ErrCode grc = tier_graph_build(g, &gr, &err);
+    if (grc != ERR_OK) {
+        fprintf(stderr, "tier-plan: %s\n", err.msg);
+        tier_graph_free(&gr);
+        return grc;
     }
+    int n = gr.ntiers;
     double slots = 0;
     for (int t = 0; t < n; t++) {
-        size[t] = to->size(g, t);
-        nchildren[t] = to->children(g, t, children[t]);
-        slots += (double)size[t];
-    }
-    for (int t = 0; t < n; t++) {
-        for (int k = 0; k < nchildren[t]; k++) {
-            left[children[t][k]]++;
-        }
-    }
-    if (plan_order(g, n, order, children, nchildren) != n) {
-        fprintf(stderr, "tier-plan: cannot order the tiers\n");
-        return ERR_INTERNAL;
+        slots += (double)gr.node[t].size;
     }
     unsigned width = db_width_for(g->max_depth);
     double per_slot = width + (g->has_winby ? 2.0 : 0.0);
     double N = p->ranks, T = p->threads;
     double positions = p->positions > 0 ? p->positions : slots;
     double share = (N - 1) / N;
-    double bitmaps = 0, records = 0, resident = 0, window = 0, net = 0, compute = 0, comm = 0;
+    double window = (double)tier_graph_window_peak(&gr, width, g->has_winby);
+    double bitmaps = 0, records = 0, net = 0, compute = 0, comm = 0;
     double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
     double dextra = 0, dmarks = 0;          /* the forward pass on slices (a design) */
     char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
@@ -279,19 +230,21 @@ static int plan_game(const Game *g, const Plan *p) {
                "net/rank", "seconds", "slice of rank 0 (slots; re-cut by reachable)");
     }
     for (int k = 0; k < n; k++) {
-        int t = order[k];
-        double rec = (double)size[t] * per_slot;
-        double bits = ceil((double)size[t] / 64) * 8;
+        int t = gr.order[k];
+        const TierNode *node = &gr.node[t];
+        uint64_t size = node->size;
+        double rec = (double)size * per_slot;
+        double bits = ceil((double)size / 64) * 8;
         double bytes = 2 * bits * share + rec * share; /* received per rank */
-        double pos = positions * (double)size[t] / slots;
+        double pos = positions * (double)size / slots;
         double secs = pos * p->cost / (N * T);
         double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
         /* tier:sliced: the OR, then per child tier the requests and answers */
         double sbytes = 2 * bits * share, extra = 0, dx = 0;
-        for (int c2 = 0; c2 < nchildren[t]; c2++) {
-            int ct = children[t][c2];
-            double cbits = ceil((double)size[ct] / 64) * 8;
-            double cpos = positions * (double)size[ct] / slots;
+        for (int c2 = 0; c2 < node->nchildren; c2++) {
+            uint64_t csize = gr.node[node->children[c2]].size;
+            double cbits = ceil((double)csize / 64) * 8;
+            double cpos = positions * (double)csize / slots;
             double reach = fmin(cpos, p->branching * pos / N);
             double answers = reach * share * per_slot;
             sbytes += cbits * share + answers;
@@ -307,28 +260,19 @@ static int plan_game(const Game *g, const Plan *p) {
         }
         sextra = extra > sextra ? extra : sextra;
         snet += sbytes;
-        scomm += sbytes / p->bandwidth + (p->ranks > 1 ? (4 + 4 * nchildren[t]) * p->latency : 0);
+        scomm +=
+            sbytes / p->bandwidth + (p->ranks > 1 ? (4 + 4 * node->nchildren) * p->latency : 0);
         bitmaps += bits;
         records += rec;
         net += bytes;
         compute += secs;
         comm += wire;
-        resident += rec;
-        window = resident > window ? resident : window;
-        for (int c2 = 0; c2 < nchildren[t]; c2++) {
-            if (--left[children[t][c2]] == 0) {
-                resident -= (double)size[children[t][c2]] * per_slot;
-            }
-        }
-        if (left[t] == 0) {
-            resident -= rec;
-        }
         if (p->tiers) {
-            uint64_t words = (size[t] + 63) / 64;
+            uint64_t words = tier_words(size);
             uint64_t w1 = (uint64_t)((double)words / N);
-            printf("%5d %14" PRIu64 " %12s %12s %12s %10.3g  [0, %" PRIu64 ")\n", t, size[t],
+            printf("%5d %14" PRIu64 " %12s %12s %12s %10.3g  [0, %" PRIu64 ")\n", t, size,
                    fmt(rec, a, sizeof a), fmt(bits, b, sizeof b), fmt(bytes, c, sizeof c),
-                   secs + wire, w1 * 64 < size[t] ? w1 * 64 : size[t]);
+                   secs + wire, w1 * 64 < size ? w1 * 64 : size);
         }
     }
     if (p->tiers) {
@@ -382,11 +326,7 @@ static int plan_game(const Game *g, const Plan *p) {
                "%.3g s)\n",
                whole + p->startup, sliced + p->startup, p->startup);
     }
-    free(size);
-    free(nchildren);
-    free(order);
-    free(left);
-    free(children);
+    tier_graph_free(&gr);
     return 0;
 }
 

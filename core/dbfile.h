@@ -14,7 +14,7 @@
 uint64_t dbfile_checksum(uint64_t seed, const void *data, uint64_t n);
 
 /* The same checksum over data that arrives in pieces (the ranks' slices of
- * a tier, solvers/tier.c): init, then dbfile_sum_blocks on each piece but
+ * a tier, solvers/tier/): init, then dbfile_sum_blocks on each piece but
  * the last, every such piece a multiple of 32 bytes, then dbfile_sum_final
  * on the last piece (any length). The result is dbfile_checksum of the
  * pieces laid end to end. The state is plain data: it may be sent to

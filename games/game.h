@@ -169,7 +169,7 @@ typedef struct TierOps {
      * position without a slot. */
     uint64_t (*index_of)(const Game *g, Position pos);
     Position (*position_at)(const Game *g, int tier, uint64_t i);
-    /* OPTIONAL fast path of the tier solver (solvers/tier.c), for a game
+    /* OPTIONAL fast path of the tier solver (solvers/tier/), for a game
      * that can walk a tier in index order more cheaply than one GPS `set`
      * per position. Calls visit(ctx, i, position, expansion), in increasing
      * i, for every local index i in [lo, hi) of tier `tier` whose bit
@@ -186,7 +186,7 @@ typedef struct TierOps {
     /* OPTIONAL: true when moves from tier `tier` may stay inside it (a loopy
      * tier: its positions can repeat), besides leading to its child tiers.
      * The tier solver solves such a tier by retrograde analysis within it
-     * (solvers/tier_loopy.c). Default: every tier of a loopy game is loopy,
+     * (solvers/tier/loopy.c). Default: every tier of a loopy game is loopy,
      * no tier of a loop-free game is. */
     bool (*loopy)(const Game *g, int tier);
     /* OPTIONAL: false for a slot of tier `tier` that is no position of the

@@ -15,11 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/dbranks.h"
 #include "core/mem.h"
 #include "solvers/store_internal.h"
 #include "solvers/symbolic_db.h"
 
-void store_tier_name(int tier, char *buf, size_t n) { snprintf(buf, n, "tier-%04d.gmdb", tier); }
+void store_tier_name(int tier, char *buf, size_t n) { dbranks_tier_name(tier, buf, n); }
 
 static void slots_name(int k, char *buf, size_t n) { snprintf(buf, n, "slots-%04d.gmdb", k); }
 

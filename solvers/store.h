@@ -4,7 +4,7 @@
  *
  * Layouts (the manifest's `layout`):
  *   tiers  one file per tier (tier-NNNN.gmdb), records by local index: what
- *          the tier solver writes as it goes (solvers/tier.c), so an
+ *          the tier solver writes as it goes (solvers/tier/), so an
  *          interrupted solve resumes from the tiers on disk; or, written by
  *          N MPI ranks, each tier in N slices (rank-R-of-N/tier-NNNN.gmdb,
  *          header `first` and `records`: a range of local indexes), read
@@ -103,6 +103,7 @@ typedef struct Store {
     uint64_t *tier_size;
     int tiers_present; /* tiers with records (all of them unless m.partial) */
     int unchecked;     /* store_verify, partial: tiers with a child tier not there */
+    Counters counters; /* store_verify's game calls, every thread, counted as a solve's */
 } Store;
 
 /* Opens DIR's complete (or partial) database of g's variant: refuses

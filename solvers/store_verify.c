@@ -22,51 +22,17 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
+#include "solvers/expand.h"
 #include "solvers/store.h"
 #include "solvers/store_internal.h"
 #include "solvers/symbolic_db.h"
 
 /* -------------------------------------------------------------- verify */
 
-/* A position's expansion: what the GPS families (expand) or the tier fast
- * path (TierOps.expand_run) give, the same by the game's contract. */
+/* A position's expansion: what the GPS families (solvers/expand.h, counted
+ * as in a solve) or the tier fast path (TierOps.expand_run) give, the same
+ * by the game's contract. */
 typedef TierExpansion Kids;
-
-/* The children of p through the GPS-cached, GPS or stateless family. */
-static void expand(const Game *g, const GpsOps *f, GpsState *gs, Position p, Kids *e) {
-    Move moves[GAME_MAX_MOVES];
-    e->n = 0;
-    e->turn = 0;
-    e->winby = 0;
-    if (f != NULL) {
-        f->set(gs, p);
-        e->primitive = f->primitive(gs);
-        if (e->primitive != VALUE_UNDECIDED) {
-            e->winby = g->has_winby ? f->winby(gs) : 0;
-            return;
-        }
-        e->turn = g->has_winby ? f->turn(gs) : 0;
-        int n = f->generate_moves(gs, moves);
-        for (int i = 0; i < n; i++) {
-            Position c = f->do_move(gs, moves[i]);
-            e->child[i] = g->symmetric ? f->canonical(gs) : c;
-            f->undo_move(gs);
-        }
-        e->n = n;
-        return;
-    }
-    e->primitive = g->ops->primitive(g, p);
-    if (e->primitive != VALUE_UNDECIDED) {
-        e->winby = g->has_winby ? g->ops->winby(g, p) : 0;
-        return;
-    }
-    e->turn = g->has_winby ? g->ops->turn(g, p) : 0;
-    int n = g->ops->generate_moves(g, p, moves);
-    for (int i = 0; i < n; i++) {
-        e->child[i] = game_canonical(g, g->ops->do_move(g, p, moves[i]));
-    }
-    e->n = n;
-}
 
 /* The records in memory during a verification: for tiers, loaded[t] holds
  * tier t's records when resident; for slots, loaded[0] the whole space. */
@@ -141,7 +107,7 @@ static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, c
     Kids own;
     const Kids *e = given;
     if (e == NULL) {
-        expand(g, fam, gs, p, &own);
+        solver_expand(g, fam, gs, p, &own);
         e = &own;
     }
     Outcome want = {e->primitive, 0};
@@ -252,6 +218,9 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
     double last = clock_seconds();
 #pragma omp parallel num_threads(threads) if (size >= 4 * chunk)
     {
+        if (omp_get_thread_num() != 0) {
+            stats_thread_reset(); /* counted from here, collected below */
+        }
         GpsState *gs = fam != NULL && !fast ? fam->create(g, NULL) : NULL;
         const GpsOps *f = gs != NULL ? fam : NULL;
         uint64_t *mine_hist = calloc(nraw, sizeof *mine_hist);
@@ -320,6 +289,7 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
         free(fc);
 #pragma omp critical(store_verify_hist)
         {
+            stats_thread_collect(&v->st->counters);
             *checked += mine;
             for (size_t r = 0; r < nraw && mine_hist != NULL && hist != NULL; r++) {
                 hist[r] += mine_hist[r];

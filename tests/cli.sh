@@ -764,6 +764,19 @@ if [ -n "$j" ] && [ -n "$t" ] &&
 else
     bad "remoteness=0 database query: $j"
 fi
+# --verify expands every record's position through the same counted
+# expansion as a solve (solvers/expand.h): one primitive() call a verified
+# position (tic-tac-toe has no tier fast path), the calls reported in the
+# JSON's counters like a solve's, not zeros.
+"$solve" tictactoe --solver tier --db "$wd/v" >/dev/null 2>&1
+j=$("$solve" tictactoe --db "$wd/v" --verify --json 2>/dev/null)
+if echo "$j" | jq -e '.solver_stats.verified_positions == 5478 and
+        .counters.primitive == .solver_stats.verified_positions and
+        .counters.generate_moves > 0 and .counters.do_move > 0' >/dev/null; then
+    ok "verify counted like a solve"
+else
+    bad "verify counters: $(echo "$j" | jq -c .counters)"
+fi
 rm -rf "$wd" /tmp/cli_err.$$
 
 

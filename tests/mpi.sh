@@ -334,6 +334,55 @@ if [ "$rc" -eq 3 ] && echo "$out" | grep -q "give --solver tier"; then
 else
     bad "dfs on 2 ranks: exit $rc, $out"
 fi
+# Issue 33, D3: every file the MPI path writes goes through the safe write
+# (a fresh O_EXCL|O_NOFOLLOW temporary file, renamed): a link planted as
+# the N-rank manifest's old temporary name is never followed, so the file
+# it points at keeps its bytes; the solve succeeds beside it.
+mkdir "$tmp/d3"
+echo VICTIM >"$tmp/victim"
+ln -s "$tmp/victim" "$tmp/d3/manifest-of-2.txt.tmp"
+j=$(mpi 2 "$solve_mpi" tictactoe --solver tier --db "$tmp/d3" --json 2>"$tmp/err")
+if [ "$(cat "$tmp/victim")" = VICTIM ] && echo "$j" | jq -e '.db_checksum != null' >/dev/null &&
+    head -1 "$tmp/d3/manifest-of-2.txt" | grep -q "^gamesman tier database in 2 ranks$"; then
+    ok "planted link at manifest-of-2.txt.tmp not followed (victim untouched)"
+else
+    bad "planted manifest link: victim '$(cat "$tmp/victim")', $(cat "$tmp/err")"
+fi
+# ... a symlinked rank-R-of-N is refused, not followed (exit 5, one line
+# naming it), and nothing is written where it points; a top directory
+# every user may write without the sticky bit is refused as bin/solve
+# refuses it.
+mkdir "$tmp/d3r" "$tmp/elsewhere"
+ln -s "$tmp/elsewhere" "$tmp/d3r/rank-1-of-2"
+mpi 2 "$solve_mpi" tictactoe --solver tier --db "$tmp/d3r" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 5 ] && grep -q "rank-1-of-2: it is a symbolic link" "$tmp/err" &&
+    [ -z "$(ls "$tmp/elsewhere")" ]; then
+    ok "symlinked rank-1-of-2 refused (exit 5), nothing written through it"
+else
+    bad "symlinked rank directory: exit $rc, $(ls "$tmp/elsewhere"), $(cat "$tmp/err")"
+fi
+mkdir "$tmp/d3w"
+chmod 777 "$tmp/d3w"
+mpi 2 "$solve_mpi" tictactoe --solver tier --db "$tmp/d3w" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 5 ] && grep -q "can be written by every user and has no sticky bit" "$tmp/err" &&
+    [ -z "$(ls "$tmp/d3w")" ]; then
+    ok "world-writable DIR without sticky bit refused on 2 ranks (exit 5)"
+else
+    bad "world-writable DIR on 2 ranks: exit $rc, $(ls "$tmp/d3w"), $(cat "$tmp/err")"
+fi
+# A complete N-rank solve leaves no reach.gmdb in its rank directories
+# (docs/database.md: removed once the manifest is written, as with one
+# process), and a rerun from them gives the same database.
+a=$(mpi 2 "$solve_mpi" tictactoe --solver tier --db "$tmp/d3" --json 2>/dev/null | jq -c "$fields")
+b=$("$solve" tictactoe --solver tier --json 2>/dev/null | jq -c "$fields")
+if [ -f "$tmp/d3/manifest" ] && [ ! -e "$tmp/d3/rank-0-of-2/reach.gmdb" ] &&
+    [ ! -e "$tmp/d3/rank-1-of-2/reach.gmdb" ] && [ -n "$a" ] && [ "$a" = "$b" ]; then
+    ok "no reach.gmdb left in the rank directories; the rerun's database is the same"
+else
+    bad "reach.gmdb after a 2-rank solve: $(ls "$tmp/d3"/rank-*), '$a' vs '$b'"
+fi
 
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -51,7 +51,7 @@ static void dist_chain_single_rank(void **state) {
 }
 
 /* The checksum in pieces (how the ranks' slices are checksummed without
- * moving them, solvers/tier.c): pieces of 32-byte multiples, then any last
+ * moving them, solvers/tier/): pieces of 32-byte multiples, then any last
  * piece, give dbfile_checksum of the whole, for every cut and seed; a
  * different byte gives another checksum. */
 static void checksum_in_pieces(void **state) {

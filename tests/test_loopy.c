@@ -287,7 +287,7 @@ static void loopy_graph_by_hand(void **state) {
 }
 
 /* The same graph cut into tiers, so that the tier solver's loopy tiers
- * (solvers/tier_loopy.c) meet every case at a tier boundary:
+ * (solvers/tier/loopy.c) meet every case at a tier boundary:
  *
  *   tier 0  {0}                          children 1, 2, 3, 5
  *   tier 1  {16, 17}                     loopy; 17 -> 18 leaves (a loss)

@@ -4,7 +4,7 @@
  *   - --threads 1 and --threads 2 give byte-identical databases (records
  *     and WinBy) and the same counters, with chunks small enough that both
  *     threads share every tier, and equal to dfs's; for loopy games (loopy
- *     tiers, solvers/tier_loopy.c) also with back edges stored
+ *     tiers, solvers/tier/loopy.c) also with back edges stored
  *     (tier:stored_edges) and for the game stripped of its un-moves (retro
  *     is the oracle there, in test_solvers);
  *   - keeping only the tiers in use (tier:window) gives the same root and

@@ -1,11 +1,12 @@
-/* solvers/tier_loopy.c: loopy tiers for the tier solver, by retrograde
+/* solvers/tier/loopy.c: loopy tiers for the tier solver, by retrograde
  * analysis restricted to one tier.
  *
  * A loopy tier (games/game.h, TierOps.loopy) has moves that stay inside it
  * (so its positions can repeat) as well as moves to its child tiers, which
  * the tier solver has already solved (Gasser's Nine Men's Morris sectors: a
- * slide keeps the sector, a capture leads to a child sector). tier.c calls
- * the two passes of this file for such a tier in place of its walks.
+ * slide keeps the sector, a capture leads to a child sector). The solver
+ * (solve.c) calls the two passes of this file for such a tier in place of
+ * its walks; positions are expanded by solvers/expand.h as in the walks.
  *
  * Reach pass (tier_loopy_reach). The tier's bitmap holds the positions its
  * parent tiers reach; a breadth-first closure under the in-tier moves adds
@@ -68,7 +69,7 @@
  * every access goes through ix_get/ix_put, one predictable branch).
  * WinBy scores in loopy tiers are not supported (refused).
  */
-#include "solvers/tier_loopy.h"
+#include "solvers/tier/loopy.h"
 
 #include <inttypes.h>
 #include <omp.h>
@@ -80,6 +81,8 @@
 #include "core/clock.h"
 #include "core/mem.h"
 #include "core/sort.h"
+#include "solvers/expand.h"
+#include "solvers/tier/internal.h"
 
 #define LOOPY_LEVELS (DB_MAX_REMOTENESS_16 + 2) /* event levels 0..16383, +1 */
 
@@ -145,12 +148,6 @@ static inline void ix_put(const Loopy *L, void *a, uint64_t k, uint64_t v) {
     }
 }
 
-static uint64_t words_of(uint64_t size) { return (size + 63) / 64; }
-
-static Position position_of(const TierLoopyJob *j, uint64_t i) {
-    return j->tier_major ? j->first + i : j->g->tiers->position_at(j->g, j->tier, i);
-}
-
 static bool is_reached(const TierLoopyJob *j, uint64_t i) {
     return (j->reach[i / 64] >> (i % 64)) & 1u;
 }
@@ -181,11 +178,6 @@ static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
                 j->tier, j->size, what, count, clock_seconds() - j->t0);
     }
 }
-
-/* Worker bookkeeping as in tier.c: threads other than 0 report their
- * counters and jemalloc peaks into the result. */
-static void worker_begin(void) { solver_worker_begin(); }
-static void worker_end(TierLoopyJob *j) { solver_worker_end(j->res, j->worker_peak); }
 
 /* Where position c lies: -1 in this tier (index *ci), k >= 0 in child tier
  * child[k] (index *ci), -2 elsewhere. */
@@ -229,42 +221,6 @@ static bool locate_or_fail(Loopy *L, Position p, Position c, uint64_t *ci, int *
     return false;
 }
 
-/* A position's primitive value, or its canonical children. */
-typedef struct Expansion {
-    Value primitive;
-    int n;
-    Position child[GAME_MAX_MOVES];
-} Expansion;
-
-static void expand(const TierLoopyJob *j, GpsState *st, Position p, Expansion *e) {
-    const Game *g = j->g;
-    const GpsOps *f = j->fam;
-    Move moves[GAME_MAX_MOVES];
-    e->n = 0;
-    if (f != NULL) {
-        f->set(st, p);
-        e->primitive = gps_primitive(f, st);
-        if (e->primitive != VALUE_UNDECIDED) {
-            return;
-        }
-        int n = gps_generate_moves(f, st, moves);
-        for (int i = 0; i < n; i++) {
-            e->child[i] = gps_child(g, f, st, moves[i]);
-        }
-        e->n = n;
-        return;
-    }
-    e->primitive = game_primitive(g, p);
-    if (e->primitive != VALUE_UNDECIDED) {
-        return;
-    }
-    int n = game_generate_moves(g, p, moves);
-    for (int i = 0; i < n; i++) {
-        e->child[i] = game_canonical(g, game_do_move(g, p, moves[i]));
-    }
-    e->n = n;
-}
-
 static void no_moves(Loopy *L, Position p) {
     Error e2;
     solver_no_moves_error(L->j->g, p, &e2);
@@ -277,17 +233,9 @@ static GpsState *state_of(const TierLoopyJob *j) {
 
 /* ------------------------------------------------------------- reach pass */
 
-static uint64_t popcount_bitmap(const uint64_t *bits, uint64_t nwords) {
-    uint64_t n = 0;
-    for (uint64_t w = 0; w < nwords; w++) {
-        n += (uint64_t)__builtin_popcountll(bits[w]);
-    }
-    return n;
-}
-
 ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
     Loopy L = {.j = j, .err = err};
-    uint64_t nwords = words_of(j->size);
+    uint64_t nwords = tier_words(j->size);
     uint64_t cw = j->chunk / 64;
     ErrCode rc = mem_check(2 * nwords * 8, "the loopy tier's reach rounds", err);
     if (rc != ERR_OK) {
@@ -301,21 +249,21 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
         return ERR_MEMORY;
     }
     memcpy(cur, j->reach, (size_t)nwords * 8);
-    for (uint64_t count = popcount_bitmap(cur, nwords); count > 0 && !failed(&L);) {
+    for (uint64_t count = tier_popcount(cur, nwords); count > 0 && !failed(&L);) {
 #pragma omp parallel num_threads(j->threads) if (count >= j->par_min)
         {
-            worker_begin();
+            solver_worker_begin();
             GpsState *st = state_of(j);
-            Expansion e;
+            TierExpansion e;
 #pragma omp for schedule(dynamic, 1)
             for (uint64_t w0 = 0; w0 < nwords; w0 += cw) {
                 uint64_t w1 = w0 + cw < nwords ? w0 + cw : nwords;
                 for (uint64_t w = w0; w < w1 && !failed(&L); w++) {
                     for (uint64_t bits = cur[w]; bits != 0; bits &= bits - 1) {
                         uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
-                        Position p = position_of(j, i);
+                        Position p = tier_graph_position(j->gr, j->tier, i);
                         STAT_INC(calls);
-                        expand(j, st, p, &e);
+                        solver_expand(j->g, j->fam, st, p, &e);
                         if (e.primitive == VALUE_UNDECIDED && e.n <= 0) {
                             no_moves(&L, p);
                         }
@@ -341,14 +289,14 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
                     }
                 }
             }
-            worker_end(j);
+            solver_worker_end(j->res, j->worker_peak);
         }
         uint64_t *t = cur;
         cur = next;
         next = t;
-        j->expanded += popcount_bitmap(next, nwords); /* the round just expanded */
+        j->expanded += tier_popcount(next, nwords); /* the round just expanded */
         memset(next, 0, (size_t)nwords * 8);
-        count = popcount_bitmap(cur, nwords);
+        count = tier_popcount(cur, nwords);
         note(j, "reach round, new positions", count);
         if (count > 0 && j->stop_at > 0 && clock_seconds() >= j->stop_at) {
             j->stopped = true;
@@ -434,7 +382,7 @@ static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
     int id = omp_get_thread_num();
     Position *buf = L->pbuf[id];
     void *out = L->ibuf[id];
-    Position p = position_of(j, i);
+    Position p = tier_graph_position(j->gr, j->tier, i);
     int n = game_tier_parents(j->g, j->tier, p, buf);
     if (n < 0 || n > j->g->max_parents) {
         fail(L, ERR_INTERNAL,
@@ -468,11 +416,11 @@ static int64_t parents_of(Loopy *L, uint64_t i, const void **list) {
 
 /* Step 1 for position i (and, with stored edges, the in-degree counts; with
  * fill, the back edges instead). */
-static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool fill) {
+static void init_position(Loopy *L, GpsState *st, uint64_t i, TierExpansion *e, bool fill) {
     TierLoopyJob *j = L->j;
-    Position p = position_of(j, i);
+    Position p = tier_graph_position(j->gr, j->tier, i);
     STAT_INC(calls);
-    expand(j, st, p, e);
+    solver_expand(j->g, j->fam, st, p, e);
     if (e->primitive != VALUE_UNDECIDED) {
         if (!fill) {
             db_put(j->vals, i, e->primitive, 0);
@@ -556,12 +504,12 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, Expansion *e, bool
 /* Runs init_position over every reachable position of the tier. */
 static void init_scan(Loopy *L, uint64_t reached, bool fill) {
     TierLoopyJob *j = L->j;
-    uint64_t nwords = words_of(j->size), cw = j->chunk / 64;
+    uint64_t nwords = tier_words(j->size), cw = j->chunk / 64;
 #pragma omp parallel num_threads(j->threads) if (reached >= j->par_min)
     {
-        worker_begin();
+        solver_worker_begin();
         GpsState *st = state_of(j);
-        Expansion e;
+        TierExpansion e;
 #pragma omp for schedule(dynamic, 1)
         for (uint64_t w0 = 0; w0 < nwords; w0 += cw) {
             uint64_t w1 = w0 + cw < nwords ? w0 + cw : nwords;
@@ -571,7 +519,7 @@ static void init_scan(Loopy *L, uint64_t reached, bool fill) {
                 }
             }
         }
-        worker_end(j);
+        solver_worker_end(j->res, j->worker_peak);
     }
 }
 
@@ -615,7 +563,7 @@ static ErrCode sort_events(Loopy *L, bool tie_pass, void **ev, uint64_t **off, u
     }
     uint32_t top = 0;
     uint64_t total = 0;
-    uint64_t nwords = words_of(j->size), k = 0;
+    uint64_t nwords = tier_words(j->size), k = 0;
     for (uint64_t w = 0; w < nwords; w++) {
         for (uint64_t bits = j->reach[w]; bits != 0; bits &= bits - 1) {
             uint32_t l = event_slot(L->ev[k++], tie_pass); /* k: the rank, in index order */
@@ -694,7 +642,7 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
         *taken += nf;
 #pragma omp parallel num_threads(j->threads) if (m >= j->par_min)
         {
-            worker_begin();
+            solver_worker_begin();
 #pragma omp for schedule(dynamic, 1024)
             for (uint64_t k = 0; k < m; k++) {
                 if (failed(L)) {
@@ -717,7 +665,7 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
                     apply(L, q, v, r, tie_pass);
                 }
             }
-            worker_end(j);
+            solver_worker_end(j->res, j->worker_peak);
         }
         head = end;
     }
@@ -728,7 +676,7 @@ static ErrCode propagate(Loopy *L, bool tie_pass, uint64_t *taken) {
 
 uint64_t tier_loopy_bytes(uint64_t size, uint64_t reached, bool stored_edges) {
     uint64_t ib = tier_loopy_index_bytes(size, false);
-    return words_of(size) * 8 + reached * (4 + 2 * ib) + (LOOPY_LEVELS + 1) * 8 +
+    return tier_words(size) * 8 + reached * (4 + 2 * ib) + (LOOPY_LEVELS + 1) * 8 +
            (stored_edges ? (size + 1) * 8 : 0);
 }
 
@@ -757,7 +705,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     Loopy L = {.j = j, .err = err, .wide = tier_loopy_index_bytes(j->size, j->wide_index) == 8};
     uint64_t ib = L.wide ? 8 : 4;
     L.use_parents = g->ops->generate_parents != NULL && !j->stored_edges;
-    uint64_t reached = popcount_bitmap(j->reach, words_of(j->size));
+    uint64_t reached = tier_popcount(j->reach, tier_words(j->size));
     uint64_t need = tier_loopy_bytes(j->size, reached, !L.use_parents) +
                     (L.wide && j->size <= TIER_LOOPY_WIDE_FROM ? reached * 8 : 0);
     ErrCode rc = mem_check(need, "the loopy tier's counters, events and frontier", err);
@@ -765,7 +713,7 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
         return rc;
     }
     const char *what = "the loopy tier's counters, events and frontier";
-    uint64_t nwords = words_of(j->size);
+    uint64_t nwords = tier_words(j->size);
     L.rank0 = mem_alloc((size_t)nwords * 8 + 8, what, err);
     L.left = mem_alloc((size_t)reached * 2 + 2, what, err);
     L.ev = mem_calloc((size_t)reached + 1, 2, what, err);
@@ -817,4 +765,56 @@ ErrCode tier_loopy_solve(TierLoopyJob *j, Error *err) {
     }
     release(&L);
     return rc;
+}
+
+/* ----------------------------------------------- the tier solver's call */
+
+void tier_loopy_pass(TierSolve *s, int t, bool solve, uint64_t parallel_min, double stop_at,
+                     bool *stopped, uint64_t *expanded) {
+    TierInfo *ti = &s->t[t];
+    const TierNode *n = &s->gr.node[t];
+    TierLoopyJob job = {
+        .g = s->g,
+        .gr = &s->gr,
+        .fam = s->fam,
+        .states = s->states,
+        .threads = s->threads,
+        .par_min = parallel_min,
+        .chunk = s->chunk_words * 64,
+        .tier_major = s->gr.tier_major,
+        .stored_edges = s->stored_edges,
+        .wide_index = s->wide_index,
+        .tier = t,
+        .size = n->size,
+        .first = n->first,
+        .reach = ti->reach,
+        .vals = &ti->vals,
+        .nchildren = n->nchildren,
+        .res = s->res,
+        .worker_peak = s->worker_peak,
+        .progress = s->progress,
+        .t0 = s->t0,
+        .stop_at = stop_at,
+    };
+    for (int k = 0; k < n->nchildren; k++) {
+        int ct = n->children[k];
+        const TierNode *c = &s->gr.node[ct];
+        job.child[k] = (TierLoopyChild){
+            .tier = ct, .size = c->size, .first = c->first, .reach = s->t[ct].reach};
+        job.child[k].vals = &s->t[ct].vals;
+    }
+    Error e;
+    dbwriter_pause(tier_writer(s)); /* its parallel loops take every core */
+    ErrCode rc = solve ? tier_loopy_solve(&job, &e) : tier_loopy_reach(&job, &e);
+    dbwriter_resume(tier_writer(s));
+    if (rc != ERR_OK) {
+        tier_fail(s, rc, "%s", e.msg);
+    }
+    for (int k = 0; k < 4; k++) {
+        s->loopy_stats[k] += job.stats[k];
+    }
+    if (stopped != NULL) {
+        *stopped = job.stopped;
+        *expanded = job.expanded;
+    }
 }

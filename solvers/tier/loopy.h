@@ -1,9 +1,9 @@
-/* solvers/tier_loopy.h: loopy tiers for the tier solver (solvers/tier.c).
+/* solvers/tier/loopy.h: loopy tiers for the tier solver (solvers/tier/).
  *
  * A loopy tier (TierOps.loopy) has moves that stay inside the tier as well
- * as moves to its child tiers. tier.c hands such a tier to the two passes
- * below instead of its one-expansion-per-position walks; the algorithm and
- * its bounds are at the top of tier_loopy.c.
+ * as moves to its child tiers. The solver hands such a tier to the two
+ * passes below instead of its one-expansion-per-position walks; the
+ * algorithm and its bounds are at the top of loopy.c.
  */
 #ifndef SOLVERS_TIER_LOOPY_H
 #define SOLVERS_TIER_LOOPY_H
@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "games/game.h"
 #include "solvers/solver.h"
+#include "solvers/tier/graph.h"
 
 /* A child tier as the loopy passes see it. */
 typedef struct TierLoopyChild {
@@ -28,19 +29,20 @@ typedef struct TierLoopyChild {
 /* One loopy tier and what the passes may use. */
 typedef struct TierLoopyJob {
     const Game *g;
-    const GpsOps *fam; /* NULL: the stateless family */
-    GpsState **states; /* one per thread (fam != NULL) */
-    int threads;       /* team size */
-    uint64_t par_min;  /* fewer positions (or frontier entries) than this: one thread */
-    uint64_t chunk;    /* positions per work unit, a multiple of 64 */
-    bool tier_major;   /* positions of tier t are first(t) + index */
-    bool stored_edges; /* keep back edges even when the game has generate_parents */
-    bool wide_index;   /* 64-bit indices even below TIER_LOOPY_WIDE_FROM slots (tests) */
-    int tier;          /* the tier solved */
-    uint64_t size;     /* its size */
-    Position first;    /* tier-major games only */
-    uint64_t *reach;   /* its bitmap: reach pass closes it under in-tier moves */
-    Database *vals;    /* solve pass: its records (all unreached on entry) */
+    const TierGraph *gr; /* the game's tiers (positions of local indices) */
+    const GpsOps *fam;   /* NULL: the stateless family */
+    GpsState **states;   /* one per thread (fam != NULL) */
+    int threads;         /* team size */
+    uint64_t par_min;    /* fewer positions (or frontier entries) than this: one thread */
+    uint64_t chunk;      /* positions per work unit, a multiple of 64 */
+    bool tier_major;     /* positions of tier t are first(t) + index */
+    bool stored_edges;   /* keep back edges even when the game has generate_parents */
+    bool wide_index;     /* 64-bit indices even below TIER_LOOPY_WIDE_FROM slots (tests) */
+    int tier;            /* the tier solved */
+    uint64_t size;       /* its size */
+    Position first;      /* tier-major games only */
+    uint64_t *reach;     /* its bitmap: reach pass closes it under in-tier moves */
+    Database *vals;      /* solve pass: its records (all unreached on entry) */
     int nchildren;
     TierLoopyChild child[GAME_MAX_CHILD_TIERS];
     SolveResult *res;      /* worker threads add their counters here */

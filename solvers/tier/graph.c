@@ -1,0 +1,190 @@
+/* solvers/tier/graph.c: the tier graph (graph.h): tiers, children, the
+ * solve order by a depth-first postorder, the window replay and the memory
+ * model, for the tier solver and bin/tier-plan alike. O(tiers + edges). */
+#include "solvers/tier/graph.h"
+
+#include <stdlib.h>
+
+#include "core/db.h"
+#include "core/mem.h"
+
+/* Postorder DFS over children: a tier comes after all its children.
+ * state 0 new, 1 on the stack, 2 done; a child on the stack is a cycle. */
+static ErrCode order_tiers(TierGraph *gr, Error *err) {
+    int n = gr->ntiers;
+    uint8_t *state = mem_calloc((size_t)n, 1, "the tier order", err);
+    int *stack = mem_calloc((size_t)n, sizeof *stack, "the tier order", err);
+    int *next = mem_calloc((size_t)n, sizeof *next, "the tier order", err);
+    ErrCode rc = (state && stack && next) ? ERR_OK : ERR_MEMORY;
+    int norder = 0;
+    for (int r = 0; r < n && rc == ERR_OK; r++) {
+        if (state[r] != 0) {
+            continue;
+        }
+        int top = 0;
+        stack[top++] = r;
+        state[r] = 1;
+        while (top > 0 && rc == ERR_OK) {
+            int t = stack[top - 1];
+            if (next[t] < gr->node[t].nchildren) {
+                int c = gr->node[t].children[next[t]++];
+                if (state[c] == 1) {
+                    rc = error_set(err, ERR_INTERNAL,
+                                   "game '%s': its tiers form a cycle through tier %d (the tier "
+                                   "solver needs tiers that never lead back)",
+                                   gr->g->module->name, c);
+                } else if (state[c] == 0) {
+                    state[c] = 1;
+                    stack[top++] = c;
+                }
+            } else {
+                state[t] = 2;
+                gr->order[norder++] = t;
+                top--;
+            }
+        }
+    }
+    free(state);
+    free(stack);
+    free(next);
+    return rc;
+}
+
+ErrCode tier_graph_build(const Game *g, TierGraph *gr, Error *err) {
+    const TierOps *to = g->tiers;
+    *gr = (TierGraph){.g = g, .tier_major = to->first != NULL};
+    gr->ntiers = to->count(g);
+    if (gr->ntiers < 1 || gr->ntiers > 1000000) {
+        return error_set(err, ERR_INTERNAL, "game '%s' declares %d tiers", g->module->name,
+                         gr->ntiers);
+    }
+    gr->node = mem_calloc((size_t)gr->ntiers, sizeof *gr->node, "the tier table", err);
+    gr->order = mem_calloc((size_t)gr->ntiers, sizeof *gr->order, "the tier order", err);
+    if (gr->node == NULL || gr->order == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int t = 0; t < gr->ntiers; t++) {
+        TierNode *ti = &gr->node[t];
+        ti->size = to->size(g, t);
+        ti->loopy = to->loopy != NULL ? to->loopy(g, t) : g->loopy;
+        ti->nchildren = to->children(g, t, ti->children);
+        if (ti->nchildren < 0 || ti->nchildren > GAME_MAX_CHILD_TIERS) {
+            return error_set(err, ERR_INTERNAL, "game '%s': tier %d has %d child tiers",
+                             g->module->name, t, ti->nchildren);
+        }
+        for (int k = 0; k < ti->nchildren; k++) {
+            if (ti->children[k] < 0 || ti->children[k] >= gr->ntiers || ti->children[k] == t) {
+                return error_set(err, ERR_INTERNAL,
+                                 "game '%s': tier %d lists child tier %d (the tier solver needs "
+                                 "child tiers that are other tiers of the game)",
+                                 g->module->name, t, ti->children[k]);
+            }
+        }
+        if (gr->tier_major) {
+            ti->first = to->first(g, t);
+            if (ti->first > g->num_positions || ti->size > g->num_positions - ti->first) {
+                return error_set(err, ERR_INTERNAL,
+                                 "game '%s': tier %d [%" PRIu64 ", +%" PRIu64
+                                 ") is outside the hash space",
+                                 g->module->name, t, ti->first, ti->size);
+            }
+        }
+    }
+    tier_graph_recount(gr);
+    ErrCode rc = order_tiers(gr, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    Position root = game_canonical(g, g->initial);
+    gr->root_tier = to->tier_of(g, root);
+    if (gr->root_tier < 0 || gr->root_tier >= gr->ntiers) {
+        return error_set(err, ERR_INTERNAL, "game '%s': the initial position is in tier %d",
+                         g->module->name, gr->root_tier);
+    }
+    gr->root_index = gr->tier_major ? root - gr->node[gr->root_tier].first : to->index_of(g, root);
+    if (gr->root_index >= gr->node[gr->root_tier].size) {
+        return error_set(err, ERR_INTERNAL, "game '%s': the initial position is outside its tier",
+                         g->module->name);
+    }
+    return ERR_OK;
+}
+
+void tier_graph_free(TierGraph *gr) {
+    free(gr->node);
+    free(gr->order);
+    gr->node = NULL;
+    gr->order = NULL;
+}
+
+void tier_graph_recount(TierGraph *gr) {
+    for (int t = 0; t < gr->ntiers; t++) {
+        gr->node[t].parents = 0;
+    }
+    for (int t = 0; t < gr->ntiers; t++) {
+        TierNode *ti = &gr->node[t];
+        if (ti->outside) {
+            ti->size = 0;
+            continue;
+        }
+        for (int k = 0; k < ti->nchildren; k++) {
+            gr->node[ti->children[k]].parents++;
+        }
+    }
+}
+
+uint64_t tier_graph_words(const TierGraph *gr) {
+    uint64_t n = 0;
+    for (int t = 0; t < gr->ntiers; t++) {
+        n += tier_words(gr->node[t].size);
+    }
+    return n;
+}
+
+uint64_t tier_graph_window_peak(const TierGraph *gr, unsigned width, bool winby) {
+    int *left = malloc((size_t)gr->ntiers * sizeof *left);
+    if (left == NULL) {
+        return UINT64_MAX;
+    }
+    for (int t = 0; t < gr->ntiers; t++) {
+        left[t] = gr->node[t].parents;
+    }
+    uint64_t resident = 0, peak = 0;
+    for (int k = 0; k < gr->ntiers; k++) {
+        int t = gr->order[k];
+        const TierNode *ti = &gr->node[t];
+        if (ti->outside) {
+            continue; /* tier:sector: never solved, so it frees no child */
+        }
+        resident += db_bytes(ti->size, width, winby);
+        peak = resident > peak ? resident : peak;
+        for (int c = 0; c < ti->nchildren; c++) {
+            int ct = ti->children[c];
+            if (--left[ct] == 0) {
+                resident -= db_bytes(gr->node[ct].size, width, winby);
+            }
+        }
+        if (left[t] == 0) {
+            resident -= db_bytes(ti->size, width, winby);
+        }
+    }
+    free(left);
+    return peak;
+}
+
+void tier_graph_memory(const TierGraph *gr, unsigned width, bool winby, int sliced_ranks,
+                       TierMemory *m) {
+    m->bitmaps = tier_graph_words(gr) * 8;
+    m->window = tier_graph_window_peak(gr, width, winby);
+    if (sliced_ranks > 0) {
+        /* 1/N of the tiers in use, and the look-up bitmaps of the largest
+         * tier (16 bytes per 64 slots); the fetched records are checked
+         * when they are allocated */
+        uint64_t most = 0;
+        for (int t = 0; t < gr->ntiers; t++) {
+            most = gr->node[t].size > most ? gr->node[t].size : most;
+        }
+        m->window = m->window / (uint64_t)sliced_ranks + tier_words(most) * 16;
+    }
+    m->full = db_bytes(gr->g->num_positions, width, winby) + m->bitmaps +
+              (gr->tier_major ? 0 : m->window);
+}

@@ -1,0 +1,311 @@
+/* solvers/tier/walk.c: the tier walk and the visits of the tier solver.
+ *
+ * tier_walk expands every reachable position of a tier in this rank's
+ * range of bitmap words, through the game's tier fast path
+ * (TierOps.expand_run, which walks a chunk in index order itself) or
+ * position by position (solvers/expand.h, the generic path), and hands
+ * each to a visit: tier_mark_children (forward pass: the children's bits),
+ * tier_solve_position (backward pass: the record from the children's),
+ * tier_mark_needed (tier:sliced: the child records other ranks hold).
+ * Threads share a tier in chunks (dynamic schedule); every visit writes
+ * only what belongs to its position, so the records are the same byte for
+ * byte for every thread count. O(size / 64) bitmap words plus the visited
+ * positions' expansions and child look-ups.
+ */
+#define _DEFAULT_SOURCE /* madvise */
+#include <inttypes.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/mman.h>
+
+#include "core/clock.h"
+#include "solvers/expand.h"
+#include "solvers/tier/internal.h"
+
+/* Asks for transparent huge pages on the whole 2 MiB pages inside
+ * [p, p + bytes), before they are first touched: the child look-ups and the
+ * bitmap ORs of a large tier land on many pages (6x5: 1.3 GB tiers), and
+ * with 4 KiB pages nearly every one is a TLB miss. A hint: ignored where
+ * the kernel has no THP or disables it. */
+void tier_huge_pages(void *p, uint64_t bytes) {
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (bytes >= huge && e > a) {
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+/* Records an error from inside a parallel region (the first one wins). */
+void tier_fail(TierSolve *s, ErrCode code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    error_once_vset(s->err, &s->failed, code, fmt, ap);
+    va_end(ap);
+}
+
+bool tier_failed(const TierSolve *s) { return error_once_failed(&s->failed); }
+
+/* Finds the child tier and local index of child position c of a position
+ * in tier `tier`. Tier-major: a range test over the child tiers (no game
+ * call); otherwise tier_of and index_of (counted hash/unhash). */
+static inline __attribute__((always_inline)) bool locate(const TierSolve *s, int tier, Position c,
+                                                         int *ct, uint64_t *ci) {
+    const TierNode *ti = &s->gr.node[tier];
+    if (s->gr.tier_major) {
+        for (int k = 0; k < ti->nchildren; k++) {
+            const TierNode *child = &s->gr.node[ti->children[k]];
+            if (c - child->first < child->size) {
+                *ct = ti->children[k];
+                *ci = c - child->first;
+                return true;
+            }
+        }
+        return false;
+    }
+    int t = s->g->tiers->tier_of(s->g, c);
+    for (int k = 0; k < ti->nchildren; k++) {
+        if (ti->children[k] == t) {
+            *ct = t;
+            *ci = s->g->tiers->index_of(s->g, c);
+            return *ci < s->gr.node[t].size;
+        }
+    }
+    return false;
+}
+
+/* locate() for child c of position p in tier `tier`; a child outside the
+ * child tiers (a game whose TierOps break their contract) fails the solve. */
+static inline __attribute__((always_inline)) bool locate_child(TierSolve *s, int tier, Position p,
+                                                               Position c, int *ct, uint64_t *ci) {
+    if (locate(s, tier, c, ct, ci)) {
+        return true;
+    }
+    tier_fail(s, ERR_INTERNAL,
+              "game '%s': a move from position %" PRIu64 " (tier %d) reaches position %" PRIu64
+              ", which is in none of the tier's child tiers",
+              s->g->module->name, p, tier, c);
+    return false;
+}
+
+/* ------------------------------------------------------------ progress */
+
+void tier_progress(TierSolve *s, const char *phase, int tier, uint64_t done, uint64_t total,
+                   bool final) {
+    double now = clock_seconds();
+    if (!s->progress || (!final && now - s->last_report < 1.0)) {
+        return;
+    }
+    s->last_report = now;
+    double elapsed = now - s->t0;
+    uint64_t all_done = s->done_before + done;
+    double rate = elapsed > 0 ? (double)all_done / elapsed : 0;
+    /* Each reachable position is expanded twice: forward and backward. */
+    uint64_t todo = 2 * s->total_reached > all_done ? 2 * s->total_reached - all_done : 0;
+    double left = rate > 0 ? (double)todo / rate : 0;
+    fprintf(stderr,
+            "%stier: %s tier %d: %" PRIu64 "/%" PRIu64 " positions, %.2f M/s, %.0f s elapsed",
+            s->tty ? "\r" : "", phase, tier, done, total, rate / 1e6, elapsed);
+    if (s->total_reached != 0) { /* known once the forward pass is over */
+        fprintf(stderr, ", about %.0f s left", left);
+    }
+    fprintf(stderr, s->tty ? "   " : "\n");
+    if (s->tty && final) {
+        fprintf(stderr, "\n");
+    }
+}
+
+/* --------------------------------------------------------- tier walk */
+
+/* What the fast path's callback needs: the visit, and a count. */
+typedef struct FastVisit {
+    TierSolve *s;
+    int tier;
+    TierVisit visit;
+    uint64_t count;
+} FastVisit;
+
+static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
+    FastVisit *f = ctx;
+    STAT_INC(calls);
+    f->count++;
+    f->visit(f->s, f->tier, i, p, e);
+}
+
+/* Threads take chunks of chunk_words bitmap words (dynamic schedule), each
+ * with its own GPS state; once a position has failed, the chunks not yet
+ * started are skipped. Thread 0 reports progress for `phase` between
+ * chunks.
+ *
+ * `visit` stays an indirect call (gcc outlines the OpenMP region before it
+ * inlines), one per position beside a whole expansion: on connect4:w=5,h=4
+ * and w=4,h=5 (`build/timing/bin/solve connect4:w=5,h=4 --solver tier
+ * --threads 2 --json`, best of 5) the times matched the two copied loops
+ * this replaced within noise. */
+void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint64_t parallel_min) {
+    TierInfo *ti = &s->t[tier];
+    uint64_t size = s->gr.node[tier].size;
+    uint64_t lo = ti->lo, hi = ti->hi;
+    uint64_t done = 0;
+    double t0 = clock_seconds();
+    /* A team takes every core: the writer's compressors wait meanwhile
+     * (core/dbwriter.h); beside one thread they may go on. */
+    bool team = ti->reached >= parallel_min && s->threads > 1;
+    if (team) {
+        dbwriter_pause(tier_writer(s));
+    }
+#pragma omp parallel num_threads(s->threads) if (team)
+    {
+        solver_worker_begin();
+        GpsState *st = s->states[omp_get_thread_num()];
+        TierExpansion e;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t w0 = lo; w0 < hi; w0 += s->chunk_words) {
+            if (tier_failed(s)) {
+                continue;
+            }
+            uint64_t w1 = w0 + s->chunk_words < hi ? w0 + s->chunk_words : hi;
+            uint64_t count = 0;
+            if (s->fast) { /* the game walks the chunk; the loop below is skipped */
+                FastVisit f = {s, tier, visit, 0};
+                uint64_t end = w1 * 64 < size ? w1 * 64 : size;
+                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, end, fast_visit, &f);
+                count = f.count;
+                w1 = w0;
+            }
+            for (uint64_t w = w0; w < w1; w++) {
+                for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
+                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                    Position p = tier_position(s, tier, i);
+                    STAT_INC(calls);
+                    solver_expand(s->g, s->fam, st, p, &e);
+                    count++;
+                    visit(s, tier, i, p, &e);
+                }
+            }
+            uint64_t now_done = __atomic_add_fetch(&done, count, __ATOMIC_RELAXED);
+            if (omp_get_thread_num() == 0) {
+                tier_progress(s, phase, tier, now_done, ti->reached, false);
+            }
+        }
+        solver_worker_end(s->res, s->worker_peak);
+    }
+    if (team) {
+        dbwriter_resume(tier_writer(s));
+    }
+    s->compute_seconds += clock_seconds() - t0;
+}
+
+/* ------------------------------------------------------------- visits */
+
+/* Forward pass: marks the children of reachable position p. */
+void tier_mark_children(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e) {
+    (void)i;
+    if (e->primitive == VALUE_UNDECIDED && e->n <= 0) {
+        Error e2;
+        solver_no_moves_error(s->g, p, &e2);
+        tier_fail(s, e2.code, "%s", e2.msg);
+    }
+    for (int k = 0; k < e->n; k++) {
+        STAT_INC(edges);
+        int ct;
+        uint64_t ci;
+        if (locate_child(s, tier, p, e->child[k], &ct, &ci)) {
+            /* Most children have several parents: a plain load first
+             * skips the locked OR (the dearest step here) for a bit
+             * already set. */
+            uint64_t *word = &s->t[ct].reach[ci / 64], bit = UINT64_C(1) << (ci % 64);
+            if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+                __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+            }
+        }
+    }
+}
+
+/* Sliced, before the backward pass walks tier `tier`: marks the child
+ * records position p needs that other ranks hold. */
+void tier_mark_needed(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e) {
+    (void)i;
+    for (int k = 0; k < e->n; k++) {
+        int ct;
+        uint64_t ci;
+        if (locate_child(s, tier, p, e->child[k], &ct, &ci)) {
+            TierInfo *c = &s->t[ct];
+            if (ci - c->slo >= c->shi - c->slo) {
+                uint64_t *word = &s->sliced->tier[ct].need[ci / 64];
+                uint64_t bit = UINT64_C(1) << (ci % 64);
+                if ((__atomic_load_n(word, __ATOMIC_RELAXED) & bit) == 0) {
+                    __atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+                }
+            }
+        }
+    }
+}
+
+/* Backward pass: solves reachable position p into record i of its tier
+ * from its children's records (their tiers are solved). */
+void tier_solve_position(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e) {
+    const Game *g = s->g;
+    Outcome out = {e->primitive, 0};
+    WinBy best = e->winby;
+    if (e->primitive == VALUE_UNDECIDED) {
+        ChildFold fold;
+        fold_init(&fold);
+        best = winby_worst(e->turn);
+        /* Every child's record located and prefetched first, then read:
+         * the records of a big child tier are cache misses, which overlap
+         * with the next children's index arithmetic this way. */
+        const Database *cvs[GAME_MAX_MOVES];
+        uint64_t ats[GAME_MAX_MOVES];
+        int ct[GAME_MAX_MOVES];
+        for (int k = 0; k < e->n; k++) {
+            STAT_INC(edges);
+            uint64_t ci;
+            if (!locate_child(s, tier, p, e->child[k], &ct[k], &ci)) {
+                return;
+            }
+            if (!tier_child_record(s, ct[k], ci, &cvs[k], &ats[k])) {
+                tier_fail(s, ERR_INTERNAL,
+                          "tier %d: child %" PRIu64 " of position %" PRIu64
+                          " was not fetched from its rank",
+                          ct[k], e->child[k], p);
+                return;
+            }
+            const Database *cv = cvs[k];
+            __builtin_prefetch(cv->r8 != NULL ? (const void *)(cv->r8 + ats[k])
+                                              : (const void *)(cv->r16 + ats[k]));
+        }
+        for (int k = 0; k < e->n; k++) {
+            const Database *cv = cvs[k];
+            uint64_t at = ats[k];
+            uint32_t raw = db_get(cv, at);
+            if (!db_raw_solved(cv, raw)) {
+                tier_fail(s, ERR_INTERNAL,
+                          "tier %d: child %" PRIu64 " of position %" PRIu64 " has no value", ct[k],
+                          e->child[k], p);
+                break;
+            }
+            fold_add(&fold, db_raw_value(cv, raw), db_raw_remoteness(cv, raw));
+            if (s->winby) {
+                best = winby_better(e->turn, best, cv->winby[at]);
+            }
+        }
+        out = fold_result(&fold);
+        if (out.value == VALUE_UNDECIDED) {
+            Error e2;
+            solver_no_moves_error(g, p, &e2);
+            tier_fail(s, e2.code, "%s", e2.msg);
+            return;
+        }
+    }
+    Error store_err;
+    if (solver_store(g, &s->t[tier].vals, i - s->t[tier].slo, out, best, &store_err) != ERR_OK) {
+        tier_fail(s, store_err.code, "tier %d, index %" PRIu64 " (position %" PRIu64 "): %s", tier,
+                  i, p, store_err.msg);
+    }
+}
