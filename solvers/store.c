@@ -137,8 +137,8 @@ ErrCode store_save(const Game *g, const char *solver, const SolveResult *res, co
                            "another --db",
                            dir, old.spec, m.spec);
         }
-        if (found && rc == ERR_OK) {
-            dbstore_manifest_free(&old);
+        if (found) {
+            dbstore_manifest_free(&old); /* refused too (a failed read freed it already) */
         }
         if (rc == ERR_OK) {
             dbstore_clean_tmp(&d); /* the directory accepted */
