@@ -90,6 +90,10 @@ fuzz_CFLAGS := $(BASE_CFLAGS) -Wno-missing-field-initializers -O1 -g -DSTATS=1 $
                -fsanitize=fuzzer-no-link
 fuzz_LIBS := -fopenmp -lbdd -lzstd -lm $(FUZZ_SAN) -fsanitize=fuzzer
 fuzz_DEPS := deps-fuzz
+# The fuzz targets (fuzz/*.c but util.c), defined here since make test's
+# prerequisites below name them.
+FUZZ_TARGETS := dbfile manifest symdb query matrix
+FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/bin/fuzz-%,$(FUZZ_TARGETS))
 
 VARIANTS := release timing asan mpi mpitiming fuzz
 # The commit written into database manifests (core/dbstore.c: "build").
@@ -227,8 +231,6 @@ bench-compare:
 # (fuzz/corpus.sh), plus the committed seeds in fuzz/seeds/. make fuzz
 # runs each target FUZZ_SECONDS; make test replays fuzz/regressions/ and
 # runs each a fixed number of executions (fuzz/run.sh).
-FUZZ_TARGETS := dbfile manifest symdb query matrix
-FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/bin/fuzz-%,$(FUZZ_TARGETS))
 FUZZ_SECONDS ?= 60
 
 $(BUILD)/fuzz/bin/fuzz-%: $(BUILD)/fuzz/fuzz/%.o $(BUILD)/fuzz/fuzz/util.o \
