@@ -22,7 +22,8 @@
 # Allocations over 100 MiB fail (ASan returns NULL, as malloc on a small
 # machine): a reader must then refuse the file with ERR_MEMORY, which is
 # not a finding. Without this, a size read from a file and allocated
-# before it is checked (fuzz/pending/symdb) stops every run at once.
+# before it is checked (once fuzz/regressions/symdb/alloc-records-from-manifest)
+
 # Every other sanitizer report, leak, timeout (-timeout=30) or abort is a
 # finding.
 set -u
