@@ -129,7 +129,6 @@ typedef struct TierSolve {
     uint64_t tiers_solved, tiers_loaded;
     /* loopy tiers */
     bool stored_edges;       /* back edges even with generate_parents */
-    bool wide_index;         /* 64-bit indices in every tier (tests) */
     uint64_t loopy_stats[4]; /* frontier (win/lose, tie), draws, events */
     double compute_seconds;  /* inside the walks */
     /* the modes, NULL when off */

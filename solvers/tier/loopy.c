@@ -131,6 +131,8 @@ typedef struct Loopy {
     bool use_parents; /* generate_parents, not stored edges */
 } Loopy;
 
+bool tier_loopy_test_wide = false;
+
 unsigned tier_loopy_index_bytes(uint64_t size, bool wide) {
     return wide || size > TIER_LOOPY_WIDE_FROM ? 8 : 4;
 }
@@ -783,7 +785,7 @@ void tier_loopy_pass(TierSolve *s, int t, bool solve, uint64_t parallel_min, dou
         .chunk = s->chunk_words * 64,
         .tier_major = s->gr.tier_major,
         .stored_edges = s->stored_edges,
-        .wide_index = s->wide_index,
+        .wide_index = tier_loopy_test_wide,
         .tier = t,
         .size = n->size,
         .first = n->first,

@@ -37,7 +37,7 @@ typedef struct TierLoopyJob {
     uint64_t chunk;      /* positions per work unit, a multiple of 64 */
     bool tier_major;     /* positions of tier t are first(t) + index */
     bool stored_edges;   /* keep back edges even when the game has generate_parents */
-    bool wide_index;     /* 64-bit indices even below TIER_LOOPY_WIDE_FROM slots (tests) */
+    bool wide_index;     /* 64-bit indices even below TIER_LOOPY_WIDE_FROM slots */
     int tier;            /* the tier solved */
     uint64_t size;       /* its size */
     Position first;      /* tier-major games only */
@@ -57,8 +57,18 @@ typedef struct TierLoopyJob {
 
 /* Tiers of more than this many slots keep the slot indices of their
  * frontier, events and back edges in 64 bits; the others in 32 (every index
- * of such a tier is below 2^32), so their arrays do not grow. */
+ * of such a tier is below 2^32), so their arrays do not grow. A build-time
+ * knob: -DTIER_LOOPY_WIDE_FROM=0 forces 64-bit indices in every tier (to
+ * measure the wide code on a real sector, docs/loopy.md); the default
+ * costs the tiers that fit 32 bits nothing. */
+#ifndef TIER_LOOPY_WIDE_FROM
 #define TIER_LOOPY_WIDE_FROM (UINT64_C(1) << 32)
+#endif
+
+/* Test hook, not a user option: true makes every loopy tier keep 64-bit
+ * slot indices, so the tests run the wide code on small games in the same
+ * binary (tests/test_loopy.c). False unless a test sets it. */
+extern bool tier_loopy_test_wide;
 
 /* The bytes of one slot index in the loopy passes of a tier of `size`
  * slots: 4, or 8 from TIER_LOOPY_WIDE_FROM slots on (or when wide). */

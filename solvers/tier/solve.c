@@ -501,7 +501,6 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
         .chunk_words = (uint64_t)opt_int(o, "chunk") / 64,
         .parallel_min = (uint64_t)opt_int(o, "parallel_min"),
         .stored_edges = opt_bool(o, "stored_edges"),
-        .wide_index = opt_bool(o, "wide_index"),
     };
     s.last_report = s.t0;
     if (!opt_bool(o, "stateless")) {
@@ -605,10 +604,6 @@ static const OptionSpec tier_options[] = {
     {.name = "stored_edges",
      .type = OPT_BOOL,
      .help = "loopy tiers: store back edges even when the game has un-moves"},
-    {.name = "wide_index",
-     .type = OPT_BOOL,
-     .help = "loopy tiers: 64-bit slot indices in every tier, not only in those of more than "
-             "2^32 slots (for the tests of that code)"},
     {.name = "sector",
      .type = OPT_INT,
      .min = -1,
