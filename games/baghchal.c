@@ -17,7 +17,7 @@
  *   - A player to move with no legal move loses: the goats win by
  *     immobilizing the tigers, and goats that cannot slide lose (the rule of
  *     GamesmanClassic's module, whose Primitive is a loss for any player
- *     without moves; the traditional rules name no other outcome).
+ *     without moves).
  *   - Play that goes on forever is a draw (the sliding phase is loopy).
  * Board defaults follow GamesmanClassic: 3x3 4 goats, 1 capture, diagonals;
  * 4x4 12 goats, 3 captures, no diagonals; 5x5 20 goats, 5 captures,
