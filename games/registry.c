@@ -16,6 +16,7 @@ extern const GameModule mutorere_module;
 extern const GameModule dodgem_module;
 extern const GameModule achi_module;
 extern const GameModule morris_module;
+extern const GameModule baghchal_module;
 extern const GameModule subtract_module;
 extern const GameModule nim_module;
 extern const GameModule hexapawn_module;
@@ -41,6 +42,7 @@ const GameModule *const game_registry[] = {
     &mutorere_module,
     &achi_module,
     &morris_module,
+    &baghchal_module,
     NULL,
 };
 /* clang-format on */

@@ -1,0 +1,723 @@
+/* games/baghchal.c: Bagh Chal (Tigers and Goats), the Nepali hunt game.
+ *
+ * Rules (the traditional game; Lim Yew Jin and J. Nievergelt, "Tigers and
+ * Goats is a draw", Games of No Chance 3, 2009; the GamesCrafters module
+ * GamesmanClassic src/mbaghchal.c for the small boards): an n x n grid of
+ * points (3 <= n <= 5) joined by the orthogonal lines everywhere and, with
+ * diagonals on, by the diagonal lines through the points (r, c) with r + c
+ * even (so a diagonal joins two even points). `tigers` tigers (4) start on
+ * the corners; the goats (20 on 5x5) start in hand. Goats move first.
+ *   - Goats: while goats remain in hand, a goat move places one on an empty
+ *     point (goats cannot slide before all are placed); afterwards a goat
+ *     slides along a line to an adjacent empty point.
+ *   - Tigers: a tiger slides along a line to an adjacent empty point, or
+ *     jumps along a line over an adjacent goat onto the empty point just
+ *     beyond, capturing the goat (one capture a move, no chains).
+ *   - Tigers win on the capture that makes `captures` (5 on 5x5).
+ *   - A player to move with no legal move loses: the goats win by
+ *     immobilizing the tigers, and goats that cannot slide lose (the rule of
+ *     GamesmanClassic's module, whose Primitive is a loss for any player
+ *     without moves).
+ *   - Play that goes on forever is a draw (the sliding phase is loopy).
+ * Board defaults follow GamesmanClassic: 3x3 4 goats, 1 capture, diagonals;
+ * 4x4 12 goats, 3 captures, no diagonals; 5x5 20 goats, 5 captures,
+ * diagonals. Options 0 (goats, captures) and diag=2 take those defaults; the
+ * variant string always names the values in force.
+ *
+ * Position: the board, the goats in hand h, the goats captured c, the player
+ * to move. Text: the n * n points row by row from the top ('T' tiger, 'G'
+ * goat, '-' empty), then ':' and the player to move (G or T), ':' h, ':' c:
+ * "T--T--------T--T:G:12:0" is the 4x4 start.
+ *
+ * Hash: tier-major. A tier is (h, c, player) while goats are in hand (h > 0;
+ * the player to move is part of the tier, so a placement tier has no move
+ * inside itself) and (0, c) in the sliding phase, whose tier holds both
+ * players (turn * M + rank). Within a tier the board, with its fixed counts
+ * (T tigers, b = goats - h - c goats), is ranked by the generic
+ * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b). Tiers are
+ * laid out by h from goats down to 1, c up, goats then tigers to move, then
+ * the sliding tiers by c. A few slots are not positions of a game (tigers to
+ * move with every goat in hand, or after the last capture): parse refuses
+ * them and nothing moves into them.
+ *
+ * Moves: from * 32 + to; a placement has from == to; a jump lands two
+ * points away. Un-moves (generate_parents): a tiger's slide or capture
+ * taken back (the goat put back), a placement taken back (a goat back in
+ * hand), a goat's slide taken back in the sliding phase; parents that are
+ * over (c = captures) or impossible (tigers to move with all goats in hand)
+ * are left out.
+ *
+ * Symmetry (`sym`): the square's 8 symmetries keep the orthogonal lines;
+ * with diagonals they must also keep the parity of r + c, which all 8 do on
+ * an odd board but only 4 (identity, half turn, the two diagonal
+ * reflections) on an even one (GamesmanClassic's module notes the same for
+ * 4x4). The canonical board is the least image in point order.
+ *
+ * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
+ * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mem.h"
+#include "games/game.h"
+#include "games/grid.h"
+#include "hash/generic.h"
+
+enum {
+    BC_MAX_N = 5,
+    BC_MAX_POINTS = BC_MAX_N * BC_MAX_N,
+    BC_MAX_GOATS = BC_MAX_POINTS,
+    BC_MAX_TIERS = 2 * (BC_MAX_GOATS + 1) * (BC_MAX_GOATS + 1),
+    BC_EMPTY = 0,
+    BC_GOAT = 1,
+    BC_TIGER = 2,
+    BC_MOVE_SHIFT = 5,
+};
+
+typedef struct BcTier {
+    int hand, captured, turn; /* turn -1: the sliding phase, both players */
+    int tuple;                /* the generic hash block of its board counts */
+    uint64_t first, size, boards;
+} BcTier;
+
+typedef struct Baghchal {
+    int n, points, goats, captures, tigers;
+    bool diag;
+    GenericHash hash; /* boards of T tigers and 0..goats goats */
+    int ntiers;
+    BcTier tier[BC_MAX_TIERS];
+    int16_t tier_id[BC_MAX_GOATS + 1][BC_MAX_GOATS + 1][2]; /* [h][c][turn], -1 none */
+    int nsyms;
+    uint8_t sym[GRID_SQUARE_SYMS][BC_MAX_POINTS]; /* point i goes to sym[s][i] */
+    /* Lines: for each point and direction, the neighbour, or -1. */
+    int8_t step[BC_MAX_POINTS][8];
+} Baghchal;
+
+typedef struct BcPos {
+    uint8_t cells[BC_MAX_POINTS];
+    int hand, captured, turn; /* turn 0 goats, 1 tigers */
+} BcPos;
+
+static const Baghchal *bc(const Game *g) { return g->self; }
+
+/* Directions in opposite pairs (d ^ 1 reverses d): orthogonal 0..3, diagonal
+ * 4..7. */
+static const int bc_dr[8] = {-1, 1, 0, 0, -1, 1, -1, 1};
+static const int bc_dc[8] = {0, 0, -1, 1, -1, 1, 1, -1};
+
+/* ------------------------------------------------------------- hashing */
+
+static int bc_tier_of_state(const Baghchal *b, int hand, int captured, int turn) {
+    return b->tier_id[hand][captured][hand == 0 ? 0 : turn];
+}
+
+static Position bc_hash(const Baghchal *b, const BcPos *p) {
+    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
+    uint64_t rank = generic_hash(&b->hash, p->cells, 0) - b->hash.offset[t->tuple];
+    return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) + rank;
+}
+
+static int bc_find_tier(const Baghchal *b, Position pos) {
+    int lo = 0, hi = b->ntiers - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (b->tier[mid].first <= pos) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+static void bc_unhash(const Baghchal *b, Position pos, BcPos *p) {
+    const BcTier *t = &b->tier[bc_find_tier(b, pos)];
+    uint64_t i = pos - t->first;
+    p->hand = t->hand;
+    p->captured = t->captured;
+    if (t->turn < 0) {
+        p->turn = i >= t->boards;
+        i -= p->turn ? t->boards : 0;
+    } else {
+        p->turn = t->turn;
+    }
+    generic_unhash(&b->hash, b->hash.offset[t->tuple] + i, p->cells);
+}
+
+/* --------------------------------------------------------------- rules */
+
+static int bc_moves(const Baghchal *b, const BcPos *p, Move *moves) {
+    int n = 0;
+    if (p->turn == 0 && p->hand > 0) {
+        for (int i = 0; i < b->points; i++) {
+            if (p->cells[i] == BC_EMPTY) {
+                moves[n++] = (Move)(i << BC_MOVE_SHIFT | i);
+            }
+        }
+        return n;
+    }
+    uint8_t piece = p->turn == 0 ? BC_GOAT : BC_TIGER;
+    for (int from = 0; from < b->points; from++) {
+        if (p->cells[from] != piece) {
+            continue;
+        }
+        for (int d = 0; d < 8; d++) {
+            int to = b->step[from][d];
+            if (to < 0) {
+                continue;
+            }
+            if (p->cells[to] == BC_EMPTY) {
+                moves[n++] = (Move)(from << BC_MOVE_SHIFT | to);
+            } else if (piece == BC_TIGER && p->cells[to] == BC_GOAT) {
+                int land = b->step[to][d];
+                if (land >= 0 && p->cells[land] == BC_EMPTY) {
+                    moves[n++] = (Move)(from << BC_MOVE_SHIFT | land);
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static Value bc_board_primitive(const Baghchal *b, const BcPos *p) {
+    if (p->captured >= b->captures) {
+        return VALUE_LOSE;
+    }
+    Move moves[GAME_MAX_MOVES];
+    return bc_moves(b, p, moves) == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
+}
+
+/* The point between two points a jump apart, or -1 when they are not. */
+static int bc_between(const Baghchal *b, int from, int to) {
+    for (int d = 0; d < 8; d++) {
+        int mid = b->step[from][d];
+        if (mid >= 0 && b->step[mid][d] == to) {
+            return mid;
+        }
+    }
+    return -1;
+}
+
+static void bc_play(const Baghchal *b, BcPos *p, Move move) {
+    int from = (int)(move >> BC_MOVE_SHIFT), to = (int)(move & ((1 << BC_MOVE_SHIFT) - 1));
+    if (from == to) {
+        p->cells[to] = BC_GOAT;
+        p->hand--;
+    } else {
+        p->cells[to] = p->cells[from];
+        p->cells[from] = BC_EMPTY;
+        bool adjacent = false;
+        for (int d = 0; d < 8; d++) {
+            adjacent = adjacent || b->step[from][d] == to;
+        }
+        if (!adjacent) {
+            p->cells[bc_between(b, from, to)] = BC_EMPTY;
+            p->captured++;
+        }
+    }
+    p->turn = 1 - p->turn;
+}
+
+/* The hash of the least image of p's board under the symmetries in use. */
+static Position bc_canonical_hash(const Baghchal *b, bool symmetric, const BcPos *p) {
+    if (!symmetric) {
+        return bc_hash(b, p);
+    }
+    BcPos best = *p, img = *p;
+    for (int s = 1; s < b->nsyms; s++) {
+        for (int i = 0; i < b->points; i++) {
+            img.cells[b->sym[s][i]] = p->cells[i];
+        }
+        if (memcmp(img.cells, best.cells, (size_t)b->points) < 0) {
+            memcpy(best.cells, img.cells, (size_t)b->points);
+        }
+    }
+    return bc_hash(b, &best);
+}
+
+/* -------------------------------------------------------- stateless family */
+
+static Value bc_primitive(const Game *g, Position pos) {
+    BcPos p;
+    bc_unhash(bc(g), pos, &p);
+    return bc_board_primitive(bc(g), &p);
+}
+
+static int bc_generate_moves(const Game *g, Position pos, Move *moves) {
+    BcPos p;
+    bc_unhash(bc(g), pos, &p);
+    return bc_moves(bc(g), &p, moves);
+}
+
+static Position bc_do_move(const Game *g, Position pos, Move move) {
+    BcPos p;
+    bc_unhash(bc(g), pos, &p);
+    bc_play(bc(g), &p, move);
+    return bc_hash(bc(g), &p);
+}
+
+static int bc_turn(const Game *g, Position pos) {
+    BcPos p;
+    bc_unhash(bc(g), pos, &p);
+    return p.turn;
+}
+
+static Position bc_canonical(const Game *g, Position pos) {
+    BcPos p;
+    bc_unhash(bc(g), pos, &p);
+    return bc_canonical_hash(bc(g), true, &p);
+}
+
+static int bc_add_parent(const Game *g, const BcPos *p, Position *parents, int n) {
+    const Baghchal *b = bc(g);
+    if (p->captured >= b->captures || (p->turn == 1 && p->hand == b->goats)) {
+        return n; /* over, or no position of a game */
+    }
+    Position q = bc_canonical_hash(b, g->symmetric, p);
+    for (int i = 0; i < n; i++) {
+        if (parents[i] == q) {
+            return n;
+        }
+    }
+    parents[n] = q;
+    return n + 1;
+}
+
+/* Un-moves of the player who just moved (see the file comment). */
+static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
+    const Baghchal *b = bc(g);
+    BcPos p;
+    bc_unhash(b, pos, &p);
+    BcPos q = p;
+    q.turn = 1 - p.turn;
+    int n = 0;
+    if (p.turn == 0) { /* tigers moved: a slide or a capture */
+        for (int to = 0; to < b->points; to++) {
+            if (p.cells[to] != BC_TIGER) {
+                continue;
+            }
+            for (int d = 0; d < 8; d++) {
+                /* The tiger came from `from` in direction d: from's step d is `to`. */
+                int back = d ^ 1; /* directions come in opposite pairs */
+                int from = b->step[to][back];
+                if (from < 0 || p.cells[from] != BC_EMPTY) {
+                    continue;
+                }
+                q.cells[to] = BC_EMPTY;
+                q.cells[from] = BC_TIGER;
+                n = bc_add_parent(g, &q, parents, n);
+                int far = b->step[from][back];
+                if (p.captured > 0 && far >= 0 && p.cells[far] == BC_EMPTY) {
+                    q.cells[from] = BC_GOAT;
+                    q.cells[far] = BC_TIGER;
+                    q.captured--;
+                    n = bc_add_parent(g, &q, parents, n);
+                    q.captured++;
+                    q.cells[far] = BC_EMPTY;
+                }
+                q.cells[from] = BC_EMPTY;
+                q.cells[to] = BC_TIGER;
+            }
+        }
+        return n;
+    }
+    /* goats moved: a placement (the last one may have emptied the hand), or
+     * a slide in the sliding phase */
+    for (int to = 0; to < b->points; to++) {
+        if (p.cells[to] != BC_GOAT) {
+            continue;
+        }
+        if (p.hand < b->goats) {
+            q.cells[to] = BC_EMPTY;
+            q.hand++;
+            n = bc_add_parent(g, &q, parents, n);
+            q.hand--;
+            q.cells[to] = BC_GOAT;
+        }
+        if (p.hand > 0) {
+            continue;
+        }
+        for (int d = 0; d < 8; d++) {
+            int from = b->step[to][d];
+            if (from < 0 || p.cells[from] != BC_EMPTY) {
+                continue;
+            }
+            q.cells[to] = BC_EMPTY;
+            q.cells[from] = BC_GOAT;
+            n = bc_add_parent(g, &q, parents, n);
+            q.cells[from] = BC_EMPTY;
+            q.cells[to] = BC_GOAT;
+        }
+    }
+    return n;
+}
+
+/* ----------------------------------------------------------------- text */
+
+static const char bc_symbols[] = "-GT";
+
+static void bc_format(const Game *g, Position pos, char *buf, size_t n) {
+    const Baghchal *b = bc(g);
+    BcPos p;
+    bc_unhash(b, pos, &p);
+    char text[BC_MAX_POINTS + 1];
+    for (int i = 0; i < b->points; i++) {
+        text[i] = bc_symbols[p.cells[i]];
+    }
+    text[b->points] = '\0';
+    snprintf(buf, n, "%s:%c:%d:%d", text, p.turn == 0 ? 'G' : 'T', p.hand, p.captured);
+}
+
+/* A count field of the position text: digits only, at most 2, value <= max. */
+static bool bc_parse_count(const char *s, size_t len, int max, int *out) {
+    if (len == 0 || len > 2) {
+        return false;
+    }
+    int v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return false;
+        }
+        v = v * 10 + (s[i] - '0');
+    }
+    *out = v;
+    return v <= max;
+}
+
+static ErrCode bc_parse(const Game *g, const char *text, Position *pos, Error *err) {
+    const Baghchal *b = bc(g);
+    size_t len = strlen(text), np = (size_t)b->points;
+    const char *c1 = len > np ? text + np : NULL;
+    const char *c2 = c1 != NULL && len > np + 2 ? strchr(text + np + 3, ':') : NULL;
+    char start[GAME_TEXT_MAX];
+    bc_format(g, g->initial, start, sizeof start);
+    if (c1 == NULL || c1[0] != ':' || (c1[1] != 'G' && c1[1] != 'T') || c1[2] != ':' ||
+        c2 == NULL) {
+        return error_set(err, ERR_USAGE,
+                         "a position is the %d points row by row from the top (T tiger, G goat, "
+                         "- empty), ':' the player to move (G or T), ':' the goats in hand, ':' "
+                         "the goats captured, e.g. the start '%s'; '%s' is not",
+                         b->points, start, text);
+    }
+    BcPos p;
+    int tigers = 0, on_board = 0;
+    for (size_t i = 0; i < np; i++) {
+        const char *s = strchr(bc_symbols, text[i]);
+        if (s == NULL || text[i] == '\0') {
+            return error_set(err, ERR_USAGE, "'%c' at point %zu of '%s' is not T, G or - (empty)",
+                             text[i], i + 1, text);
+        }
+        p.cells[i] = (uint8_t)(s - bc_symbols);
+        tigers += p.cells[i] == BC_TIGER;
+        on_board += p.cells[i] == BC_GOAT;
+    }
+    p.turn = c1[1] == 'T';
+    if (!bc_parse_count(c1 + 3, (size_t)(c2 - (c1 + 3)), b->goats, &p.hand) ||
+        !bc_parse_count(c2 + 1, strlen(c2 + 1), b->captures, &p.captured)) {
+        return error_set(err, ERR_USAGE,
+                         "in '%s' the goats in hand (0..%d) and captured (0..%d) are not numbers "
+                         "in range",
+                         text, b->goats, b->captures);
+    }
+    if (tigers != b->tigers) {
+        return error_set(err, ERR_USAGE, "'%s' has %d tigers; this variant has %d", text, tigers,
+                         b->tigers);
+    }
+    if (on_board + p.hand + p.captured != b->goats) {
+        return error_set(err, ERR_USAGE,
+                         "'%s' has %d goats on the board, %d in hand and %d captured: they must "
+                         "add up to the %d goats of this variant",
+                         text, on_board, p.hand, p.captured, b->goats);
+    }
+    if (p.turn == 1 && p.hand == b->goats) {
+        return error_set(err, ERR_USAGE,
+                         "in '%s' no goat has been placed, so the goats are to move, not the "
+                         "tigers",
+                         text);
+    }
+    if (p.turn == 1 && p.captured == b->captures) {
+        return error_set(err, ERR_USAGE,
+                         "in '%s' the tigers have made their last capture, so the game ended with "
+                         "the goats to move",
+                         text);
+    }
+    *pos = bc_hash(b, &p);
+    return ERR_OK;
+}
+
+static void bc_print(const Game *g, Position pos, char *buf, size_t n) {
+    const Baghchal *b = bc(g);
+    BcPos p;
+    bc_unhash(b, pos, &p);
+    size_t used = grid_print(p.cells, b->n, b->n, true, bc_symbols, " ", buf, n);
+    if (used < n) {
+        Value v = bc_board_primitive(b, &p);
+        snprintf(buf + used, n - used, "    goats in hand %d, captured %d; %s\n", p.hand,
+                 p.captured,
+                 v != VALUE_UNDECIDED
+                     ? (p.turn == 0 ? "game over: the goats lost" : "game over: the tigers lost")
+                 : p.turn == 0 ? (p.hand > 0 ? "goats to place" : "goats to move")
+                               : "tigers to move");
+    }
+}
+
+static void bc_move_name(const Game *g, Position pos, Move move, char *buf, size_t n) {
+    (void)pos;
+    const Baghchal *b = bc(g);
+    int from = (int)(move >> BC_MOVE_SHIFT), to = (int)(move & ((1 << BC_MOVE_SHIFT) - 1));
+    char fc = (char)('a' + from % b->n), tc = (char)('a' + to % b->n);
+    int fr = b->n - from / b->n, tr = b->n - to / b->n;
+    if (from == to) {
+        snprintf(buf, n, "%c%d", tc, tr);
+    } else {
+        snprintf(buf, n, "%c%d%c%c%d", fc, fr, bc_between(b, from, to) >= 0 ? 'x' : '-', tc, tr);
+    }
+}
+
+/* ------------------------------------------------------------------ tiers */
+
+static int bc_tier_count(const Game *g) { return bc(g)->ntiers; }
+
+static uint64_t bc_tier_size(const Game *g, int tier) { return bc(g)->tier[tier].size; }
+
+static int bc_tier_of(const Game *g, Position pos) { return bc_find_tier(bc(g), pos); }
+
+static Position bc_tier_first(const Game *g, int tier) { return bc(g)->tier[tier].first; }
+
+static int bc_tier_children(const Game *g, int tier, int *child_tiers) {
+    const Baghchal *b = bc(g);
+    const BcTier *t = &b->tier[tier];
+    int h = t->hand, c = t->captured, on_board = b->goats - h - c, n = 0;
+    if (c >= b->captures) {
+        return 0;
+    }
+    if (t->turn == 0) {
+        child_tiers[n++] = bc_tier_of_state(b, h - 1, c, 1);
+        return n;
+    }
+    if (t->turn == 1) {
+        child_tiers[n++] = bc_tier_of_state(b, h, c, 0);
+    }
+    if (on_board > 0) {
+        child_tiers[n++] = bc_tier_of_state(b, h, c + 1, 0);
+    }
+    return n;
+}
+
+static bool bc_tier_loopy(const Game *g, int tier) { return bc(g)->tier[tier].turn < 0; }
+
+static const TierOps bc_tiers = {
+    .count = bc_tier_count,
+    .size = bc_tier_size,
+    .tier_of = bc_tier_of,
+    .children = bc_tier_children,
+    .first = bc_tier_first,
+    .loopy = bc_tier_loopy,
+};
+
+static const GameOps bc_ops = {
+    .primitive = bc_primitive,
+    .generate_moves = bc_generate_moves,
+    .do_move = bc_do_move,
+    .turn = bc_turn,
+    .canonical = bc_canonical,
+    .generate_parents = bc_generate_parents,
+    .format = bc_format,
+    .parse = bc_parse,
+    .print = bc_print,
+    .move_name = bc_move_name,
+};
+
+/* ------------------------------------------------------------------ module */
+
+static ErrCode bc_add_tier(Baghchal *b, int hand, int captured, int turn, Error *err) {
+    BcTier *t = &b->tier[b->ntiers];
+    int counts[3] = {b->points - b->tigers - (b->goats - hand - captured),
+                     b->goats - hand - captured, b->tigers};
+    t->hand = hand;
+    t->captured = captured;
+    t->turn = turn;
+    t->tuple = generic_tuple(&b->hash, counts);
+    if (t->tuple < 0) {
+        return error_set(err, ERR_INTERNAL, "Bagh Chal tier (%d, %d) has no hash block", hand,
+                         captured);
+    }
+    t->boards = b->hash.multi[t->tuple];
+    t->size = turn < 0 ? 2 * t->boards : t->boards;
+    t->first = b->ntiers == 0 ? 0 : b->tier[b->ntiers - 1].first + b->tier[b->ntiers - 1].size;
+    if (turn < 0) {
+        b->tier_id[hand][captured][0] = b->tier_id[hand][captured][1] = (int16_t)b->ntiers;
+    } else {
+        b->tier_id[hand][captured][turn] = (int16_t)b->ntiers;
+    }
+    b->ntiers++;
+    return ERR_OK;
+}
+
+static ErrCode bc_init(Baghchal *b, Error *err) {
+    int n = b->n;
+    for (int i = 0; i < b->points; i++) {
+        int r = i / n, c = i % n;
+        for (int d = 0; d < 8; d++) {
+            int r2 = r + bc_dr[d], c2 = c + bc_dc[d];
+            bool on = r2 >= 0 && r2 < n && c2 >= 0 && c2 < n;
+            bool line = d < 4 || (b->diag && (r + c) % 2 == 0);
+            b->step[i][d] = (int8_t)(on && line ? r2 * n + c2 : -1);
+        }
+    }
+    uint8_t map[GRID_SQUARE_SYMS * BC_MAX_POINTS];
+    grid_square_syms(n, map, BC_MAX_POINTS);
+    b->nsyms = 0;
+    for (int s = 0; s < GRID_SQUARE_SYMS; s++) {
+        bool keeps = true;
+        for (int i = 0; i < b->points && b->diag; i++) {
+            int j = map[s * BC_MAX_POINTS + i];
+            keeps = keeps && (i / n + i % n) % 2 == (j / n + j % n) % 2;
+        }
+        if (keeps) {
+            memcpy(b->sym[b->nsyms++], map + s * BC_MAX_POINTS, (size_t)b->points);
+        }
+    }
+    const int min[3] = {0, 0, b->tigers};
+    const int max[3] = {b->points, b->goats, b->tigers};
+    ErrCode rc = generic_init(&b->hash, b->points, 3, min, max, 1, NULL, NULL, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    memset(b->tier_id, -1, sizeof b->tier_id);
+    for (int h = b->goats; h >= 1 && rc == ERR_OK; h--) {
+        for (int c = 0; c <= b->captures && c <= b->goats - h && rc == ERR_OK; c++) {
+            rc = bc_add_tier(b, h, c, 0, err);
+            if (rc == ERR_OK) {
+                rc = bc_add_tier(b, h, c, 1, err);
+            }
+        }
+    }
+    for (int c = 0; c <= b->captures && rc == ERR_OK; c++) {
+        rc = bc_add_tier(b, 0, c, -1, err);
+    }
+    return rc;
+}
+
+static ErrCode bc_create(Game *g, Error *err) {
+    int n = (int)opt_int(&g->options, "n");
+    int tigers = (int)opt_int(&g->options, "tigers");
+    int goats = (int)opt_int(&g->options, "goats");
+    int captures = (int)opt_int(&g->options, "captures");
+    int diag = (int)opt_int(&g->options, "diag");
+    static const int def_goats[] = {0, 0, 0, 4, 12, 20}, def_captures[] = {0, 0, 0, 1, 3, 5};
+    goats = goats == 0 ? def_goats[n] : goats;
+    captures = captures == 0 ? def_captures[n] : captures;
+    diag = diag == 2 ? n != 4 : diag;
+    if (goats + tigers > n * n) {
+        return error_set(err, ERR_USAGE,
+                         "%d goats and %d tigers do not fit on the %d points of a %dx%d board",
+                         goats, tigers, n * n, n, n);
+    }
+    if (captures > goats) {
+        return error_set(err, ERR_USAGE,
+                         "captures=%d: the tigers cannot capture more than the %d goats", captures,
+                         goats);
+    }
+    Baghchal *b = mem_calloc(1, sizeof *b, "the Bagh Chal module", err);
+    if (b == NULL) {
+        return ERR_MEMORY;
+    }
+    b->n = n;
+    b->points = n * n;
+    b->tigers = tigers;
+    b->goats = goats;
+    b->captures = captures;
+    b->diag = diag != 0;
+    ErrCode rc = bc_init(b, err);
+    if (rc != ERR_OK) {
+        generic_destroy(&b->hash);
+        free(b);
+        return rc;
+    }
+    g->symmetric = opt_bool(&g->options, "sym");
+    snprintf(g->variant, sizeof g->variant, "n=%d,tigers=%d,goats=%d,captures=%d,diag=%d%s", n,
+             tigers, goats, captures, diag, g->symmetric ? ",sym" : "");
+    /* The tigers on the corners: top-left, bottom-right, top-right,
+     * bottom-left. */
+    BcPos start = {.hand = goats, .captured = 0, .turn = 0};
+    const int corners[4] = {0, b->points - 1, n - 1, b->points - n};
+    for (int i = 0; i < tigers; i++) {
+        start.cells[corners[i]] = BC_TIGER;
+    }
+    const BcTier *last = &b->tier[b->ntiers - 1];
+    int free_points = b->points - tigers;
+    int slides = 4 * free_points; /* 8 min(goats, empty points) */
+    int max_moves = b->points > 8 * tigers ? b->points : 8 * tigers;
+    int max_parents = 16 * tigers > 5 * free_points ? 16 * tigers : 5 * free_points;
+    g->self = b;
+    g->ops = &bc_ops;
+    g->tiers = &bc_tiers;
+    g->num_positions = last->first + last->size;
+    g->initial = bc_hash(b, &start);
+    g->max_moves = max_moves > slides ? max_moves : slides;
+    g->max_parents = max_parents;
+    g->max_depth = 0;
+    g->loopy = true;
+    return ERR_OK;
+}
+
+static const OptionSpec bc_options[] = {
+    {.name = "n", .type = OPT_INT, .min = 3, .max = BC_MAX_N, .def = 5, .help = "board side"},
+    {.name = "tigers",
+     .type = OPT_INT,
+     .min = 1,
+     .max = 4,
+     .def = 4,
+     .help = "tigers, on the corners (top-left, bottom-right, top-right, bottom-left)"},
+    {.name = "goats",
+     .type = OPT_INT,
+     .min = 0,
+     .max = BC_MAX_GOATS,
+     .def = 0,
+     .help = "goats; 0: the board's default (3x3 4, 4x4 12, 5x5 20)"},
+    {.name = "captures",
+     .type = OPT_INT,
+     .min = 0,
+     .max = BC_MAX_GOATS,
+     .def = 0,
+     .help = "captures that win for the tigers; 0: the board's default (3x3 1, 4x4 3, 5x5 5)"},
+    {.name = "diag",
+     .type = OPT_INT,
+     .min = 0,
+     .max = 2,
+     .def = 2,
+     .help = "diagonal lines: 0 off, 1 on, 2 the board's default (off on 4x4 only)"},
+    {.name = "sym", .type = OPT_BOOL, .help = "canonicalize under the board's symmetries"},
+    {0},
+};
+
+static const GameTestVariant bc_tests[] = {
+    {.options = "n=3"},
+    {.options = "n=3,sym"},
+    {.options = "n=3,goats=3,captures=2,diag=0,sym"},
+    {.options = "n=3,tigers=2,goats=5,captures=2"},
+    {.options = "n=4,tigers=2,goats=3,captures=2,diag=1,sym"},
+    {.options = "n=4,tigers=1,goats=3,captures=1,diag=0"},
+    {NULL},
+};
+
+static void bc_destroy(Game *g) {
+    Baghchal *b = g->self;
+    if (b != NULL) {
+        generic_destroy(&b->hash);
+        free(b);
+    }
+}
+
+const GameModule baghchal_module = {
+    .name = "baghchal",
+    .title = "Bagh Chal",
+    .description = "tigers and goats: goats placed then slid, tigers jump to capture (loopy)",
+    .options = bc_options,
+    .test_variants = bc_tests,
+    .create = bc_create,
+    .destroy = bc_destroy,
+};
