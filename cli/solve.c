@@ -644,24 +644,6 @@ static bool std_fds_open(void) {
     return out_open;
 }
 
-/* Flushes and closes standard output; a result that could not be written
- * (a full disk, a closed pipe) turns success into ERR_IO with a message. */
-static int finish_output(int rc) {
-    errno = 0;
-    bool bad = fflush(stdout) != 0 || ferror(stdout) != 0;
-    int e = errno;
-    if (fclose(stdout) != 0 && !bad) {
-        bad = true;
-        e = errno;
-    }
-    if (bad && rc == 0) {
-        fprintf(stderr, "solve: cannot write the result to standard output%s%s\n",
-                e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
-        return ERR_IO;
-    }
-    return rc;
-}
-
 int main(int argc, char **argv) {
     if (!std_fds_open()) {
         fprintf(stderr, "solve: standard output is closed; there is nowhere to write the result\n");
@@ -671,7 +653,7 @@ int main(int argc, char **argv) {
     if (dist_rank() != 0 && freopen("/dev/null", "w", stdout) == NULL) {
         fprintf(stderr, "solve: rank %d: cannot silence standard output\n", dist_rank());
     }
-    int rc = finish_output(run(argc, argv));
+    int rc = error_finish_stdout(run(argc, argv), "solve", "the result");
     dist_finalize();
     return rc;
 }

@@ -170,25 +170,6 @@ static bool parse_value(int k, const char *text, double *out) {
     return true;
 }
 
-/* Flushes and closes standard output: a plan that could not be written (a
- * full disk, a closed pipe) is an error (ERR_IO) with a message, as for
- * bin/solve. */
-static int finish_output(int rc) {
-    errno = 0;
-    bool bad = fflush(stdout) != 0 || ferror(stdout) != 0;
-    int e = errno;
-    if (fclose(stdout) != 0 && !bad) {
-        bad = true;
-        e = errno;
-    }
-    if (bad && rc == 0) {
-        fprintf(stderr, "tier-plan: cannot write the plan to standard output%s%s\n",
-                e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
-        return ERR_IO;
-    }
-    return rc;
-}
-
 static const char *fmt(double bytes, char *buf, size_t n) {
     return mem_format(bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes, buf, n);
 }
@@ -404,4 +385,6 @@ static int run(int argc, char **argv) {
     return rc;
 }
 
-int main(int argc, char **argv) { return finish_output(run(argc, argv)); }
+int main(int argc, char **argv) {
+    return error_finish_stdout(run(argc, argv), "tier-plan", "the plan");
+}

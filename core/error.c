@@ -1,6 +1,7 @@
 /* core/error.c: see error.h. */
 #include "core/error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -86,4 +87,20 @@ void error_once_vset(Error *err, volatile int *failed, ErrCode code, const char 
             __atomic_store_n(failed, 1, __ATOMIC_RELEASE);
         }
     }
+}
+
+int error_finish_stdout(int rc, const char *prog, const char *what) {
+    errno = 0;
+    bool bad = fflush(stdout) != 0 || ferror(stdout) != 0;
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = true;
+        e = errno;
+    }
+    if (bad && rc == 0) {
+        fprintf(stderr, "%s: cannot write %s to standard output%s%s\n", prog, what,
+                e != 0 ? ": " : "", e != 0 ? strerror(e) : "");
+        return ERR_IO;
+    }
+    return rc;
 }

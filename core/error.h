@@ -42,6 +42,12 @@ void error_prefix(Error *err, const char *fmt, ...) __attribute__((format(printf
  * fit. Returns buf. For anything that quotes user input outside an Error. */
 const char *text_escape(const char *text, char *buf, size_t n);
 
+/* The end of a command's run: flushes and closes standard output, and
+ * turns rc == 0 into ERR_IO, with "PROG: cannot write WHAT to standard
+ * output: REASON" on stderr, when the output could not be written (a full
+ * disk, a closed pipe). Returns rc otherwise. */
+int error_finish_stdout(int rc, const char *prog, const char *what);
+
 /* Clears err to ERR_OK with an empty message. */
 void error_clear(Error *err);
 
