@@ -20,7 +20,7 @@
  *
  * The N-rank solve's other manifest, DIR/manifest-of-N.txt, is written for
  * people and never parsed (the ranks resume from their slices' headers;
- * solvers/tier.c reads only its name, check_rank_layout), so it is not a
+ * core/dbranks.c reads only its name, checking the rank layout), so it is not a
  * target; the N-rank database is read through DIR/manifest, covered here.
  *
  * Checked (a finding when false): a manifest the parser accepts names only

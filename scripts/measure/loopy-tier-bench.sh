@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/measure/loopy-tier-bench.sh: the tier solver with loopy tiers
-# (solvers/tier_loopy.c) against retro and retro-unmove on the loopy games
+# (solvers/tier/loopy.c) against retro and retro-unmove on the loopy games
 # that declare tiers.
 #
 #   scripts/measure/loopy-tier-bench.sh                      the default games, 5 runs each

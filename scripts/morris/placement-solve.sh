@@ -2,7 +2,7 @@
 # scripts/morris/placement-solve.sh: the opening (placement) tiers of nine
 # (or six, three) men's morris solved one by one over the mid- and endgame
 # sectors (scripts/morris/sector-solve.sh), each by `tier:sector=T`
-# (solvers/tier.c), its child tiers loaded from the database directory
+# (solvers/tier/), its child tiers loaded from the database directory
 # where earlier runs left them (only the children: the walk stops at a
 # tier on disk). The tiers go in an order that respects the moves: by
 # stones in hand, from black's last placement (hands 0, 1: its children

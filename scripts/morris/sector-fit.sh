@@ -1,6 +1,6 @@
 #!/bin/sh
 # scripts/morris/sector-fit.sh: which mid- and endgame sectors of nine men's
-# morris `tier:sector` can hold, by its own up-front check (solvers/tier.c,
+# morris `tier:sector` can hold, by its own up-front check (solvers/tier/,
 # sector_fits): each sector is started with a 1 MiB budget, so that the
 # solve refuses at once (exit 4) and prints its estimate: the records the
 # window holds at its fullest, the bitmaps, and the largest loopy pass
@@ -12,7 +12,7 @@
 # Prints a Markdown table: sector, the solver's three figures and its
 # estimate, then what the solve checks only once its bitmaps exist, here
 # estimated by arithmetic (not by the solver): the largest loopy tier's
-# canonical positions, at 12 bytes each (solvers/tier_loopy.h,
+# canonical positions, at 12 bytes each (solvers/tier/loopy.h,
 # tier_loopy_bytes), taken as its slots: with `sym` a tier's slots are the
 # index by classes (games/morris.c, morris_index_of), 1.01 to 1.24 slots a
 # canonical position (docs/loopy.md), so this is an upper bound. The

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scripts/morris/sector-solve.sh: nine men's morris (or six, three) solved
 # sector by sector, Gasser's way: each mid- or endgame sector (no stones in
-# hand, W-B stones on the board) by `tier:sector` (solvers/tier.c), its
+# hand, W-B stones on the board) by `tier:sector` (solvers/tier/), its
 # child sectors loaded from the database directory where earlier runs left
 # them. One run per sector, each under the bench lock, timed with
 # /usr/bin/time -v; the --json output, the time and the load go to OUT,

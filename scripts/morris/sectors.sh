@@ -3,7 +3,7 @@
 # games/morris.c lays them out, with what the tier solver would need to
 # solve each one: positions (both players to move, before symmetry),
 # records (2 bytes a position), the loopy pass's working set with `sym`
-# (solvers/tier_loopy.c: 14 bytes a canonical position, 22 in a sector of
+# (solvers/tier/loopy.c: 14 bytes a canonical position, 22 in a sector of
 # more than 2^32 slots (64-bit indices), about 1/16 of the slots, counter,
 # event levels, frontier and the events of one pass; and 3/8 of a byte a
 # slot for the ranks and the reach rounds' bitmaps), and the tier file on disk (records +
@@ -24,7 +24,7 @@
 #       index by classes, games/morris.c: `tier:sector`'s own estimate,
 #       scripts/morris/sector-fit.sh, has its figures). The 2^31-slot
 #       limit of a loopy tier held for the first two (lifted 2026-11-23).
-#       Arithmetic on the per-slot costs of solvers/tier_loopy.c, with
+#       Arithmetic on the per-slot costs of solvers/tier/loopy.c, with
 #       1/16 of the slots canonical (measured: 6.30% of 3-3, 6.27% of 4-4);
 #       not measurements.
 #
