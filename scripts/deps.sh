@@ -10,6 +10,11 @@
 #         fuzz (make fuzz and make test: clang, libFuzzer and its sanitizer
 #         runtimes, LLVM's OpenMP for clang -fopenmp).
 set -eu
+# One installer at a time: make's parallel jobs may call this for several
+# groups at once, and apt-get refuses a second run beside the first.
+if [ -z "${DEPS_LOCKED:-}" ] && command -v flock >/dev/null 2>&1; then
+    DEPS_LOCKED=1 exec flock "${TMPDIR:-/tmp}/gamesman-deps.lock" "$0" "$@"
+fi
 
 pkgs_for() {
     case "$1" in
