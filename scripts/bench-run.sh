@@ -27,7 +27,17 @@
 # missing, crashed, timed out or disagrees on the root) still leaves the
 # results, plots and summary of the others, then the run fails. BENCH
 # overrides the driver (tests run the build directory's).
+#
+# The whole run holds the bench lock (BENCH_LOCK, default
+# /tmp/gamesman-bench.lock, as scripts/big-solve.sh and scripts/locked-run.sh
+# take it), so that it neither disturbs nor is disturbed by another timed
+# run; it waits for the lock when another holds it. NOLOCK=1 when the
+# caller holds it already, or for a run whose times do not matter (tests).
 set -euo pipefail
+if [ "${NOLOCK:-0}" != 1 ]; then
+    export NOLOCK=1
+    exec flock "${BENCH_LOCK:-/tmp/gamesman-bench.lock}" "$0" "$@"
+fi
 cd "$(dirname "$0")/.."
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 dir=${RESULTS_DIR:-results/$stamp}

@@ -159,7 +159,7 @@ abs_bench=$(cd "$(dirname "$bench")" && pwd)/$(basename "$bench")
 abs_counted=$(cd "$(dirname "$counted")" && pwd)/$(basename "$counted")
 printf '#!/bin/sh\n[ "$2" = dfs ] && exit 3\nexec "%s" "$@"\n' "$abs_counted" >"$tmp/half.sh"
 chmod +x "$tmp/half.sh"
-BENCH=$abs_bench RESULTS_DIR=$tmp/rr PLOTS_DIR=$tmp/pp "$root/scripts/bench-run.sh" \
+NOLOCK=1 BENCH=$abs_bench RESULTS_DIR=$tmp/rr PLOTS_DIR=$tmp/pp "$root/scripts/bench-run.sh" \
     --counted "$tmp/half.sh" --matrix "$tmp/m.txt" --games tictactoe:misere=0 --solvers gps,dfs \
     --count-min-time 0 --benchmark_min_time=0.01 >"$tmp/run.out" 2>&1
 rc=$?
@@ -216,6 +216,20 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q "$(printf '\033')" "$tmp/err" &&
     grep -qF "unknown option '--x\x1b[2J\x0ay'" "$tmp/err" && ok "escaped option" ||
     bad "escaped option: exit $rc, $(cat -v "$tmp/err")"
+# make bench holds the bench lock while bin/bench runs (a fake driver looks
+# whether it can take the lock itself); NOLOCK=1 leaves it free.
+printf '#!/bin/sh\nif flock -n "$BENCH_LOCK" true; then echo free; else echo held; fi >"%s"\nexit 3\n' \
+    "$tmp/lockstate" >"$tmp/lockcheck.sh"
+chmod +x "$tmp/lockcheck.sh"
+for nolock in 0 1; do
+    NOLOCK=$nolock BENCH_LOCK=$tmp/bench.lock BENCH=$tmp/lockcheck.sh RESULTS_DIR=$tmp/rl \
+        PLOTS_DIR=$tmp/pl "$root/scripts/bench-run.sh" --games tictactoe >/dev/null 2>&1
+    want=held
+    [ "$nolock" = 1 ] && want=free
+    [ "$(cat "$tmp/lockstate" 2>/dev/null)" = "$want" ] && ok "bench lock with NOLOCK=$nolock: $want" ||
+        bad "bench lock with NOLOCK=$nolock: $(cat "$tmp/lockstate" 2>/dev/null), expected $want"
+    rm -f "$tmp/lockstate"
+done
 
 echo "bench: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
