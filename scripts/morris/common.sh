@@ -31,11 +31,13 @@
 #                            by stones on the board, white-black;
 #                            "5-5-hand0-1", a placement tier, with stones
 #                            in hand, white-black; games/morris.c names
-#                            them): its number, or field FIELD of its
-#                            line (3 slots, 5 file); exits 2 naming the
-#                            script when the variant has no such tier.
-#                            So no script re-derives games/morris.c's
-#                            tier numbering
+#                            them), or numbered NAME, or whose file is
+#                            NAME (tier-0575.gmdb): its number, or field
+#                            FIELD of its line (2 name, 3 slots, 5 file);
+#                            exits 2 naming the script when the variant
+#                            has no such tier. So no script re-derives
+#                            games/morris.c's tier numbering or the tier
+#                            files' names
 #   morris_series_defaults   the defaults of the series with the colour
 #                            swap (placement-solve.sh, placement-verify.sh,
 #                            placement-crosscheck.sh, opening.sh):
@@ -120,7 +122,8 @@ morris_tiers() {
 
 morris_tier() {
     printf '%s\n' "$tier_list" | awk -v name="$1" -v f="${2:-1}" '
-        $2 == name { print $f; found = 1 } END { exit !found }' || {
+        !/^#/ && ($1 == name || $2 == name || $5 == name) { print $f; found = 1 }
+        END { exit !found }' || {
         echo "$(basename "$0"): $spec has no tier named '$1' ($tier_plan $spec --list lists them)" >&2
         exit 2
     }
