@@ -113,10 +113,10 @@ morris_tiers() {
             fi
         done
     fi
-    [ -n "$tier_plan" ] && [ -x "$tier_plan" ] || {
+    if [ -z "$tier_plan" ] || [ ! -x "$tier_plan" ]; then
         echo "$(basename "$0"): needs bin/tier-plan for the tiers' names (make bin/tier-plan, or TIER_PLAN=PATH)" >&2
         exit 2
-    }
+    fi
     tier_list=$("$tier_plan" "$spec" --list)
 }
 

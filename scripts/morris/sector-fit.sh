@@ -53,7 +53,7 @@ for w in 3 4 5 6 7 8 9; do
         fi
         t=$(morris_tier "$sw-$sb")
         rc=0
-        msg=$("$bin" "$spec" --solver tier:sector=$t --max-memory 1M 2>&1) || rc=$?
+        msg=$("$bin" "$spec" --solver "tier:sector=$t" --max-memory 1M 2>&1) || rc=$?
         if [ "$rc" != 4 ]; then
             echo "scripts/morris/sector-fit.sh: sector $w-$b: unexpected exit $rc: $msg" >&2
             exit 1
