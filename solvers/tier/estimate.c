@@ -220,8 +220,8 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
         upper = about = 2.0 * (double)bound / (rate * s->threads);
         char label[GAME_TIER_LABEL_MAX];
         fprintf(stderr,
-                "time: calibrated on part of loopy tier %s's closure (%" PRIu64
-                " positions in %.2f s, %.3g positions/s on one thread); on %d threads, at most "
+                "time: calibrated on part of the closure of loopy tier %s: %" PRIu64
+                " positions in %.2f s, %.3g positions/s on one thread; on %d threads, at most "
                 "%.3g s with every slot reachable\n",
                 est.partial >= 0 ? game_tier_label(g, est.partial, label, sizeof label) : "?",
                 expanded, elapsed, rate, s->threads, upper);
@@ -231,11 +231,11 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
         char label[GAME_TIER_LABEL_MAX];
         game_tier_label(g, last, label, sizeof label);
         fprintf(stderr,
-                "time: calibrated on tiers up to %s (%" PRIu64 " positions in %.2f s, %.3g "
-                "positions/s on one thread); on %d threads, at most %.3g s with every "
-                "unwalked slot reachable, about %.3g s at tier %s's reachable fraction (%.3g), "
+                "time: calibrated on tiers up to %s: %" PRIu64 " positions in %.2f s, %.3g "
+                "positions/s on one thread; on %d threads, at most %.3g s with every "
+                "unwalked slot reachable, about %.3g s at the reachable fraction %.3g of tier %s, "
                 "%.3g positions\n",
-                label, expanded, elapsed, rate, s->threads, upper, about, label, fraction, guess);
+                label, expanded, elapsed, rate, s->threads, upper, about, fraction, label, guess);
     }
     solve_result_extra(s->res, "estimate_only", 1);
     solve_result_extra(s->res, "est_slots", (double)slots);
