@@ -4,6 +4,20 @@
  *   tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S]
  *             [--bandwidth B] [--latency S] [--imbalance F]
  *             [--imbalance-sliced F] [--setup S] [--startup S] [--tiers]
+ *   tier-plan GAME --list
+ *   tier-plan GAME --tier NAME
+ *
+ * --list prints the game's tiers, one line each in number order (the
+ * layout, not the solve order), after a header line starting with '#':
+ * number, name (TierOps.name, games/game.h: one word; the number when the
+ * game names none), slots, loopy (yes/no), the tier's file in a --db
+ * directory (tier-NNNN.gmdb: files are named by number) and its child
+ * tiers' names, comma-separated ("-": none). Whitespace separates the
+ * columns, so scripts read it with awk (scripts/morris/ select sectors by
+ * name this way instead of re-deriving games/morris.c's numbering).
+ * --tier NAME prints the line of the tier named NAME (or numbered NAME),
+ * without the header; a name the game does not have is refused (exit 2).
+ * Neither takes the plan's options.
  *
  * From the game's tier layout alone (sizes and child tiers: no position is
  * expanded) it prints what bin/solve-mpi on N ranks of T threads would hold,
@@ -63,8 +77,9 @@
  * thread for both passes (default: measured on connect4:w=6,h=4, see
  * docs/scaling.md); --bandwidth bytes per second per rank (default 1.25e9,
  * 10 Gbit/s Ethernet); --latency seconds per collective (default 50e-6).
- * --tiers adds the per-tier table with each rank's slice (by slots: the
- * solver re-cuts by reachable positions once a tier's bitmap is known).
+ * --tiers adds the per-tier table (number, name) with each rank's slice
+ * (by slots: the solver re-cuts by reachable positions once a tier's
+ * bitmap is known).
  * Options follow bin/solve's rules: each value option once, every number
  * finite and in its range (plan_options), a plan that could not be
  * written to standard output an error (exit 5).
@@ -77,6 +92,7 @@
 #include <string.h>
 
 #include "core/db.h"
+#include "core/dbranks.h"
 #include "core/dbstore.h"
 #include "core/mem.h"
 #include "core/options.h"
@@ -112,7 +128,8 @@ static int usage(const char *msg) {
     fprintf(stderr, "tier-plan: %s\n", msg);
     fprintf(stderr, "usage: tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S] "
                     "[--bandwidth B] [--latency S] [--imbalance F] [--imbalance-sliced F] "
-                    "[--setup S] [--startup S] [--tiers]\n");
+                    "[--setup S] [--startup S] [--tiers]; tier-plan GAME --list; tier-plan "
+                    "GAME --tier NAME\n");
     return ERR_USAGE;
 }
 
@@ -174,6 +191,52 @@ static const char *fmt(double bytes, char *buf, size_t n) {
     return mem_format(bytes >= 1.8e19 ? UINT64_MAX : (uint64_t)bytes, buf, n);
 }
 
+/* One line of --list: number, name, slots, loopy, file, children. */
+static void list_tier(const Game *g, const TierGraph *gr, int t) {
+    const TierNode *node = &gr->node[t];
+    char name[GAME_TIER_NAME_MAX], file[64];
+    dbranks_tier_name(t, file, sizeof file);
+    printf("%6d %-14s %14" PRIu64 " %-5s %-14s ", t, game_tier_name(g, t, name, sizeof name),
+           node->size, node->loopy ? "yes" : "no", file);
+    for (int k = 0; k < node->nchildren; k++) {
+        printf("%s%s", k > 0 ? "," : "", game_tier_name(g, node->children[k], name, sizeof name));
+    }
+    printf("%s\n", node->nchildren == 0 ? "-" : "");
+}
+
+/* --list (tier NULL) or --tier NAME. */
+static int list_game(const Game *g, const char *tier) {
+    int one = tier != NULL ? game_tier_find(g, tier) : -1;
+    if (tier != NULL && one < 0) {
+        char spec[GAME_VARIANT_MAX + 64], quoted[128];
+        game_spec(g, spec, sizeof spec);
+        fprintf(stderr,
+                "tier-plan: game '%s' has no tier '%s' (by name or number; tier-plan %s "
+                "--list lists them)\n",
+                spec, text_escape(tier, quoted, sizeof quoted), spec);
+        return ERR_USAGE;
+    }
+    TierGraph gr;
+    Error err = {0};
+    ErrCode grc = tier_graph_build(g, &gr, &err);
+    if (grc != ERR_OK) {
+        fprintf(stderr, "tier-plan: %s\n", err.msg);
+        tier_graph_free(&gr);
+        return grc;
+    }
+    if (tier != NULL) {
+        list_tier(g, &gr, one);
+    } else {
+        printf("#%5s %-14s %14s %-5s %-14s %s\n", "tier", "name", "slots", "loopy", "file",
+               "children");
+        for (int t = 0; t < gr.ntiers; t++) {
+            list_tier(g, &gr, t);
+        }
+    }
+    tier_graph_free(&gr);
+    return 0;
+}
+
 static int plan_game(const Game *g, const Plan *p) {
     /* The solver's own tier graph: sizes, children, the solve order and
      * the window's peak (solvers/tier/graph.h). */
@@ -207,8 +270,8 @@ static int plan_game(const Game *g, const Plan *p) {
            width, g->has_winby ? " + 2-byte WinBy" : "", positions,
            p->positions > 0 ? "" : " (the slots: give --positions)");
     if (p->tiers) {
-        printf("\n%5s %14s %12s %12s %12s %10s  %s\n", "tier", "slots", "records", "bitmap",
-               "net/rank", "seconds", "slice of rank 0 (slots; re-cut by reachable)");
+        printf("\n%5s %-14s %14s %12s %12s %12s %10s  %s\n", "tier", "name", "slots", "records",
+               "bitmap", "net/rank", "seconds", "slice of rank 0 (slots; re-cut by reachable)");
     }
     for (int k = 0; k < n; k++) {
         int t = gr.order[k];
@@ -251,9 +314,11 @@ static int plan_game(const Game *g, const Plan *p) {
         if (p->tiers) {
             uint64_t words = tier_words(size);
             uint64_t w1 = (uint64_t)((double)words / N);
-            printf("%5d %14" PRIu64 " %12s %12s %12s %10.3g  [0, %" PRIu64 ")\n", t, size,
-                   fmt(rec, a, sizeof a), fmt(bits, b, sizeof b), fmt(bytes, c, sizeof c),
-                   secs + wire, w1 * 64 < size ? w1 * 64 : size);
+            char name[GAME_TIER_NAME_MAX];
+            printf("%5d %-14s %14" PRIu64 " %12s %12s %12s %10.3g  [0, %" PRIu64 ")\n", t,
+                   game_tier_name(g, t, name, sizeof name), size, fmt(rec, a, sizeof a),
+                   fmt(bits, b, sizeof b), fmt(bytes, c, sizeof c), secs + wire,
+                   w1 * 64 < size ? w1 * 64 : size);
         }
     }
     if (p->tiers) {
@@ -321,6 +386,8 @@ static int run(int argc, char **argv) {
               .imbalance_sliced = 1};
     const char *game = NULL;
     const char *seen[PLAN_NOPTIONS] = {0};
+    const char *tier = NULL; /* --tier NAME */
+    bool list = false, planned = false;
     double ranks = 0, threads = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -328,8 +395,23 @@ static int run(int argc, char **argv) {
         while (k < PLAN_NOPTIONS && strcmp(arg, plan_options[k].name) != 0) {
             k++;
         }
+        planned |= k < PLAN_NOPTIONS || strcmp(arg, "--tiers") == 0;
         if (strcmp(arg, "--tiers") == 0) {
             p.tiers = true;
+        } else if (strcmp(arg, "--list") == 0) {
+            list = true;
+        } else if (strcmp(arg, "--tier") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tier-plan: --tier needs a value\n");
+                return ERR_USAGE;
+            }
+            if (tier != NULL) {
+                char a[64], b[64];
+                fprintf(stderr, "tier-plan: --tier given twice ('%s' and '%s'); give it once\n",
+                        text_escape(tier, a, sizeof a), text_escape(argv[i + 1], b, sizeof b));
+                return ERR_USAGE;
+            }
+            tier = argv[++i];
         } else if (k < PLAN_NOPTIONS) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "tier-plan: %s needs a value\n", arg);
@@ -354,8 +436,17 @@ static int run(int argc, char **argv) {
             return usage("one game at a time");
         }
     }
-    if (game == NULL || ranks == 0) {
-        return usage("give a game and --ranks N");
+    if (list && tier != NULL) {
+        fprintf(stderr, "tier-plan: --list lists every tier, --tier NAME one: give one of them\n");
+        return ERR_USAGE;
+    }
+    if ((list || tier != NULL) && planned) {
+        fprintf(stderr, "tier-plan: --list and --tier print the tiers only: no plan options "
+                        "(--ranks, --tiers...) with them\n");
+        return ERR_USAGE;
+    }
+    if (game == NULL || (ranks == 0 && !list && tier == NULL)) {
+        return usage("give a game and --ranks N (or --list, or --tier NAME)");
     }
     p.ranks = (int)ranks;
     p.threads = (int)threads;
@@ -378,6 +469,8 @@ static int run(int argc, char **argv) {
                 " positions of the game's hash space\n",
                 text_escape(seen[PLAN_POSITIONS], quoted, sizeof quoted), g->num_positions);
         rc = ERR_USAGE;
+    } else if (list || tier != NULL) {
+        rc = list_game(g, tier);
     } else {
         rc = plan_game(g, &p);
     }

@@ -32,7 +32,10 @@
 #include "core/dbstore.h"
 #include "core/error.h"
 
-/* "tier-0007.gmdb": the file of tier 7 in a database directory. */
+/* "tier-0007.gmdb": the file of tier 7 in a database directory. By number,
+ * never by the game's tier name (TierOps.name), so that directories
+ * written before names existed stay readable and a name's characters never
+ * reach a path (docs/database.md). */
 void dbranks_tier_name(int tier, char *buf, size_t n);
 
 /* A directory written by a solve on another number of ranks (its

@@ -37,7 +37,8 @@
  *
  * Tiers: tier t < 2 * pieces holds the placement boards with t pieces
  * (ceil(t/2) x, floor(t/2) o), one child t + 1, loop-free; tier 2 * pieces is
- * the movement phase, loopy, without child tiers. The base-3 hash is not
+ * the movement phase, loopy, without child tiers (named "ply<t>" and
+ * "movement", TierOps.name). The base-3 hash is not
  * tier-major: a position's index in its tier is its rank, with the player to
  * move, among the boards of the tier's piece counts in the generic
  * combinatorial hash (hash/generic.h); position_at unhashes it and hashes in
@@ -345,6 +346,16 @@ static Position achi_position_at(const Game *g, int tier, uint64_t i) {
 
 static bool achi_tier_loopy(const Game *g, int tier) { return tier == 2 * achi(g)->pieces; }
 
+/* TierOps.name: "ply3" for a placement tier (the pieces placed), "movement"
+ * for the sliding tier. */
+static void achi_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    if (tier == 2 * achi(g)->pieces) {
+        snprintf(buf, n, "movement");
+    } else {
+        snprintf(buf, n, "ply%d", tier);
+    }
+}
+
 static const TierOps achi_tiers = {
     .count = achi_tier_count,
     .size = achi_tier_size,
@@ -353,6 +364,7 @@ static const TierOps achi_tiers = {
     .index_of = achi_index_of,
     .position_at = achi_position_at,
     .loopy = achi_tier_loopy,
+    .name = achi_tier_name,
 };
 
 /* The generic hash's blocks: x has as many pieces as o, or one more. */

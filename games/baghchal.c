@@ -55,6 +55,8 @@
  *
  * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
  * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
+ * Names (TierOps.name): "hand12-cap0-G" (goats in hand, captured, the
+ * player to move), "slide-cap2" (the sliding phase, goats captured).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -508,6 +510,18 @@ static int bc_tier_children(const Game *g, int tier, int *child_tiers) {
 
 static bool bc_tier_loopy(const Game *g, int tier) { return bc(g)->tier[tier].turn < 0; }
 
+/* TierOps.name: a placement tier by the goats in hand, the goats captured
+ * and the player to move as the position text writes it (G or T),
+ * "hand12-cap0-G"; a sliding tier by the goats captured, "slide-cap2". */
+static void bc_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    const BcTier *t = &bc(g)->tier[tier];
+    if (t->turn < 0) {
+        snprintf(buf, n, "slide-cap%d", t->captured);
+    } else {
+        snprintf(buf, n, "hand%d-cap%d-%c", t->hand, t->captured, t->turn == 0 ? 'G' : 'T');
+    }
+}
+
 static const TierOps bc_tiers = {
     .count = bc_tier_count,
     .size = bc_tier_size,
@@ -515,6 +529,7 @@ static const TierOps bc_tiers = {
     .children = bc_tier_children,
     .first = bc_tier_first,
     .loopy = bc_tier_loopy,
+    .name = bc_tier_name,
 };
 
 static const GameOps bc_ops = {

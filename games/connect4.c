@@ -11,8 +11,9 @@
  * Hash: the column hash of hash/colhash.h, tier-major by the number of
  * pieces: tier n holds [first(n), first(n) + H(n) C(n, ceil(n/2))), the
  * height vector's rank times C(n, ceil(n/2)) plus the rank of the colour
- * sequence (pieces column by column, bottom to top). Every slot is a board
- * with the right piece counts and no floating piece. 5x4: 5,621,939 slots
+ * sequence (pieces column by column, bottom to top); its name is "ply<n>"
+ * (TierOps.name). Every slot is a board with the right piece counts and no
+ * floating piece. 5x4: 5,621,939 slots
  * for 3,945,711 reachable positions; 7x6: 7.07e13 slots.
  *
  * Board: two bitboards (x's and o's pieces), bit c*h + r for column c, row
@@ -801,6 +802,12 @@ static int tier_children(const Game *g, int tier, int *child_tiers) {
 
 static Position tier_first(const Game *g, int tier) { return c4(g)->hash.first[tier]; }
 
+/* TierOps.name: "ply17", the pieces on the board (the moves played). */
+static void tier_name(const Game *g, int tier, char *buf, size_t n) {
+    (void)g;
+    snprintf(buf, n, "ply%d", tier);
+}
+
 /* The next n-bit sequence with the same number of ones in colex order, which
  * is numeric order (Gosper's hack, the division replaced by a shift). */
 static inline uint64_t next_colouring(uint64_t x) {
@@ -1001,6 +1008,7 @@ static const TierOps c4_tiers = {
     .children = tier_children,
     .first = tier_first,
     .expand_run = c4_expand_run,
+    .name = tier_name,
 };
 
 /* With `sym`: no fast path. */
@@ -1010,6 +1018,7 @@ static const TierOps c4_tiers_sym = {
     .tier_of = tier_of,
     .children = tier_children,
     .first = tier_first,
+    .name = tier_name,
 };
 
 /* ---------------------------------------------------------------- encoding */

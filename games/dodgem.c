@@ -46,7 +46,8 @@
  * lo > 0); a car leaving is the only move to another tier, {hi, lo - 1} or
  * {hi - 1, lo}. The pair is unordered because `sym` exchanges the colours,
  * and so the counts. Tiers with lo = 0 hold only finished games. 5x5: 15
- * tiers, the largest ({4, 4}) 151,420,500 positions.
+ * tiers, the largest ({4, 4}) 151,420,500 positions. A tier's name
+ * (TierOps.name) is "cars<hi>-<lo>": "cars4-4".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -564,6 +565,12 @@ static int dg_tier_children(const Game *g, int tier, int *child_tiers) {
 
 static bool dg_tier_loopy(const Game *g, int tier) { return dg(g)->tier[tier].lo > 0; }
 
+/* TierOps.name: "cars3-2", the cars on the board, the larger count first
+ * (the tier is the unordered pair {hi, lo}). */
+static void dg_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    snprintf(buf, n, "cars%d-%d", dg(g)->tier[tier].hi, dg(g)->tier[tier].lo);
+}
+
 static const TierOps dg_tiers = {
     .count = dg_tier_count,
     .size = dg_tier_size,
@@ -571,6 +578,7 @@ static const TierOps dg_tiers = {
     .children = dg_tier_children,
     .first = dg_tier_first,
     .loopy = dg_tier_loopy,
+    .name = dg_tier_name,
 };
 
 static const GameOps dg_ops = {

@@ -132,3 +132,47 @@ void game_move_name(const Game *g, Position pos, Move move, char *buf, size_t n)
         snprintf(buf, n, "%" PRId32, move);
     }
 }
+
+const char *game_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    if (g->tiers->name != NULL) {
+        g->tiers->name(g, tier, buf, n);
+    } else {
+        snprintf(buf, n, "%d", tier);
+    }
+    return buf;
+}
+
+const char *game_tier_label(const Game *g, int tier, char *buf, size_t n) {
+    if (g->tiers->name == NULL) {
+        snprintf(buf, n, "%d", tier);
+    } else {
+        char name[GAME_TIER_NAME_MAX];
+        g->tiers->name(g, tier, name, sizeof name);
+        snprintf(buf, n, "%d (%s)", tier, name);
+    }
+    return buf;
+}
+
+/* A decimal number (digits only, as the contract keeps names from being)
+ * is the tier's number; anything else is looked up by name. */
+int game_tier_find(const Game *g, const char *text) {
+    int count = g->tiers->count(g);
+    int64_t number;
+    if (text[0] >= '0' && text[0] <= '9') {
+        bool digits = true;
+        for (const char *c = text; *c != '\0'; c++) {
+            digits = digits && *c >= '0' && *c <= '9';
+        }
+        if (digits) {
+            return parse_int64(text, 0, count - 1, &number) ? (int)number : -1;
+        }
+    }
+    for (int t = 0; t < count && g->tiers->name != NULL; t++) {
+        char name[GAME_TIER_NAME_MAX];
+        g->tiers->name(g, t, name, sizeof name);
+        if (strcmp(name, text) == 0) {
+            return t;
+        }
+    }
+    return -1;
+}

@@ -16,7 +16,8 @@
  *               state (a free-move list, incremental win detection: the seed's
  *               "additional usage possibilities"), so that generate_moves and
  *               primitive do no board scan.
- *   tiers       tier (stage) layout, OPTIONAL: see TierOps.
+ *   tiers       tier (stage) layout, OPTIONAL: see TierOps (and its
+ *               OPTIONAL names, game_tier_name).
  *   encoding    Boolean variables and guarded moves, OPTIONAL: see
  *               GameEncoding (symbolic solvers).
  *
@@ -202,7 +203,32 @@ typedef struct TierOps {
      * Morris capture taken back) before hashing them. Default:
      * generate_parents. */
     int (*parents_in)(const Game *g, int tier, Position pos, Position *parents);
+    /* OPTIONAL (GamesmanOne's GetTierName): the name of tier `tier`, for
+     * people and scripts: progress lines, tier:estimate, bin/tier-plan's
+     * listing, and the Morris scripts, which select tiers by it (a Morris
+     * movement sector is "9-7", as Gasser named them). Writes at most n
+     * bytes with the NUL (n >= GAME_TIER_NAME_MAX always). The contract,
+     * which tests/test_games checks over every test variant:
+     *   - short: fewer than GAME_TIER_NAME_MAX characters, at least one;
+     *   - one word: only letters, digits, '-' and '_' (no space, no comma,
+     *     nothing a shell, awk or grep treats specially), so a listing's
+     *     columns and a script's arguments need no quoting;
+     *   - not a decimal number: at least one character is not a digit, so
+     *     that "312" always means tier number 312 (game_tier_find takes
+     *     either, and the default name is the number);
+     *   - unique among the variant's tiers, and stable: a function of the
+     *     rules' counts (pieces on the board, in hand...) alone, the same in
+     *     every build, since scripts and notes keep it.
+     * Tier FILES keep the number (tier-NNNN.gmdb, docs/database.md): the
+     * name is for people, the number is the on-disk key. Default: the
+     * tier's number in decimal (game_tier_name). */
+    void (*name)(const Game *g, int tier, char *buf, size_t n);
 } TierOps;
+
+/* Buffer sizes for a tier's name (TierOps.name) and label
+ * (game_tier_label), NUL included. */
+#define GAME_TIER_NAME_MAX 32
+#define GAME_TIER_LABEL_MAX 48
 
 /* Boolean encoding (OPTIONAL), for symbolic solvers (solvers/symbolic.c:
  * BDDs). A position is an assignment of nvars Boolean variables; a move is a
@@ -327,6 +353,20 @@ void game_spec(const Game *g, char *buf, size_t n);
 /* Text helpers with the defaults of the OPTIONAL slots. */
 void game_print(const Game *g, Position pos, char *buf, size_t n);
 void game_move_name(const Game *g, Position pos, Move move, char *buf, size_t n);
+
+/* Tier names (TierOps.name; not counted: no position is touched). g must
+ * have tiers and 0 <= tier < count. */
+/* The name of `tier`, or its number in decimal when the game gives none;
+ * returns buf. */
+const char *game_tier_name(const Game *g, int tier, char *buf, size_t n);
+/* "312 (9-7)": the number and, when the game names its tiers, the name in
+ * parentheses; just "312" otherwise. For messages and progress lines, so
+ * that the number (the tier file's key) and the name are both there;
+ * returns buf (n >= GAME_TIER_LABEL_MAX). */
+const char *game_tier_label(const Game *g, int tier, char *buf, size_t n);
+/* The tier named `text`, or numbered `text` (decimal, in range); -1 when
+ * there is none. O(tiers) name calls. */
+int game_tier_find(const Game *g, const char *text);
 
 /* Counted calls, used by every solver. */
 static inline Value game_primitive(const Game *g, Position pos) {

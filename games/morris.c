@@ -49,6 +49,10 @@
  * with it a capture when the stone moved is in a mill, putting an opponent
  * stone back on an empty point from which it could be removed.
  *
+ * Tier names (TierOps.name): "9-7" for the movement sector of 9 white and
+ * 7 black stones on the board, "8-7-hand1-2" for the placement tier of 8
+ * and 7 on the board and 1 and 2 in hand.
+ *
  * TierOps.legal: a placement sector's slots with the wrong player to move
  * are no positions (`tier:sector` solves every legal slot of a sector).
  *
@@ -1072,6 +1076,20 @@ static bool morris_legal(const Game *g, int tier, Position pos) {
     return b.turn == (t->hand[1] == t->hand[0] + 1);
 }
 
+/* TierOps.name: a movement sector by the stones on the board, white's and
+ * black's, "9-7" (Gasser's and Malom's sector names); a placement tier adds
+ * the stones in hand, white's and black's, "8-7-hand1-2" (the mover is
+ * implied: white places when the hands are equal, black when it has one
+ * more). Unique: the four counts are the tier (morris_layout). */
+static void morris_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    const MorrisTier *t = &mo(g)->tier[tier];
+    if (t->hand[0] == 0 && t->hand[1] == 0) {
+        snprintf(buf, n, "%d-%d", t->board[0], t->board[1]);
+    } else {
+        snprintf(buf, n, "%d-%d-hand%d-%d", t->board[0], t->board[1], t->hand[0], t->hand[1]);
+    }
+}
+
 static const TierOps morris_tiers = {
     .count = morris_tier_count,
     .size = morris_tier_size,
@@ -1081,6 +1099,7 @@ static const TierOps morris_tiers = {
     .loopy = morris_tier_loopy,
     .legal = morris_legal,
     .parents_in = morris_parents_in,
+    .name = morris_tier_name,
 };
 
 /* With `sym`: the index by classes instead of the hash's slots. */
@@ -1094,6 +1113,7 @@ static const TierOps morris_tiers_sym = {
     .loopy = morris_tier_loopy,
     .legal = morris_legal,
     .parents_in = morris_parents_in,
+    .name = morris_tier_name,
 };
 
 /* ------------------------------------------------------------------ setup */

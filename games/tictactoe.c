@@ -24,8 +24,8 @@
  * Un-moves (generate_parents) take back a piece of the last player, for the
  * retrograde solvers.
  *
- * Tiers: tier t (0..9) holds the boards with t pieces, ceil(t/2) x and
- * floor(t/2) o; a move leads from tier t to tier t+1. The base-3 hash is not
+ * Tiers: tier t (0..9), named "ply<t>", holds the boards with t pieces,
+ * ceil(t/2) x and floor(t/2) o; a move leads from tier t to tier t+1. The base-3 hash is not
  * tier-major, so a position's index in its tier is its rank among the
  * boards with the tier's piece counts, in the generic combinatorial hash
  * (hash/generic.h) whose blocks are the legal piece counts (x = o or o + 1):
@@ -599,6 +599,12 @@ static ErrCode init_tiers(Ttt *t, Error *err) {
     return rc;
 }
 
+/* TierOps.name: "ply5", the pieces on the board (the moves played). */
+static void ttt_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    (void)g;
+    snprintf(buf, n, "ply%d", tier);
+}
+
 static const TierOps ttt_tiers = {
     .count = ttt_tier_count,
     .size = ttt_tier_size,
@@ -606,6 +612,7 @@ static const TierOps ttt_tiers = {
     .children = ttt_tier_children,
     .index_of = ttt_index_of,
     .position_at = ttt_position_at,
+    .name = ttt_tier_name,
 };
 
 /* ---------------------------------------------------------------- encoding */

@@ -518,7 +518,9 @@ static ErrCode search_solve(const Game *g, const SolveConfig *cfg, SolveResult *
     solve_result_extra(res, "memo_replaced", (double)(w[0].memo_replaced + w[1].memo_replaced));
     for (int t = 0; s.progress && t < s.ntiers; t++) {
         if (s.tstate[t] == 1 || s.tstate[t] == 2) {
-            fprintf(stderr, "search: tier %d of the database read (%s)\n", t,
+            char label[GAME_TIER_LABEL_MAX];
+            fprintf(stderr, "search: tier %s of the database read (%s)\n",
+                    game_tier_label(g, t, label, sizeof label),
                     s.tstate[t] == 1 ? "whole" : "by block");
         }
     }

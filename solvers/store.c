@@ -419,13 +419,14 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
     }
     int lo = st->tier_file[t], hi = st->tier_file[t + 1] - 1;
     if (*in && lo > hi) {
-        char text[256];
+        char text[256], label[GAME_TIER_LABEL_MAX];
         g->ops->format(g, pos, text, sizeof text);
         return error_set(err, ERR_IO,
-                         "'%s' is in tier %d, which %s does not hold (a partial database: only "
+                         "'%s' is in tier %s, which %s does not hold (a partial database: only "
                          "the tiers solved so far; solve that tier with --solver tier:sector=%d "
                          "--db %s)",
-                         text, t, st->dir.path, t, st->dir.path);
+                         text, game_tier_label(g, t, label, sizeof label), st->dir.path, t,
+                         st->dir.path);
     }
     /* the tier's file, or its slice holding local index *i (binary search) */
     while (*in && lo < hi) {

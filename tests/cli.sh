@@ -919,6 +919,54 @@ if [ -x "$plan" ]; then
     [ $? -eq 0 ] && ! echo "$out" | grep -qi 'inf\|nan\|EiB' &&
         ok "tier-plan: the largest values, finite figures" ||
         bad "tier-plan: the largest values: $out"
+
+    # The tiers by name (TierOps.name). Three men's morris has 50 tiers,
+    # the movement sectors last: W-B is tier 34 + 4 W + B (games/morris.c's
+    # layout, tests/test_games.c), so 3-2 is 48, a loopy tier whose
+    # captures lead to 3-1 and 2-2. Connect Four 4x4: tiers ply0..ply16.
+    list=$("$plan" morris:n=3 --list 2>&1)
+    line=$(echo "$list" | awk '$2 == "3-2"')
+    if [ "$(echo "$list" | grep -vc '^#')" -eq 50 ] && [ "$(echo "$list" | head -n 1 | cut -c1)" = "#" ] &&
+        [ "$(echo "$line" | awk '{ print $1, $4, $5, $6 }')" = "48 yes tier-0048.gmdb 3-1,2-2" ]; then
+        ok "tier-plan: --list names morris:n=3's tiers"
+    else
+        bad "tier-plan: --list of morris:n=3: $line"
+    fi
+    [ "$("$plan" morris:n=3 --tier 3-2)" = "$line" ] && [ "$("$plan" morris:n=3 --tier 48)" = "$line" ] &&
+        ok "tier-plan: --tier by name and by number" ||
+        bad "tier-plan: --tier 3-2: $("$plan" morris:n=3 --tier 3-2 2>&1)"
+    [ "$("$plan" connect4:w=4,h=4 --list | awk '$1 == 16 { print $2, $6 }')" = "ply16 -" ] &&
+        ok "tier-plan: --list of connect4:w=4,h=4" ||
+        bad "tier-plan: --list of connect4:w=4,h=4: $("$plan" connect4:w=4,h=4 --list 2>&1 | tail -n 2)"
+    plan_refuse "unknown tier name" "game 'morris:n=3,fly=2' has no tier '3-4'" morris:n=3 --tier 3-4
+    plan_refuse "tier past the last" "game 'morris:n=3,fly=2' has no tier '50'" morris:n=3 --tier 50
+    plan_refuse "tier twice" "--tier given twice" morris:n=3 --tier 3-2 --tier 3-3
+    plan_refuse "list with plan options" "--list and --tier print the tiers only: no plan options" morris:n=3 --list --ranks 2
+    plan_refuse "list and tier" "--list lists every tier, --tier NAME one: give one of them" morris:n=3 --list --tier 3-2
+    out=$("$plan" nim --list 2>/tmp/cli_err.$$)
+    rc=$?
+    [ "$rc" -eq 3 ] && [ -z "$out" ] && grep -q "declares no tiers" /tmp/cli_err.$$ &&
+        ok "tier-plan: --list of a game without tiers" ||
+        bad "tier-plan: --list of nim: exit $rc, $(cat /tmp/cli_err.$$)"
+
+    # The Morris scripts select tiers by name through the listing; DRY_RUN=1
+    # prints the commands without solving. Placement tiers go fewest stones
+    # in hand first, smallest first: hands 0-1 with nothing on the board
+    # (tier 22, 2 slots), then 0-1 (23) and 1-0 (25), 18 slots each.
+    m=$(dirname "$0")/../scripts/morris
+    out=$(DRY_RUN=1 BIN="$solve" TIER_PLAN="$plan" sh "$m/sector-solve.sh" -n 3 -v "" -d /nonexistent 3-2 3-3 2>&1)
+    [ "$(echo "$out" | sed -n 's/.*tier:sector=\([0-9]*\) .*/\1/p' | tr '\n' ' ')" = "48 49 " ] &&
+        ok "morris scripts: sector-solve.sh finds sectors 3-2 and 3-3 by name" ||
+        bad "morris scripts: sector-solve.sh dry run: $out"
+    out=$(DRY_RUN=1 BIN="$solve" TIER_PLAN="$plan" sh "$m/sector-solve.sh" -n 3 -v "" -d /nonexistent 3-4 2>&1)
+    rc=$?
+    [ "$rc" -eq 2 ] && echo "$out" | grep -q "morris:n=3 has no tier named '3-4'" &&
+        ok "morris scripts: an unknown sector is refused" ||
+        bad "morris scripts: sector 3-4: exit $rc, $out"
+    out=$(DRY_RUN=1 BIN="$solve" TIER_PLAN="$plan" sh "$m/placement-solve.sh" -n 3 -v "" -d /nonexistent -o /nonexistent -l 3 2>&1)
+    [ "$(echo "$out" | awk '{ print $2, $3 }' | tr '\n' ' ')" = "22 0-0-hand0-1: 23 0-1-hand0-1: 25 1-0-hand0-1: " ] &&
+        ok "morris scripts: placement-solve.sh's order from the listing" ||
+        bad "morris scripts: placement-solve.sh dry run: $out"
 else
     echo "skip tier-plan (no $plan)"
 fi

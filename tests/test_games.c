@@ -1,4 +1,6 @@
-/* tests/test_games.c: properties every game module must have.
+/* tests/test_games.c: properties every game module must have, and the
+ * tier names of each game that names its tiers, against names written
+ * from the rules.
  *
  * For every registered game and each of its test variants, over every
  * position reachable from the initial position:
@@ -12,7 +14,8 @@
  *   - symmetry: canonical() is idempotent and picks a class member;
  *   - non-loopy games are acyclic and never last longer than max_depth;
  *   - generate_parents (when provided) is the exact inverse of the moves;
- *   - tiers (when provided) partition the positions and bound the moves;
+ *   - tiers (when provided) partition the positions and bound the moves,
+ *     and their names (TierOps.name) keep the contract of games/game.h;
  *   - parse refuses malformed text with ERR_USAGE.
  */
 #include "tests/testutil.h"
@@ -497,6 +500,205 @@ static void tiers_partition(void **state) {
     game_destroy(g);
 }
 
+/* ----------------------------------------------------------- tier names */
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* TierOps.name's contract (games/game.h), over every tier of the variant:
+ * one short word of letters, digits, '-' and '_', not a decimal number,
+ * unique; game_tier_find finds each tier by its name and by its number,
+ * and game_tier_label is "N (name)". Without the slot, the number. */
+static void tier_names(void **state) {
+    Game *g = test_game(*state);
+    int ntiers = g->tiers->count(g);
+    char **names = calloc((size_t)ntiers, sizeof *names);
+    assert_non_null(names);
+    for (int t = 0; t < ntiers; t++) {
+        char raw[256] = {0}, name[GAME_TIER_NAME_MAX], label[GAME_TIER_LABEL_MAX], number[16];
+        snprintf(number, sizeof number, "%d", t);
+        if (g->tiers->name != NULL) {
+            g->tiers->name(g, t, raw, sizeof raw); /* room to see a name too long */
+            size_t len = strlen(raw);
+            if (len < 1 || len >= GAME_TIER_NAME_MAX) {
+                fail_msg("%s:%s tier %d: name '%s' of %zu characters", g->module->name, g->variant,
+                         t, raw, len);
+            }
+            bool digits = true;
+            for (size_t i = 0; i < len; i++) {
+                char c = raw[i];
+                bool word = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                            (c >= '0' && c <= '9') || c == '-' || c == '_';
+                if (!word) {
+                    fail_msg("%s:%s tier %d: name '%s' has '%c'", g->module->name, g->variant, t,
+                             raw, c);
+                }
+                digits = digits && c >= '0' && c <= '9';
+            }
+            if (digits) {
+                fail_msg("%s:%s tier %d: name '%s' is a number", g->module->name, g->variant, t,
+                         raw);
+            }
+        }
+        game_tier_name(g, t, name, sizeof name);
+        assert_string_equal(name, g->tiers->name != NULL ? raw : number);
+        char want[GAME_TIER_LABEL_MAX];
+        if (g->tiers->name != NULL) {
+            snprintf(want, sizeof want, "%d (%s)", t, name);
+        } else {
+            snprintf(want, sizeof want, "%d", t);
+        }
+        assert_string_equal(game_tier_label(g, t, label, sizeof label), want);
+        int found = game_tier_find(g, name);
+        if (found != t) { /* the first tier of that name: two tiers share it */
+            fail_msg("%s:%s: tiers %d and %d are both named '%s'", g->module->name, g->variant,
+                     found, t, name);
+        }
+        assert_int_equal(game_tier_find(g, number), t);
+        names[t] = test_strdupf("%s", name);
+    }
+    qsort(names, (size_t)ntiers, sizeof *names, cmp_str);
+    for (int t = 1; t < ntiers; t++) {
+        if (strcmp(names[t], names[t - 1]) == 0) {
+            fail_msg("%s:%s: two tiers named '%s'", g->module->name, g->variant, names[t]);
+        }
+    }
+    char past[16];
+    snprintf(past, sizeof past, "%d", ntiers);
+    assert_int_equal(game_tier_find(g, past), -1);
+    assert_int_equal(game_tier_find(g, "-1"), -1);
+    assert_int_equal(game_tier_find(g, ""), -1);
+    assert_int_equal(game_tier_find(g, "no-such-tier"), -1);
+    for (int t = 0; t < ntiers; t++) {
+        free(names[t]);
+    }
+    free(names);
+    game_destroy(g);
+}
+
+/* A tier's name, checked against the one written here from the rules. */
+static void expect_name(const Game *g, int tier, const char *want) {
+    char name[GAME_TIER_NAME_MAX];
+    game_tier_name(g, tier, name, sizeof name);
+    if (strcmp(name, want) != 0) {
+        fail_msg("%s:%s tier %d: name '%s', want '%s'", g->module->name, g->variant, tier, name,
+                 want);
+    }
+    assert_int_equal(game_tier_find(g, want), tier);
+}
+
+/* Names derived by hand from each game's layout (the comments at the top
+ * of its file). */
+static void tier_names_known(void **state) {
+    (void)state;
+    /* Morris (games/morris.c, morris_layout): hands (w, b) from (n, n)
+     * down, b = w + 1 before b = w, then stones on the board, white's
+     * outer. n = 3: (3,3) 1 tier, (2,3) 2, (2,2) 4, (1,2) 6, (1,1) 9,
+     * (0,1) 12, (0,0) 16: 50 tiers, the movement sectors 34..49. */
+    Game *g = test_game("morris:n=3");
+    assert_int_equal(g->tiers->count(g), 50);
+    expect_name(g, 0, "0-0-hand3-3");
+    expect_name(g, 1, "0-0-hand2-3");
+    expect_name(g, 2, "1-0-hand2-3");
+    expect_name(g, 6, "1-1-hand2-2");
+    expect_name(g, 34, "0-0");
+    expect_name(g, 48, "3-2");
+    expect_name(g, 49, "3-3");
+    game_destroy(g);
+    /* Nine and six: the sector numbers docs/loopy.md records for runs
+     * (tier:sector=648 is 3-3, 662 is 4-7, 575 is hands 0-1 with 5-5 on
+     * the board; six: 251 is 6-6, 235 is 4-4), and for every W-B the
+     * number scripts/morris/sector-solve.sh computed before names, tiers
+     * - (n + 1)^2 + (n + 1) W + B, with 715 and 252 tiers. */
+    static const struct {
+        const char *spec;
+        int n, tiers;
+    } morris[] = {{"morris:n=9", 9, 715}, {"morris:n=6", 6, 252}, {"morris:n=3", 3, 50}};
+    for (int k = 0; k < 3; k++) {
+        g = test_game(morris[k].spec);
+        int n = morris[k].n, count = g->tiers->count(g);
+        assert_int_equal(count, morris[k].tiers);
+        for (int w = 0; w <= n; w++) {
+            for (int b = 0; b <= n; b++) {
+                char name[32];
+                snprintf(name, sizeof name, "%d-%d", w, b);
+                expect_name(g, count - (n + 1) * (n + 1) + (n + 1) * w + b, name);
+            }
+        }
+        if (n == 9) {
+            expect_name(g, 648, "3-3");
+            expect_name(g, 662, "4-7");
+            expect_name(g, 575, "5-5-hand0-1");
+            assert_int_equal(game_tier_find(g, "9-10"), -1);
+            assert_int_equal(game_tier_find(g, "10-9-hand0-1"), -1);
+        } else if (n == 6) {
+            expect_name(g, 251, "6-6");
+            expect_name(g, 235, "4-4");
+        }
+        game_destroy(g);
+    }
+    /* Connect Four and tic-tac-toe: tier n holds the boards of n pieces. */
+    g = test_game("connect4:w=4,h=4");
+    assert_int_equal(g->tiers->count(g), 17);
+    expect_name(g, 0, "ply0");
+    expect_name(g, 7, "ply7");
+    expect_name(g, 16, "ply16");
+    assert_int_equal(game_tier_find(g, "ply17"), -1);
+    game_destroy(g);
+    g = test_game("tictactoe");
+    expect_name(g, 9, "ply9");
+    game_destroy(g);
+    /* Achi, 3 pieces each: placement tiers 0..5, then the sliding tier. */
+    g = test_game("achi");
+    assert_int_equal(g->tiers->count(g), 7);
+    expect_name(g, 5, "ply5");
+    expect_name(g, 6, "movement");
+    game_destroy(g);
+    /* Dodgem 3x3, 2 cars a side: tier hi (hi + 1) / 2 + lo for the cars
+     * on the board, {0,0} {1,0} {1,1} {2,0} {2,1} {2,2}. */
+    g = test_game("dodgem");
+    assert_int_equal(g->tiers->count(g), 6);
+    expect_name(g, 0, "cars0-0");
+    expect_name(g, 4, "cars2-1");
+    expect_name(g, 5, "cars2-2");
+    game_destroy(g);
+    /* Bagh Chal 3x3, 4 goats, 1 capture: placement tiers by goats in hand
+     * from 4 down, captures up (at most 4 - hand), goats then tigers to
+     * move: (4,0) 0-1, (3,0) 2-3, (3,1) 4-5, (2,0) 6-7, (2,1) 8-9, (1,0)
+     * 10-11, (1,1) 12-13; then the sliding tiers, captures 0 and 1. */
+    g = test_game("baghchal:n=3");
+    assert_int_equal(g->tiers->count(g), 16);
+    expect_name(g, 0, "hand4-cap0-G");
+    expect_name(g, 1, "hand4-cap0-T");
+    expect_name(g, 5, "hand3-cap1-T");
+    expect_name(g, 12, "hand1-cap1-G");
+    expect_name(g, 14, "slide-cap0");
+    expect_name(g, 15, "slide-cap1");
+    game_destroy(g);
+}
+
+/* A game that names no tiers: the helpers fall back to the number, and a
+ * lookup takes the number only. */
+static void tier_names_default(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    TierOps unnamed = *g->tiers;
+    unnamed.name = NULL;
+    const TierOps *named = g->tiers;
+    g->tiers = &unnamed;
+    char name[GAME_TIER_NAME_MAX], label[GAME_TIER_LABEL_MAX];
+    assert_string_equal(game_tier_name(g, 7, name, sizeof name), "7");
+    assert_string_equal(game_tier_label(g, 7, label, sizeof label), "7");
+    assert_int_equal(game_tier_find(g, "7"), 7);
+    assert_int_equal(game_tier_find(g, "16"), 16);
+    assert_int_equal(game_tier_find(g, "17"), -1);
+    assert_int_equal(game_tier_find(g, "ply7"), -1);
+    g->tiers = named;
+    assert_string_equal(game_tier_label(g, 7, label, sizeof label), "7 (ply7)");
+    game_destroy(g);
+}
+
 /* ---------------------------------------------------------------- parse */
 
 static void parse_refuses(void **state) {
@@ -555,6 +757,7 @@ int main(void) {
         {"parents_invert_moves", parents_invert_moves, has_parents},
         {"tiers_partition", tiers_partition, has_tiers},
         {"tier_parents_agree", tier_parents_agree, has_tier_parents},
+        {"tier_names", tier_names, has_tiers},
     };
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
@@ -582,5 +785,10 @@ int main(void) {
     int failed = test_run_group("games", tests, n);
     free(tests);
     test_free_specs(specs);
+    const struct CMUnitTest fixed[] = {
+        cmocka_unit_test(tier_names_known),
+        cmocka_unit_test(tier_names_default),
+    };
+    failed += cmocka_run_group_tests_name("tier names", fixed, NULL, NULL);
     return failed;
 }

@@ -1,7 +1,8 @@
 # scripts/morris/common.sh: the shared library of the Morris series
 # (scripts/morris/: sector-solve.sh, placement-solve.sh, opening.sh,
-# sectors.sh, placement-verify.sh, placement-crosscheck.sh source it):
-# the options they share and the board's size.
+# sectors.sh, sector-fit.sh, placement-verify.sh, placement-crosscheck.sh
+# source it): the options they share, the board's size, and the tiers by
+# name.
 #
 #   morris_opt LETTER ARG    -n N (3, 6 or 9), -v VARIANT_OPTIONS, -d DB,
 #                            -o OUT, -m MEMORY: sets n, vopts, db, out, mem;
@@ -20,6 +21,23 @@
 #                            files untouched; DIR on DB's file system),
 #                            and its manifest, written by a tier:sector=T
 #                            run over tier T there (it solves nothing)
+#   morris_tiers             after spec is set: the variant's tiers, one
+#                            line each (number, name, slots, loopy, file,
+#                            children: bin/tier-plan SPEC --list), into
+#                            tier_list; the tier-plan is TIER_PLAN, else
+#                            bin/tier-plan or build/release/bin/tier-plan
+#                            (exits 2 when there is none)
+#   morris_tier NAME [FIELD] the tier named NAME ("9-7", a movement sector
+#                            by stones on the board, white-black;
+#                            "5-5-hand0-1", a placement tier, with stones
+#                            in hand, white-black; games/morris.c names
+#                            them), or numbered NAME, or whose file is
+#                            NAME (tier-0575.gmdb): its number, or field
+#                            FIELD of its line (2 name, 3 slots, 5 file);
+#                            exits 2 naming the script when the variant
+#                            has no such tier. So no script re-derives
+#                            games/morris.c's tier numbering or the tier
+#                            files' names
 #   morris_series_defaults   the defaults of the series with the colour
 #                            swap (placement-solve.sh, placement-verify.sh,
 #                            placement-crosscheck.sh, opening.sh):
@@ -83,4 +101,30 @@ morris_link_db() {
     mkdir -p "$1"
     while read -r f; do ln "$db/$f" "$1/$f"; done
     "$bin" "$spec" --solver "tier:sector=$2" --threads 2 --max-memory "$mem" --db "$1" >/dev/null
+}
+
+morris_tiers() {
+    tier_plan=${TIER_PLAN:-}
+    if [ -z "$tier_plan" ]; then
+        for p in bin/tier-plan build/release/bin/tier-plan; do
+            if [ -x "$p" ]; then
+                tier_plan=$p
+                break
+            fi
+        done
+    fi
+    if [ -z "$tier_plan" ] || [ ! -x "$tier_plan" ]; then
+        echo "$(basename "$0"): needs bin/tier-plan for the tiers' names (make bin/tier-plan, or TIER_PLAN=PATH)" >&2
+        exit 2
+    fi
+    tier_list=$("$tier_plan" "$spec" --list)
+}
+
+morris_tier() {
+    printf '%s\n' "$tier_list" | awk -v name="$1" -v f="${2:-1}" '
+        !/^#/ && ($1 == name || $2 == name || $5 == name) { print $f; found = 1 }
+        END { exit !found }' || {
+        echo "$(basename "$0"): $spec has no tier named '$1' ($tier_plan $spec --list lists them)" >&2
+        exit 2
+    }
 }

@@ -40,12 +40,13 @@ while getopts n:v:d:o:m:N:H:s:w: opt; do
 done
 morris_need_db
 morris_placement_records
+morris_tiers
 dir=${dir:-$db-sectors}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-jq -r '.tier' "$records" | awk '{ printf "tier-%04d.gmdb\n", $1 }' | sort >"$tmp/placement"
+jq -r '.tier' "$records" | while read -r t; do morris_tier "$t" 5; done | sort >"$tmp/placement"
 (cd "$db" && ls tier-*.gmdb) | sort | comm -23 - "$tmp/placement" >"$tmp/sectors"
-first=$(head -n 1 "$tmp/sectors" | sed 's/^tier-0*\([0-9]\)/\1/; s/\.gmdb$//')
+first=$(morris_tier "$(head -n 1 "$tmp/sectors")")
 morris_link_db "$dir" "$first" <"$tmp/sectors"
 # The sample: placement positions (stones in hand) with at most H of them.
 "$bin" "$spec" --sample $((count * 20)) --seed "$seed" |

@@ -16,7 +16,7 @@
 #
 # Each tier is one run under the bench lock (scripts/locked-run.sh), timed
 # by /usr/bin/time -v, and leaves one JSON line in OUT/placement.jsonl:
-# the tier, its hands and stones on the board, slots, the positions it
+# the tier, its name, its hands and stones on the board, slots, the positions it
 # holds by value (solver_stats.sector_*), the value of the empty board
 # when the tier is hers (tier 0), wall and CPU seconds, peaks (jemalloc
 # and RSS), bytes on disk, tiers loaded, date, load before and after, and
@@ -25,9 +25,15 @@
 # DB $MORRIS_DB (no default: -d or MORRIS_DB is needed), OUT
 # results/big/morris9s, --max-memory 20G,
 # 2 threads, the timing build (BIN= to change). -l N: stop after N tiers;
-# -t T: solve only the tiers numbered T and up (e.g. one hand count).
+# -t T: solve only the tiers numbered T and up (e.g. one hand count); T
+# may be a tier's name too ("5-5-hand0-1": 5 and 5 stones on the board,
+# 0 and 1 in hand, as games/morris.c names its placement tiers).
 # LOCK_BUDGET=S: stop before a tier once the locked runs have taken S
 # seconds of wall time in all; NOLOCK=1 when the caller holds the lock.
+# DRY_RUN=1 prints each tier's command instead of running it (no records).
+# The tiers, their names, slots and files come from bin/tier-plan SPEC
+# --list (scripts/morris/common.sh, morris_tiers; TIER_PLAN= to change),
+# so this script does not re-derive games/morris.c's numbering.
 set -eu
 . "$(dirname "$0")/common.sh"
 morris_series_defaults
@@ -42,43 +48,47 @@ while getopts n:v:d:o:m:l:t: opt; do
     esac
 done
 morris_need_db
-points=$(morris_points "$n")
+morris_points "$n" >/dev/null
 spec="morris:n=$n${vopts:+,$vopts}"
-mkdir -p "$out" "$db"
+morris_tiers
+case "$from" in
+*[!0-9]*) from=$(morris_tier "$from") ;;
+esac
 records="$out/placement.jsonl"
-touch "$records"
-# Every placement tier (hands not both 0) with its hands, stones on the
-# board and slots (tier:estimate's table), in the order above: hand counts
-# as games/morris.c lays them out, last first; slots ascending within one.
+if [ "${DRY_RUN:-0}" != 1 ]; then
+    mkdir -p "$out" "$db"
+    touch "$records"
+fi
+# Every placement tier (its name W-B-handWH-BH: stones on the board, then
+# in hand) with its slots and file, in the order above: by stones in hand
+# (white's and black's together), fewest first, which is black's last
+# placement first; slots ascending within one hand count.
 plan=$(mktemp)
 trap 'rm -f "$plan"' EXIT
-"$bin" "$spec" --solver tier:estimate 2>&1 >/dev/null |
-    awk -v n="$n" -v P="$points" '
-    BEGIN {
-        t = 0
-        for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
-            if (bh > n) continue
-            for (wb = 0; wb + wh <= n; wb++) for (bb = 0; bb + bh <= n; bb++) if (wb + bb <= P) {
-                hand[t] = wh " " bh; board[t] = wb " " bb; layer[t] = (n - wh) * 2 + (bh == wh); t++
-            }
-        }
-    }
-    $1 ~ /^[0-9]+$/ && NF >= 4 && ($1 in hand) && hand[$1] != "0 0" { print layer[$1], $2, $1, hand[$1], board[$1] }' |
-    sort -k1,1nr -k2,2n -k3,3n >"$plan"
+printf '%s\n' "$tier_list" | awk '
+    $2 ~ /^[0-9]+-[0-9]+-hand[0-9]+-[0-9]+$/ {
+        split($2, f, "-"); sub(/^hand/, "", f[3])
+        print f[3] + f[4], $3, $1, f[3], f[4], f[1], f[2], $2, $5
+    }' | sort -k1,1n -k2,2n -k3,3n >"$plan"
 [ -s "$plan" ] || {
-    echo "scripts/morris/placement-solve.sh: no tiers from $bin $spec --solver tier:estimate" >&2
+    echo "scripts/morris/placement-solve.sh: no placement tiers in $tier_plan $spec --list" >&2
     exit 1
 }
 used=0
 done_now=0
-while read -r _layer slots tier wh bh wb bb; do
+while read -r _inhand slots tier wh bh wb bb name file; do
     [ "$tier" -ge "$from" ] || continue
-    file="$db/$(printf 'tier-%04d.gmdb' "$tier")"
-    if grep -q "^{\"tier\":$tier," "$records" && [ -f "$file" ]; then
+    file="$db/$file"
+    if [ -f "$file" ] && grep -q "^{\"tier\":$tier," "$records"; then
         continue
     fi
     if [ "$limit" -ge 0 ] && [ "$done_now" -ge "$limit" ]; then
         break
+    fi
+    if [ "${DRY_RUN:-0}" = 1 ]; then
+        echo "tier $tier $name: $bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
+        done_now=$((done_now + 1))
+        continue
     fi
     if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
         echo "scripts/morris/placement-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before tier $tier" >&2
@@ -96,10 +106,10 @@ while read -r _layer slots tier wh bh wb bb; do
     before=$(sed -n 's/^load_before=//p' "$base.meta")
     cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$base.err")
     used=$((used + $(jq .wall_seconds "$base.json" | cut -d. -f1) + 1))
-    jq -c --argjson tier "$tier" --arg hands "$wh-$bh" --arg board "$wb-$bb" \
+    jq -c --argjson tier "$tier" --arg name "$name" --arg hands "$wh-$bh" --arg board "$wb-$bb" \
         --argjson slots "$slots" --argjson cpu "$cpu" --argjson disk "$(stat -c %s "$file")" \
         --arg date "$date" --arg before "$before" --arg after "$after" --arg cmd "$cmd" \
-        '{tier: $tier, hands: $hands, board: $board, slots: $slots,
+        '{tier: $tier, name: $name, hands: $hands, board: $board, slots: $slots,
           positions: .solver_stats.sector_positions, wins: .solver_stats.sector_wins,
           losses: .solver_stats.sector_losses, draws: .solver_stats.sector_draws}
          + (if $tier == 0 then {value, remoteness} else {} end)

@@ -39,6 +39,7 @@ while getopts n:v:d:o:m:k:w: opt; do
 done
 morris_need_db
 morris_placement_records
+morris_tiers
 dir=${dir:-$db-verify-$k}
 handsum='(.hands | split("-") | map(tonumber) | add)'
 # The top tier linked: the one with the most stones in hand.
@@ -47,7 +48,7 @@ if [ "$k" -le 1 ]; then
     (cd "$db" && ls tier-*.gmdb)
 else
     jq -r --argjson k "$k" "select($handsum >= \$k - 1) | .tier" "$records" |
-        awk '{ printf "tier-%04d.gmdb\n", $1 }'
+        while read -r t; do morris_tier "$t" 5; done
 fi | morris_link_db "$dir" "$top"
 linked=$(find "$dir" -name 'tier-*.gmdb' | wc -l)
 base="$out/placement-verify-$k"

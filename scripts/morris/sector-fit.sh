@@ -16,12 +16,15 @@
 # tier_loopy_bytes), taken as its slots: with `sym` a tier's slots are the
 # index by classes (games/morris.c, morris_index_of), 1.01 to 1.24 slots a
 # canonical position (docs/loopy.md), so this is an upper bound. The
-# slots come from `tier:estimate`; the largest loopy tier of sector W-B's
+# slots, and each sector's tier by its name W-B, come from bin/tier-plan
+# SPEC --list (scripts/morris/common.sh, morris_tiers; TIER_PLAN= to
+# change); the largest loopy tier of sector W-B's
 # closure is the largest sector W'-B' with 3 <= W' <= W, 3 <= B' <= B.
 # Then the total, and whether it fits BUDGET_GIB. Uses bin/solve (BIN= to
 # change). VOPTS (default sym) are the variant's options: with sym,swap
 # (the colour swap, games/morris.c) the sectors are Gasser's 28, W >= B.
 set -eu
+. "$(dirname "$0")/common.sh"
 budget=${1:-14}
 bin=${BIN:-bin/solve}
 est=$(mktemp)
@@ -31,7 +34,9 @@ swap=0
 case ",$vopts," in
 *,swap,*) swap=1 ;;
 esac
-"$bin" "morris:n=9,$vopts" --solver tier:estimate 2>"$est" >/dev/null
+spec="morris:n=9,$vopts"
+morris_tiers
+printf '%s\n' "$tier_list" >"$est"
 printf '| sector | records | bitmaps | loopy pass (ranks) | solver estimate | loopy pass positions (est.) | total (est.) | fits %s GiB |\n' "$budget"
 printf '|---|---|---|---|---|---|---|---|\n'
 for w in 3 4 5 6 7 8 9; do
@@ -46,9 +51,9 @@ for w in 3 4 5 6 7 8 9; do
             sb=$w
             name="$sw-$sb"
         fi
-        t=$((615 + 10 * sw + sb)) # scripts/morris/sector-solve.sh
+        t=$(morris_tier "$sw-$sb")
         rc=0
-        msg=$("$bin" "morris:n=9,$vopts" --solver tier:sector=$t --max-memory 1M 2>&1) || rc=$?
+        msg=$("$bin" "$spec" --solver "tier:sector=$t" --max-memory 1M 2>&1) || rc=$?
         if [ "$rc" != 4 ]; then
             echo "scripts/morris/sector-fit.sh: sector $w-$b: unexpected exit $rc: $msg" >&2
             exit 1
@@ -57,11 +62,11 @@ for w in 3 4 5 6 7 8 9; do
             awk -F'|' -v n="$name" -v B="$budget" -v W="$sw" -v Bl="$sb" -v est="$est" '
                 function bytes(s,    e) { split(s, e, " "); return e[1] * (e[2] == "GiB" ? 2^30 : e[2] == "MiB" ? 2^20 : 2^10) }
                 function size(x) { return x >= 2^30 ? sprintf("%.1f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
-                BEGIN { while ((getline line < est) > 0) { split(line, f, " "); if (f[1] ~ /^[0-9]+$/) slots[f[1]] = f[2] } }
+                BEGIN { while ((getline line < est) > 0) { split(line, f, " "); if (f[2] ~ /^[0-9]+-[0-9]+$/) slots[f[2]] = f[3] } }
                 {
                     L = 0
                     for (a = 3; a <= W; a++) for (c = 3; c <= Bl; c++) {
-                        s = slots[615 + 10 * a + c]; if (s > L) L = s
+                        s = slots[a "-" c]; if (s + 0 > L) L = s
                     }
                     pos = L * 12
                     tot = bytes($4) + pos

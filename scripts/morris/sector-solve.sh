@@ -25,10 +25,12 @@
 # B-W's positions too and W-W half of its own: Gasser's 28 sectors, W >= B;
 # a W < B sector is refused (solve B-W).
 #
-# Sector W-B is tier (hands 0, 0; W white and B black stones on the
-# board) of games/morris.c's layout: tiers by hands (white's from n down,
-# black's equal or one more), then by stones on the board; the last
-# (n + 1)^2 tiers are the movement sectors, W-B at (n + 1) W + B among them.
+# Sector W-B is the tier games/morris.c names W-B (no stones in hand, W
+# white and B black stones on the board), found by name in bin/tier-plan
+# SPEC --list (scripts/morris/common.sh, morris_tier; TIER_PLAN= to change
+# the tier-plan), with its file; a name the variant does not have is
+# refused (exit 2) before anything runs. DRY_RUN=1 prints each sector's
+# command instead of running it.
 set -eu
 . "$(dirname "$0")/common.sh"
 n=9
@@ -42,23 +44,16 @@ while getopts n:v:d:o:m: opt; do
 done
 shift $((OPTIND - 1))
 morris_need_db
-points=$(morris_points "$n")
-# The number of tiers, as morris_layout() counts them.
-ntiers=$(awk -v n="$n" -v P="$points" 'BEGIN {
-    t = 0
-    for (wh = n; wh >= 0; wh--) for (bh = wh + 1; bh >= wh; bh--) {
-        if (bh > n) continue
-        for (wb = 0; wb + wh <= n; wb++) for (bb = 0; bb + bh <= n; bb++) if (wb + bb <= P) t++
-    }
-    print t }')
-mkdir -p "$out" "$db"
+morris_points "$n" >/dev/null
 spec="morris:n=$n${vopts:+,$vopts}"
-used=0
+morris_tiers
+# Every sector checked before the first run: a name W-B the variant has.
 for s in "$@"; do
-    if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
-        echo "scripts/morris/sector-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before $s" >&2
-        exit 0
+    if ! echo "$s" | grep -Eq '^[0-9]+-[0-9]+$'; then
+        echo "scripts/morris/sector-solve.sh: '$s' is not a sector W-B (placement tiers: scripts/morris/placement-solve.sh)" >&2
+        exit 2
     fi
+    morris_tier "$s" >/dev/null
     w=${s%-*}
     b=${s#*-}
     case ",$vopts," in
@@ -69,9 +64,21 @@ for s in "$@"; do
         fi
         ;;
     esac
-    tier=$((ntiers - (n + 1) * (n + 1) + (n + 1) * w + b))
-    base="$out/sector-$w-$b"
+done
+[ "${DRY_RUN:-0}" = 1 ] || mkdir -p "$out" "$db"
+used=0
+for s in "$@"; do
+    if [ -n "${LOCK_BUDGET:-}" ] && [ "$used" -ge "$LOCK_BUDGET" ]; then
+        echo "scripts/morris/sector-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before $s" >&2
+        exit 0
+    fi
+    tier=$(morris_tier "$s")
+    base="$out/sector-$s"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
+    if [ "${DRY_RUN:-0}" = 1 ]; then
+        echo "sector $s: $cmd"
+        continue
+    fi
     # NOLOCK=1: the caller holds the bench lock for the whole series already.
     # shellcheck disable=SC2086 # the command's words
     "$(dirname "$0")/../locked-run.sh" "$base" $cmd || {
@@ -80,7 +87,7 @@ for s in "$@"; do
     }
     after=$(cut -d' ' -f1-3 /proc/loadavg)
     used=$((used + $(jq .wall_seconds "$base.json" | cut -d. -f1) + 1))
-    disk=$(stat -c %s "$db/$(printf 'tier-%04d.gmdb' "$tier")")
+    disk=$(stat -c %s "$db/$(morris_tier "$s" 5)")
     {
         printf 'command=%s\n' "$cmd"
         cat "$base.meta"

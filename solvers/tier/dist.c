@@ -259,14 +259,15 @@ void tier_dist_step_report(TierSolve *s, const char *phase, int tier) {
     double computing = s->compute_seconds - s->dist->compute_reported;
     s->dist->compute_reported = s->compute_seconds;
     if (s->progress && dist_rank() == 0) {
-        char mem[32];
+        char mem[32], label[GAME_TIER_LABEL_MAX];
         fprintf(stderr,
-                "tier: %s tier %d on rank 0 of %d: slots [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
+                "tier: %s tier %s on rank 0 of %d: slots [%" PRIu64 ", %" PRIu64 ") of %" PRIu64
                 ", computing %.3f s, in MPI %.3f s, sent %" PRIu64 " B, received %" PRIu64
                 " B, allocated %s\n",
-                phase, tier, dist_size(), tier_dist_record(s, tier, 0),
-                tier_dist_record(s, tier, 1), s->gr.node[tier].size, computing, d.mpi_seconds,
-                d.sent, d.received, mem_format(mem_allocated(), mem, sizeof mem));
+                phase, game_tier_label(s->g, tier, label, sizeof label), dist_size(),
+                tier_dist_record(s, tier, 0), tier_dist_record(s, tier, 1), s->gr.node[tier].size,
+                computing, d.mpi_seconds, d.sent, d.received,
+                mem_format(mem_allocated(), mem, sizeof mem));
     }
 }
 

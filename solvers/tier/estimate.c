@@ -1,6 +1,7 @@
 /* solvers/tier/estimate.c: tier:estimate, what a solve of this variant
  * would need, printed on stderr without solving (the figures also go to
- * solver_stats, est_*): per tier the hash slots and a bound on its
+ * solver_stats, est_*): per tier its number and name (TierOps.name), the
+ * hash slots and a bound on its
  * reachable positions, the memory mode the solve would choose and its peak
  * (the tier graph's memory model, graph.h), the disk the tier files take
  * (--work-dir), and the time from a calibration run.
@@ -159,7 +160,7 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
     double guess = 0;
     fprintf(stderr, "tier estimate for %s (%d tiers, %" PRIu64 " slots), nothing solved:\n",
             s->spec, gr->ntiers, slots);
-    fprintf(stderr, "%6s %18s %18s %12s\n", "tier", "slots", "reachable", "records");
+    fprintf(stderr, "%6s %-14s %18s %18s %12s\n", "tier", "name", "slots", "reachable", "records");
     for (int k = gr->ntiers - 1; k >= 0; k--) {
         int t = gr->order[k];
         uint64_t size = gr->node[t].size;
@@ -167,9 +168,10 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
         bound += r;
         exact += walked[t] ? r : 0;
         guess += walked[t] ? (double)r : fraction * (double)size;
-        char rb[32];
+        char rb[32], name[GAME_TIER_NAME_MAX];
         snprintf(rb, sizeof rb, "%s%" PRIu64, walked[t] ? "" : "<= ", r);
-        fprintf(stderr, "%6d %18" PRIu64 " %18s %12s\n", t, size, rb,
+        fprintf(stderr, "%6d %-14s %18" PRIu64 " %18s %12s\n", t,
+                game_tier_name(g, t, name, sizeof name), size, rb,
                 mem_format(db_bytes(size, s->width, s->winby), a, sizeof a));
     }
     /* The largest loopy pass, on the reachable counts above (a bound for
@@ -216,20 +218,24 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
                 expanded);
     } else if (last < 0) {
         upper = about = 2.0 * (double)bound / (rate * s->threads);
+        char label[GAME_TIER_LABEL_MAX];
         fprintf(stderr,
-                "time: calibrated on part of loopy tier %d's closure (%" PRIu64
-                " positions in %.2f s, %.3g positions/s on one thread); on %d threads, at most "
+                "time: calibrated on part of the closure of loopy tier %s: %" PRIu64
+                " positions in %.2f s, %.3g positions/s on one thread; on %d threads, at most "
                 "%.3g s with every slot reachable\n",
-                est.partial, expanded, elapsed, rate, s->threads, upper);
+                est.partial >= 0 ? game_tier_label(g, est.partial, label, sizeof label) : "?",
+                expanded, elapsed, rate, s->threads, upper);
     } else {
         upper = 2.0 * (double)bound / (rate * s->threads);
         about = 2.0 * guess / (rate * s->threads);
+        char label[GAME_TIER_LABEL_MAX];
+        game_tier_label(g, last, label, sizeof label);
         fprintf(stderr,
-                "time: calibrated on tiers up to %d (%" PRIu64 " positions in %.2f s, %.3g "
-                "positions/s on one thread); on %d threads, at most %.3g s with every "
-                "unwalked slot reachable, about %.3g s at tier %d's reachable fraction (%.3g), "
+                "time: calibrated on tiers up to %s: %" PRIu64 " positions in %.2f s, %.3g "
+                "positions/s on one thread; on %d threads, at most %.3g s with every "
+                "unwalked slot reachable, about %.3g s at the reachable fraction %.3g of tier %s, "
                 "%.3g positions\n",
-                last, expanded, elapsed, rate, s->threads, upper, about, last, fraction, guess);
+                label, expanded, elapsed, rate, s->threads, upper, about, fraction, label, guess);
     }
     solve_result_extra(s->res, "estimate_only", 1);
     solve_result_extra(s->res, "est_slots", (double)slots);

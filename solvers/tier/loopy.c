@@ -176,8 +176,10 @@ static uint64_t slot_rank(const Loopy *L, uint64_t i) {
 /* With --progress: one line per reach round and per solve phase. */
 static void note(const TierLoopyJob *j, const char *what, uint64_t count) {
     if (j->progress) {
-        fprintf(stderr, "tier: loopy tier %d (%" PRIu64 " positions): %s: %" PRIu64 ", %.1f s\n",
-                j->tier, j->size, what, count, clock_seconds() - j->t0);
+        char label[GAME_TIER_LABEL_MAX];
+        fprintf(stderr, "tier: loopy tier %s, %" PRIu64 " positions: %s: %" PRIu64 ", %.1f s\n",
+                game_tier_label(j->g, j->tier, label, sizeof label), j->size, what, count,
+                clock_seconds() - j->t0);
     }
 }
 

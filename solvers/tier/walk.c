@@ -108,9 +108,11 @@ void tier_progress(TierSolve *s, const char *phase, int tier, uint64_t done, uin
     /* Each reachable position is expanded twice: forward and backward. */
     uint64_t todo = 2 * s->total_reached > all_done ? 2 * s->total_reached - all_done : 0;
     double left = rate > 0 ? (double)todo / rate : 0;
+    char label[GAME_TIER_LABEL_MAX];
     fprintf(stderr,
-            "%stier: %s tier %d: %" PRIu64 "/%" PRIu64 " positions, %.2f M/s, %.0f s elapsed",
-            s->tty ? "\r" : "", phase, tier, done, total, rate / 1e6, elapsed);
+            "%stier: %s tier %s: %" PRIu64 "/%" PRIu64 " positions, %.2f M/s, %.0f s elapsed",
+            s->tty ? "\r" : "", phase, game_tier_label(s->g, tier, label, sizeof label), done,
+            total, rate / 1e6, elapsed);
     if (s->total_reached != 0) { /* known once the forward pass is over */
         fprintf(stderr, ", about %.0f s left", left);
     }
