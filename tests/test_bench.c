@@ -66,31 +66,47 @@ static bool listing_take(Listing *l, const char *name) {
     return false;
 }
 
+/* The benchmarks bench lists for a matrix file written by write(ctx, f). */
+static void list_matrix(const char *bench, void (*write)(FILE *f, const void *ctx), const void *ctx,
+                        Listing *l) {
+    char matrix[] = "/tmp/test_bench_matrix_XXXXXX";
+    int fd = mkstemp(matrix);
+    assert_true(fd >= 0);
+    FILE *m = fdopen(fd, "w");
+    assert_non_null(m);
+    write(m, ctx);
+    fclose(m);
+    char *cmd = test_strdupf("'%s' --matrix '%s' --benchmark_list_tests", bench, matrix);
+    listing_read(cmd, l);
+    free(cmd);
+    unlink(matrix);
+}
+
+/* A matrix line per registered game: its first test variant. */
+static void every_game(FILE *m, const void *ctx) {
+    (void)ctx;
+    for (int i = 0; game_registry[i] != NULL; i++) {
+        const GameModule *gm = game_registry[i];
+        const char *opts = gm->test_variants[0].options;
+        fprintf(m, "%s%s%s\n", gm->name, opts[0] ? ":" : "", opts);
+    }
+}
+
+/* The line ctx (a string). */
+static void one_line(FILE *m, const void *ctx) { fprintf(m, "%s\n", (const char *)ctx); }
+
 static void every_supported_pair_is_listed(void **state) {
     (void)state;
     const char *bench = bench_path();
     if (access(bench, X_OK) != 0) {
         fail_msg("%s is missing (make test builds it; or set BENCH=path)", bench);
     }
-    char matrix[] = "/tmp/test_bench_matrix_XXXXXX";
-    int fd = mkstemp(matrix);
-    assert_true(fd >= 0);
-    FILE *m = fdopen(fd, "w");
-    assert_non_null(m);
     int ngames = 0;
-    for (int i = 0; game_registry[i] != NULL; i++) {
-        const GameModule *gm = game_registry[i];
-        const char *opts = gm->test_variants[0].options;
-        fprintf(m, "%s%s%s\n", gm->name, opts[0] ? ":" : "", opts);
+    while (game_registry[ngames] != NULL) {
         ngames++;
     }
-    fclose(m);
-
     Listing l = {0};
-    char *cmd = test_strdupf("'%s' --matrix '%s' --benchmark_list_tests", bench, matrix);
-    listing_read(cmd, &l);
-    free(cmd);
-    unlink(matrix);
+    list_matrix(bench, every_game, NULL, &l);
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int expected = 0;
@@ -166,18 +182,10 @@ static void a_variant_runs_where_named(void **state) {
                 free(spec);
                 continue;
             }
-            char matrix[] = "/tmp/test_bench_variant_XXXXXX";
-            int fd = mkstemp(matrix);
-            assert_true(fd >= 0);
-            FILE *m = fdopen(fd, "w");
-            assert_non_null(m);
-            fprintf(m, "%s extra=%s\n", spec, s->name);
-            fclose(m);
+            char *line = test_strdupf("%s extra=%s", spec, s->name);
             Listing l = {0};
-            char *cmd = test_strdupf("'%s' --matrix '%s' --benchmark_list_tests", bench, matrix);
-            listing_read(cmd, &l);
-            free(cmd);
-            unlink(matrix);
+            list_matrix(bench, one_line, line, &l);
+            free(line);
             const char *names[2] = {s->name, base->name};
             for (int b = 0; b < 2; b++) {
                 const SolverModule *m2 = solver_find(names[b]);

@@ -12,6 +12,7 @@
 #ifndef SOLVERS_TIER_INTERNAL_H
 #define SOLVERS_TIER_INTERNAL_H
 
+#include <omp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -149,6 +150,24 @@ typedef struct TierSolve {
 /* Whether observer o (NULL: none) shows pass `pass`. */
 static inline bool tier_observer_shows(const TierObserver *o, TierPass pass) {
     return o != NULL && (o->passes == 0 || (o->passes >> pass & 1u) != 0);
+}
+
+/* Shows position i (p, of tier `tier`, expanded into e, its children at
+ * `at`) to observer o, from the calling worker thread. */
+static inline void tier_observer_show(const TierObserver *o, TierPass pass, int tier, uint64_t i,
+                                      Position p, bool loopy, const TierExpansion *e,
+                                      const TierChildAt *at) {
+    TierObserved v = {
+        .pass = pass,
+        .thread = omp_get_thread_num(),
+        .tier = tier,
+        .index = i,
+        .position = p,
+        .loopy = loopy,
+        .e = e,
+        .child = at,
+    };
+    o->position(o->ctx, &v);
 }
 
 /* The observer's second location of a position's children (walk.c,

@@ -248,17 +248,7 @@ static void observe(const TierLoopyJob *j, TierPass pass, uint64_t i, Position p
     if (k < e->n) {
         return;
     }
-    TierObserved v = {
-        .pass = pass,
-        .thread = omp_get_thread_num(),
-        .tier = j->tier,
-        .index = i,
-        .position = p,
-        .loopy = true,
-        .e = e,
-        .child = at,
-    };
-    j->observer->position(j->observer->ctx, &v);
+    tier_observer_show(j->observer, pass, j->tier, i, p, true, e, at);
 }
 
 static void no_moves(Loopy *L, Position p) {

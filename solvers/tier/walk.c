@@ -162,17 +162,7 @@ static void observed_visit(TierSolve *s, int tier, uint64_t i, Position p, const
     if (k < e->n) {
         return;
     }
-    TierObserved v = {
-        .pass = s->observed_pass,
-        .thread = omp_get_thread_num(),
-        .tier = tier,
-        .index = i,
-        .position = p,
-        .loopy = false,
-        .e = e,
-        .child = at,
-    };
-    s->observer->position(s->observer->ctx, &v);
+    tier_observer_show(s->observer, s->observed_pass, tier, i, p, false, e, at);
 }
 
 /* Threads take chunks of chunk_words bitmap words (dynamic schedule), each
