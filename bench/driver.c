@@ -9,7 +9,9 @@
  * game variant) pair, named `solver/game:variant` (a parallel solver adds
  * `/threads:N`; Google Benchmark appends `/manual_time`). Every registered
  * solver that supports a line's game is in it unless the line says
- * otherwise, so a new solver or game needs no edit here. --solvers and
+ * otherwise, so a new solver or game needs no edit here; an instrumented
+ * variant of a solver (SolverModule.variant_of) runs only where a line
+ * names it. --solvers and
  * --games narrow or extend the matrix; an unknown name anywhere is an error
  * (exit 2) before anything runs.
  *
@@ -199,7 +201,8 @@ static void list_push(MatrixSpecs *l, const char *spec) {
 }
 
 /* The solver specs a line runs: its solvers= list, or every registered
- * solver that supports the game less skip=, plus extra=; then narrowed by
+ * solver that supports the game less skip= (and less the variants,
+ * SolverModule.variant_of), plus extra=; then narrowed by
  * --solvers (an entry without options keeps the line's specs of that solver
  * or adds the solver; an entry with options adds exactly that spec). An
  * explicitly named solver that cannot run the game is an error; a default
@@ -226,7 +229,8 @@ static ErrCode line_solvers(const MatrixLine *l, const Game *g, const MatrixSpec
     } else {
         for (int i = 0; solver_registry[i] != NULL; i++) {
             const SolverModule *s = solver_registry[i];
-            if (solver_supports(s, g, NULL, 0) && !list_has_name(&skip, s->name)) {
+            if (solver_supports(s, g, NULL, 0) && s->variant_of == NULL &&
+                !list_has_name(&skip, s->name)) {
                 list_push(&base, s->name);
             }
         }

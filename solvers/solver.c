@@ -104,6 +104,7 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) 
 const SolverModule *solver_default(const Game *g) {
     for (int i = 0; solver_registry[i] != NULL; i++) {
         if (!solver_registry[i]->root_only && !solver_registry[i]->partial_db &&
+            solver_registry[i]->variant_of == NULL &&
             solver_supports(solver_registry[i], g, NULL, 0)) {
             return solver_registry[i];
         }

@@ -61,7 +61,9 @@ typedef struct SolveConfig {
     const Position *root;
 } SolveConfig;
 
-#define SOLVE_EXTRA_MAX 24
+/* Room for a solver's figures and a variant's (tier: up to 26 with
+ * tier:sector, loopy tiers, --db and MPI; tier-probe adds 12). */
+#define SOLVE_EXTRA_MAX 48
 
 /* The extra figure in which a partial_db solver reports how many positions
  * it stored (whether or not it exported them). */
@@ -139,6 +141,12 @@ typedef struct SolverModule {
      * database (has_db false). bin/solve then refuses, before solving, a
      * --query that has no --db DIR to read the database back from. */
     const char *window_option;
+    /* OPTIONAL (default NULL): the solver this one is an instrumented
+     * variant of (tier-probe: "tier"), computing the same records with the
+     * same options and flags. It is never a game's default solver, and
+     * bin/bench runs it only on the matrix lines that name it (solvers= or
+     * extra=), beside its base, not on every game it supports. */
+    const char *variant_of;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
@@ -160,7 +168,8 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n);
 bool solver_supports_cfg(const SolverModule *s, const Game *g, const SolveConfig *cfg, char *why,
                          size_t n);
 
-/* The first registered solver that supports g (NULL if none). */
+/* The first registered solver that supports g (NULL if none), leaving
+ * out root-only, partial_db and variant solvers. */
 const SolverModule *solver_default(const Game *g);
 
 /* Runs s on g with instrumentation. On success res is filled (free with

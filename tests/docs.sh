@@ -10,6 +10,7 @@
 #      docs/testing.md); bin/solve-mpi, mpirun and bin/tier-plan lines are
 #      not run; every script named (scripts/..., results/.../NAME.sh) must
 #      exist, and no script under scripts/ may name a machine's directory;
+#      the solver registry docs/adding-a-solver.md shows is the file's;
 #   3. scripts/readme-table.sh on copies of README.md and docs/loopy.md:
 #      idempotent, sensitive to the reference results and to results/big/
 #      (the Morris tables in docs/loopy.md), and the committed tables of
@@ -163,6 +164,16 @@ for s in $(cat $files results/big/README.md |
 done
 [ "$nscripts" -gt 20 ] && ok "the $nscripts scripts named in the docs exist" ||
     bad "scripts: only $nscripts named in the docs (the extraction is broken)"
+
+# the solver registry docs/adding-a-solver.md shows is solvers/registry.c's
+# (the entries of solver_registry[], in order)
+registry() { sed -n '/solver_registry\[\] = {/,/};/p' "$1" | grep -o '&[a-z_]*_solver'; }
+if [ -n "$(registry solvers/registry.c)" ] &&
+    [ "$(registry solvers/registry.c)" = "$(registry docs/adding-a-solver.md)" ]; then
+    ok "docs/adding-a-solver.md shows the registry of solvers/registry.c"
+else
+    bad "docs/adding-a-solver.md's registry is not solvers/registry.c's: $(registry docs/adding-a-solver.md | tr '\n' ' ')"
+fi
 
 # no script under scripts/ names one machine's directory: paths come from
 # options, the environment or the repository (the lock's default is /tmp)

@@ -91,6 +91,25 @@ fi
 same "dodgem (loopy tiers)" 2 1 dodgem
 same "achi (loopy tiers)" 3 1 achi
 
+# tier-probe (solvers/tier_probe.c), the instrumented variant of tier: not
+# refused on several ranks (SolverModule.distributed), tier's database, and
+# its figures those of one process (each position counted once over the
+# ranks: their ranges of a tier, and a loopy tier by rank 0 alone).
+probe='.solver_stats | with_entries(select(.key | startswith("probe_")))'
+for args in "tictactoe 2 tier-probe" "connect4:w=4,h=4 3 tier-probe" \
+    "connect4:w=4,h=4 2 tier-probe:sliced" "dodgem 2 tier-probe"; do
+    # shellcheck disable=SC2086
+    set -- $args
+    same "$1, $3" "$2" 2 "$1" "$3"
+    want=$("$solve" "$1" --solver tier-probe --threads 1 --json | jq -c "$probe")
+    got=$(mpi "$2" "$solve_mpi" "$1" --solver "$3" --threads 2 --json 2>"$tmp/err" | jq -c "$probe")
+    if echo "$want" | jq -e '.probe_positions > 0' >/dev/null && [ "$got" = "$want" ]; then
+        ok "$1, $3: $2 ranks count what one process counts"
+    else
+        bad "$1, $3 on $2 ranks: $got, one process: $want ($(head -c 300 "$tmp/err"))"
+    fi
+done
+
 # The exchange in pieces (the path of transfers past the MPI int limit).
 want=$("$solve" connect4:w=4,h=4 --solver tier --json | jq -c "$fields")
 got=$(GAMESMAN_DIST_MAX_MSG=64 mpi 3 -x GAMESMAN_DIST_MAX_MSG "$solve_mpi" connect4:w=4,h=4 \

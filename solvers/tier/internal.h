@@ -12,6 +12,7 @@
 #ifndef SOLVERS_TIER_INTERNAL_H
 #define SOLVERS_TIER_INTERNAL_H
 
+#include <omp.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,8 +23,10 @@
 #include "core/dist.h"
 #include "solvers/solver.h"
 #include "solvers/tier/graph.h"
+#include "solvers/tier/observer.h"
 
-/* Tuning knobs (solver options, so the tests can force tiny chunks):
+/* Tuning knobs (solver options: the scheduling, which a machine of other
+ * core counts may want tuned; the tests force tiny chunks with them):
  *   chunk         positions handed to a thread at a time (a multiple of 64,
  *                 default 16384): large enough that scheduling costs
  *                 nothing, small enough that the threads finish a tier
@@ -131,12 +134,60 @@ typedef struct TierSolve {
     bool stored_edges;       /* back edges even with generate_parents */
     uint64_t loopy_stats[4]; /* frontier (win/lose, tie), draws, events */
     double compute_seconds;  /* inside the walks */
+    /* the observer of a variant (observer.h), NULL for tier itself; while a
+     * walk shows its positions, the visit it wraps and the pass (walk.c) */
+    const TierObserver *observer;
+    void (*observed_visit)(struct TierSolve *s, int tier, uint64_t i, Position p,
+                           const TierExpansion *e);
+    TierPass observed_pass;
     /* the modes, NULL when off */
     TierFiles *files;
     TierDist *dist;
     TierSliced *sliced;
     TierSector *sector;
 } TierSolve;
+
+/* Whether observer o (NULL: none) shows pass `pass`. */
+static inline bool tier_observer_shows(const TierObserver *o, TierPass pass) {
+    return o != NULL && (o->passes == 0 || (o->passes >> pass & 1u) != 0);
+}
+
+/* Shows position i (p, of tier `tier`, expanded into e, its children at
+ * `at`) to observer o, from the calling worker thread. */
+static inline void tier_observer_show(const TierObserver *o, TierPass pass, int tier, uint64_t i,
+                                      Position p, bool loopy, const TierExpansion *e,
+                                      const TierChildAt *at) {
+    TierObserved v = {
+        .pass = pass,
+        .thread = omp_get_thread_num(),
+        .tier = tier,
+        .index = i,
+        .position = p,
+        .loopy = loopy,
+        .e = e,
+        .child = at,
+    };
+    o->position(o->ctx, &v);
+}
+
+/* The observer's second location of a position's children (walk.c,
+ * loopy.c) is not the solve's work: tier_counters_restore takes back the
+ * counted game calls it made (tier_of, index_of), so that a variant's
+ * counters are tier's. */
+static inline void tier_counters_save(Counters *c) {
+#if STATS
+    *c = stats_tls;
+#else
+    (void)c;
+#endif
+}
+static inline void tier_counters_restore(const Counters *c) {
+#if STATS
+    stats_tls = *c;
+#else
+    (void)c;
+#endif
+}
 
 /* ------------------------------------------------------------ walk.c */
 

@@ -52,6 +52,10 @@
  * records are byte-identical for every thread count; only the order of the
  * frontier differs.
  *
+ * A variant's observer (observer.h) is shown every expansion of the reach
+ * pass and of step 1 (not the second expansion that fills stored edges);
+ * without one, each of those expansions tests a NULL pointer.
+ *
  * Time: O(R b) game calls for R reachable positions of the tier with b
  * moves (twice with stored edges), plus one generate_parents call per
  * position taken from a frontier; O(size/64) words per BFS round and per
@@ -225,6 +229,30 @@ static bool locate_or_fail(Loopy *L, Position p, Position c, uint64_t *ci, int *
     return false;
 }
 
+/* Shows position i (p, expanded into e) to the job's observer, its
+ * children located again (uncounted, internal.h). A child outside the tier and its child tiers
+ * fails the pass (locate_or_fail): not shown. */
+static void observe(const TierLoopyJob *j, TierPass pass, uint64_t i, Position p,
+                    const TierExpansion *e) {
+    TierChildAt at[GAME_MAX_MOVES];
+    Counters counted;
+    tier_counters_save(&counted);
+    int k = 0;
+    for (; k < e->n; k++) {
+        int where = locate(j, e->child[k], &at[k].index);
+        if (where < -1) {
+            break;
+        }
+        at[k].slot = where;
+        at[k].tier = where < 0 ? j->tier : j->child[where].tier;
+    }
+    tier_counters_restore(&counted);
+    if (k < e->n) {
+        return;
+    }
+    tier_observer_show(j->observer, pass, j->tier, i, p, true, e, at);
+}
+
 static void no_moves(Loopy *L, Position p) {
     Error e2;
     solver_no_moves_error(L->j->g, p, &e2);
@@ -268,6 +296,9 @@ ErrCode tier_loopy_reach(TierLoopyJob *j, Error *err) {
                         Position p = tier_graph_position(j->gr, j->tier, i);
                         STAT_INC(calls);
                         solver_expand(j->g, j->fam, st, p, &e);
+                        if (j->observer != NULL) {
+                            observe(j, TIER_PASS_REACH, i, p, &e);
+                        }
                         if (e.primitive == VALUE_UNDECIDED && e.n <= 0) {
                             no_moves(&L, p);
                         }
@@ -425,6 +456,9 @@ static void init_position(Loopy *L, GpsState *st, uint64_t i, TierExpansion *e, 
     Position p = tier_graph_position(j->gr, j->tier, i);
     STAT_INC(calls);
     solver_expand(j->g, j->fam, st, p, e);
+    if (!fill && j->observer != NULL) {
+        observe(j, TIER_PASS_SOLVE, i, p, e);
+    }
     if (e->primitive != VALUE_UNDECIDED) {
         if (!fill) {
             db_put(j->vals, i, e->primitive, 0);
@@ -807,10 +841,22 @@ void tier_loopy_pass(TierSolve *s, int t, bool solve, uint64_t parallel_min, dou
             .tier = ct, .size = c->size, .first = c->first, .reach = s->t[ct].reach};
         job.child[k].vals = &s->t[ct].vals;
     }
+    /* Every rank solves a loopy tier whole: rank 0 shows it, so that each
+     * position is shown once over the ranks (observer.h). */
+    TierPass pass = solve ? TIER_PASS_SOLVE : TIER_PASS_REACH;
+    const TierObserver *obs =
+        dist_rank() == 0 && tier_observer_shows(s->observer, pass) ? s->observer : NULL;
+    job.observer = obs;
+    if (obs != NULL && obs->tier_begin != NULL) {
+        obs->tier_begin(obs->ctx, pass, t, ti->reached);
+    }
     Error e;
     dbwriter_pause(tier_writer(s)); /* its parallel loops take every core */
     ErrCode rc = solve ? tier_loopy_solve(&job, &e) : tier_loopy_reach(&job, &e);
     dbwriter_resume(tier_writer(s));
+    if (obs != NULL && obs->tier_end != NULL) {
+        obs->tier_end(obs->ctx, pass, t);
+    }
     if (rc != ERR_OK) {
         tier_fail(s, rc, "%s", e.msg);
     }

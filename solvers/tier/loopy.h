@@ -16,6 +16,7 @@
 #include "games/game.h"
 #include "solvers/solver.h"
 #include "solvers/tier/graph.h"
+#include "solvers/tier/observer.h"
 
 /* A child tier as the loopy passes see it. */
 typedef struct TierLoopyChild {
@@ -51,8 +52,11 @@ typedef struct TierLoopyJob {
     double stop_at;        /* reach pass: clock_seconds() after which it stops (0: never) */
     bool stopped;          /* out: the reach pass stopped before its fixpoint */
     uint64_t expanded;     /* out: positions the reach pass expanded */
-    bool progress;         /* a line per phase on stderr */
-    double t0;             /* clock_seconds() at the start of the solve, for those lines */
+    /* shown each position the reach pass and the solve pass's first scan
+     * expand (observer.h); NULL: none, one test a position */
+    const TierObserver *observer;
+    bool progress; /* a line per phase on stderr */
+    double t0;     /* clock_seconds() at the start of the solve, for those lines */
 } TierLoopyJob;
 
 /* Tiers of more than this many slots keep the slot indices of their

@@ -39,7 +39,10 @@
  * tiers; retro's frontier algorithm within the tier), files.c the database
  * directory, dist.c MPI ranks and tier:sliced, sector.c tier:sector,
  * estimate.c tier:estimate. Loopy games without tiers are refused
- * (NEEDS_TIERS).
+ * (NEEDS_TIERS). observer.h is the public visit hook: tier_solve_observed
+ * is this solve with an observer that the walks and the loopy passes show
+ * each expanded position to, so that an instrumented variant of the
+ * solver is one file (solvers/tier_probe.c); tier itself passes none.
  *
  * Memory modes, chosen from the graph's memory model before anything is
  * allocated:
@@ -486,7 +489,8 @@ static void teardown(TierSolve *s, DbSummary *sum) {
     tier_graph_free(&s->gr);
 }
 
-static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
+ErrCode tier_solve_observed(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err,
+                            const TierObserver *obs) {
     const OptionValues *o = &cfg->options;
     TierSolve s = {
         .g = g,
@@ -539,6 +543,11 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     if (rc == ERR_OK) {
         rc = states_create(&s, &sum);
     }
+    if (rc == ERR_OK && obs != NULL && !estimating) {
+        s.observer = obs;
+        TierObserverStart info = {.threads = s.threads, .graph = &s.gr};
+        rc = obs->start != NULL ? obs->start(obs->ctx, &info, err) : ERR_OK;
+    }
     if (rc == ERR_OK && estimating) {
         rc = tier_estimate(&s, opt_bool(o, "window"));
     } else {
@@ -578,7 +587,11 @@ static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *re
     return rc;
 }
 
-static const OptionSpec tier_options[] = {
+static ErrCode tier_solve(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err) {
+    return tier_solve_observed(g, cfg, res, err, NULL);
+}
+
+const OptionSpec tier_solver_options[] = {
     {.name = "window",
      .type = OPT_BOOL,
      .help = "keep only the tiers in use, even when the whole database would fit"},
@@ -634,6 +647,6 @@ const SolverModule tier_solver = {
     .parallel = true,
     .distributed = true,
     .window_option = "window",
-    .options = tier_options,
+    .options = tier_solver_options,
     .solve = tier_solve,
 };

@@ -10,7 +10,9 @@
  * Threads share a tier in chunks (dynamic schedule); every visit writes
  * only what belongs to its position, so the records are the same byte for
  * byte for every thread count. O(size / 64) bitmap words plus the visited
- * positions' expansions and child look-ups.
+ * positions' expansions and child look-ups. With an observer (a variant of
+ * the solver, observer.h), tier_walk wraps the visit for the pass so that
+ * each position is shown to it too; without one nothing a position changes.
  */
 #define _DEFAULT_SOURCE /* madvise */
 #include <inttypes.h>
@@ -52,10 +54,12 @@ void tier_fail(TierSolve *s, ErrCode code, const char *fmt, ...) {
 bool tier_failed(const TierSolve *s) { return error_once_failed(&s->failed); }
 
 /* Finds the child tier and local index of child position c of a position
- * in tier `tier`. Tier-major: a range test over the child tiers (no game
- * call); otherwise tier_of and index_of (counted hash/unhash). */
-static inline __attribute__((always_inline)) bool locate(const TierSolve *s, int tier, Position c,
-                                                         int *ct, uint64_t *ci) {
+ * in tier `tier`, and returns which of the tier's child tiers it is (k of
+ * TierNode.children), or -1 when c is in none. Tier-major: a range test over
+ * the child tiers (no game call); otherwise tier_of and index_of (counted
+ * hash/unhash). */
+static inline __attribute__((always_inline)) int locate(const TierSolve *s, int tier, Position c,
+                                                        int *ct, uint64_t *ci) {
     const TierNode *ti = &s->gr.node[tier];
     if (s->gr.tier_major) {
         for (int k = 0; k < ti->nchildren; k++) {
@@ -63,27 +67,27 @@ static inline __attribute__((always_inline)) bool locate(const TierSolve *s, int
             if (c - child->first < child->size) {
                 *ct = ti->children[k];
                 *ci = c - child->first;
-                return true;
+                return k;
             }
         }
-        return false;
+        return -1;
     }
     int t = s->g->tiers->tier_of(s->g, c);
     for (int k = 0; k < ti->nchildren; k++) {
         if (ti->children[k] == t) {
             *ct = t;
             *ci = s->g->tiers->index_of(s->g, c);
-            return *ci < s->gr.node[t].size;
+            return *ci < s->gr.node[t].size ? k : -1;
         }
     }
-    return false;
+    return -1;
 }
 
 /* locate() for child c of position p in tier `tier`; a child outside the
  * child tiers (a game whose TierOps break their contract) fails the solve. */
 static inline __attribute__((always_inline)) bool locate_child(TierSolve *s, int tier, Position p,
                                                                Position c, int *ct, uint64_t *ci) {
-    if (locate(s, tier, c, ct, ci)) {
+    if (locate(s, tier, c, ct, ci) >= 0) {
         return true;
     }
     tier_fail(s, ERR_INTERNAL,
@@ -139,6 +143,30 @@ static void fast_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e
     f->visit(f->s, f->tier, i, p, e);
 }
 
+/* ------------------------------------------------------------ observer */
+
+/* The visit of a walk with an observer (tier_walk puts it in place of the
+ * walk's own, so that tier itself pays nothing a position): the walk's
+ * visit, then the observer, with the children located again (uncounted).
+ * A child in none of the child tiers has failed the solve in the visit: not
+ * shown. */
+static void observed_visit(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e) {
+    s->observed_visit(s, tier, i, p, e);
+    TierChildAt at[GAME_MAX_MOVES];
+    Counters counted;
+    tier_counters_save(&counted);
+    int k = 0;
+    while (k < e->n &&
+           (at[k].slot = locate(s, tier, e->child[k], &at[k].tier, &at[k].index)) >= 0) {
+        k++;
+    }
+    tier_counters_restore(&counted);
+    if (k < e->n) {
+        return;
+    }
+    tier_observer_show(s->observer, s->observed_pass, tier, i, p, false, e, at);
+}
+
 /* Threads take chunks of chunk_words bitmap words (dynamic schedule), each
  * with its own GPS state; once a position has failed, the chunks not yet
  * started are skipped. Thread 0 reports progress for `phase` between
@@ -158,6 +186,21 @@ void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint6
     /* A team takes every core: the writer's compressors wait meanwhile
      * (core/dbwriter.h); beside one thread they may go on. */
     bool team = ti->reached >= parallel_min && s->threads > 1;
+    const TierObserver *obs = s->observer;
+    if (obs != NULL) { /* once a pass over a tier: the loop below is tier's */
+        TierPass pass = visit == tier_solve_position  ? TIER_PASS_SOLVE
+                        : visit == tier_mark_children ? TIER_PASS_REACH
+                                                      : TIER_PASS_NEED;
+        obs = tier_observer_shows(obs, pass) ? obs : NULL;
+        if (obs != NULL) {
+            s->observed_visit = visit;
+            s->observed_pass = pass;
+            visit = observed_visit;
+        }
+        if (obs != NULL && obs->tier_begin != NULL) {
+            obs->tier_begin(obs->ctx, pass, tier, ti->reached);
+        }
+    }
     if (team) {
         dbwriter_pause(tier_writer(s));
     }
@@ -199,6 +242,9 @@ void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint6
     }
     if (team) {
         dbwriter_resume(tier_writer(s));
+    }
+    if (obs != NULL && obs->tier_end != NULL) {
+        obs->tier_end(obs->ctx, s->observed_pass, tier);
     }
     s->compute_seconds += clock_seconds() - t0;
 }
