@@ -47,20 +47,21 @@ if [ "${1:-}" = --step ]; then
     here=$(cd "$(dirname "$0")" && pwd)
     root=$(cd "$here/.." && pwd)
     case "$step" in
-    release/* | asan/*) log="$build/$step.log" ;;
-    *) log="$build/test-logs/$step.log" ;;
+    release/* | asan/*) base="$build/$step" ;;
+    *) base="$build/test-logs/$step" ;;
     esac
-    mkdir -p "$(dirname "$log")"
-    rm -f "$log.rc"
-    date +%s >"$log.start"
+    log=$base.log
+    mkdir -p "$(dirname "$base")"
+    rm -f "$base.rc"
+    date +%s >"$base.start"
     if [ -x /usr/bin/time ]; then
-        timed() { /usr/bin/time -f '%e %U %S' -o "$log.time" "$@"; }
+        timed() { /usr/bin/time -f '%e %U %S' -o "$base.time" "$@"; }
     else
         timed() {
             t0=$(date +%s)
             "$@"
             trc=$?
-            echo "$(($(date +%s) - t0)) 0 0" >"$log.time"
+            echo "$(($(date +%s) - t0)) 0 0" >"$base.time"
             return "$trc"
         }
     fi
@@ -84,7 +85,7 @@ if [ "${1:-}" = --step ]; then
     mpi) timed "$root/tests/mpi.sh" "$build/release/bin/solve" "$build/mpi/bin/solve" \
         >"$log" 2>&1 ;;
     esac
-    echo "$?" >"$log.rc"
+    echo "$?" >"$base.rc"
     exit 0
 fi
 
@@ -132,14 +133,14 @@ if [ "$summary_only" = no ]; then
     xargs -P "$jobs" -n 1 sh "$0" --step "$build" <"$build/test-logs/order"
 fi
 
-log_of() { # STEP: its log
+base_of() { # STEP: its files' name without .log, .rc, .time, .start
     case "$1" in
-    release/* | asan/*) echo "$build/$1.log" ;;
-    *) echo "$build/test-logs/$1.log" ;;
+    release/* | asan/*) echo "$build/$1" ;;
+    *) echo "$build/test-logs/$1" ;;
     esac
 }
 # The wall time from the first step's start to now.
-first=$(for s in $programs $scripts; do cat "$(log_of "$s").start" 2>/dev/null; done | sort -n |
+first=$(for s in $programs $scripts; do cat "$(base_of "$s").start" 2>/dev/null; done | sort -n |
     head -n 1)
 wall=$(($(date +%s) - ${first:-$(date +%s)}))
 
@@ -149,7 +150,7 @@ skipped=0
 broken=""
 for s in $programs $scripts; do
     # (the last line: /usr/bin/time writes "Command exited with ..." first)
-    tail -n 1 "$(log_of "$s").time" 2>/dev/null |
+    tail -n 1 "$(base_of "$s").time" 2>/dev/null |
         awk -v s="$s" '{ l = $0 } END { split(l, a, " "); print s, a[1] + 0, a[2] + 0, a[3] + 0 }'
 done >"$build/test-times.new"
 mv "$build/test-times.new" "$build/test-times"
@@ -183,11 +184,11 @@ done
 # script that ends without that line, or exits non-zero with no failure
 # counted, counts one failure.
 tally() {
-    log=$(log_of "$1")
-    rc=$(cat "$log.rc" 2>/dev/null || echo 99)
-    grep -v '^ok ' "$log" | sed "s/^/$3 /"
-    p=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" "$log")
-    f=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" "$log")
+    b=$(base_of "$1")
+    rc=$(cat "$b.rc" 2>/dev/null || echo 99)
+    grep -v '^ok ' "$b.log" 2>/dev/null | sed "s/^/$3 /"
+    p=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\1/p" "$b.log" 2>/dev/null)
+    f=$(sed -n "s/^$2: \([0-9]*\) passed, \([0-9]*\) failed\$/\2/p" "$b.log" 2>/dev/null)
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-1}))
     [ "$rc" != 0 ] && [ "${f:-0}" = 0 ] && failed=$((failed + 1))
@@ -201,9 +202,9 @@ tally fuzz fuzz fuzz
 mpi_note="MPI tests: not run (no $build/mpi/bin/solve)"
 case " $scripts " in
 *" mpi "*)
-    if grep -q '^mpi: skipped' "$(log_of mpi)"; then
+    if grep -q '^mpi: skipped' "$(base_of mpi).log"; then
         mpi_note="MPI tests: not run (no mpirun)"
-        sed "s/^/mpi /" "$(log_of mpi)"
+        sed "s/^/mpi /" "$(base_of mpi).log"
     else
         tally mpi mpi mpi
         mpi_note="MPI tests: ${p:-0} of them (1, 2 and 3 ranks)"
