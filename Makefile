@@ -35,7 +35,8 @@
 # Knobs:
 #   STATS=1|0   counters on (default) or compiled out, for timing builds
 #   OPT=-O2     optimization flags of the release and timing builds
-#   JOBS=N      parallel test binaries (default: number of cores)
+#   JOBS=N      parallel build jobs and test steps (default: number of cores)
+#   TEST_HEAVY=1  make test: the heavy cases too (docs/testing.md)
 #   SOLVERS=    bench: solver list (gps,gps-cached or dfs-depth:k=3)
 #   GAMES=      bench: game variants ('connect4:w=5,h=4 tictactoe')
 #   BENCH_ARGS= bench: more flags for bin/bench (--benchmark_repetitions=3...)
@@ -173,11 +174,43 @@ bin/tier-plan: $(BUILD)/release/bin/tier-plan
 -include $(BUILD)/release/cli/tier_plan.d
 
 # The release suite runs every test variant; the sanitizer build skips the
-# variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget.
-test: deps-test $(release_TESTS) $(asan_TESTS) $(BUILD)/release/bin/solve $(BUILD)/asan/bin/solve \
-		$(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench $(BUILD)/mpi/bin/solve \
-		$(BUILD)/release/bin/tier-plan $(FUZZ_BINS) $(BUILD)/fuzz/corpus/stamp
-	@scripts/run-tests.sh $(JOBS) $(BUILD)
+# variants a game marks heavy (TEST_HEAVY=0) to stay within the time budget;
+# make test TEST_HEAVY=1 adds the heavy cases, the larger twins of cases
+# the default set runs on smaller boards (docs/testing.md).
+#
+# Each test step (scripts/run-tests.sh: a test program of the release or
+# the ASan build, or a script) is a target of its own, run as soon as what
+# it tests is built, beside the builds still going (JOBS jobs in all), so
+# the two cores stay busy; then the summary reads the logs. The steps
+# listed first start first: the longest (docs/testing.md, the times), the
+# ASan programs before the others.
+TEST_NAMES := $(patsubst tests/%.c,%,$(TEST_SRCS))
+TEST_LONGEST := test_symbolic test_tier test_sweep test_store test_solvers
+TEST_ORDER := $(foreach t,$(TEST_LONGEST),$(filter $(t),$(TEST_NAMES))) \
+	$(filter-out $(TEST_LONGEST),$(TEST_NAMES))
+TEST_STEPS := $(patsubst %,test-step/asan/tests/%,$(TEST_ORDER)) test-step/mpi test-step/cli-asan \
+	test-step/fuzz test-step/cli-release $(patsubst %,test-step/release/tests/%,$(TEST_ORDER)) \
+	test-step/bench test-step/docs
+RUN_STEP = @TEST_HEAVY='$(TEST_HEAVY)' scripts/run-tests.sh --step $(BUILD)
+.PHONY: FORCE
+FORCE:
+test-step/asan/tests/%: $(BUILD)/asan/tests/% FORCE
+	$(RUN_STEP) asan/tests/$*
+test-step/release/tests/%: $(BUILD)/release/tests/% FORCE
+	$(RUN_STEP) release/tests/$*
+test-step/cli-%: $(BUILD)/%/bin/solve FORCE
+	$(RUN_STEP) cli-$*
+test-step/bench: $(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench FORCE
+	$(RUN_STEP) bench
+test-step/docs: $(BUILD)/release/bin/solve FORCE
+	$(RUN_STEP) docs
+test-step/fuzz: $(FUZZ_BINS) $(BUILD)/fuzz/corpus/stamp FORCE
+	$(RUN_STEP) fuzz
+test-step/mpi: $(BUILD)/mpi/bin/solve $(BUILD)/release/bin/solve $(BUILD)/release/bin/tier-plan FORCE
+	$(RUN_STEP) mpi
+
+test: deps-test $(TEST_STEPS)
+	@scripts/run-tests.sh --summary $(JOBS) $(BUILD)
 
 # bin/bench: the Google Benchmark driver, built from the timing variant
 # (STATS=0) for times; bin/bench-counted: the same driver from the release

@@ -15,7 +15,8 @@
  *     features (Connect Four's pdep, Morris's pext), the portable branch,
  *     forced by its environment variable, gives the default branch's
  *     database and counters, and its fast path the generic path's: both
- *     branches run on every host.
+ *     branches run on every host (on the game's first two variants with
+ *     the branch; on every one with TEST_HEAVY=1).
  * On tic-tac-toe, the work directory:
  *   - a solve with --db (work_dir) writes every tier and the manifest (the
  *     reach file goes once the database is complete) and equals the solve
@@ -175,29 +176,46 @@ static void window_matches_whole(void **state) {
     game_destroy(g);
 }
 
+/* Solves each run (its game, options and threads) and checks that every
+ * one gives the first one's database byte for byte and its counters;
+ * res[i] gets run i's result (the caller frees them). The comparisons of
+ * a fast path with the generic one and of a portable branch with the
+ * default one are each a table of these runs. */
+typedef struct TierRun {
+    const Game *g;
+    const char *opts;
+    int threads;
+} TierRun;
+
+static void same_as_first(const TierRun *runs, int n, SolveResult *res) {
+    for (int i = 0; i < n; i++) {
+        solve_ok(runs[i].g, runs[i].opts, runs[i].threads, NULL, &res[i]);
+        assert_int_equal(res[i].threads, runs[i].threads);
+        if (i > 0) {
+            test_assert_same_db(&res[0].db, &res[i].db);
+            assert_memory_equal(&res[0].counters, &res[i].counters, sizeof res[0].counters);
+        }
+    }
+}
+
 /* A game's tier fast path (TierOps.expand_run) against the generic path
  * through its GPS family (`tier:generic`): the same database byte for byte
  * and the same counters (game.h: the fast path counts each step as the GPS
  * call it replaces), on 1 and 2 threads sharing tiers in small chunks (a
  * chunk starts mid-block of the game's layout). */
-static void fast_path_check(Game *g) {
-    SolveResult generic, fast1, fast2;
-    solve_ok(g, "generic," SMALL_CHUNKS, 1, NULL, &generic);
-    solve_ok(g, SMALL_CHUNKS, 1, NULL, &fast1);
-    solve_ok(g, SMALL_CHUNKS, 2, NULL, &fast2);
-    assert_int_equal(test_extra(&generic, "fast_path"), 0);
-    assert_int_equal(test_extra(&fast1, "fast_path"), 1);
-    test_assert_same_db(&generic.db, &fast1.db);
-    test_assert_same_db(&generic.db, &fast2.db);
-    assert_memory_equal(&generic.counters, &fast1.counters, sizeof generic.counters);
-    assert_memory_equal(&generic.counters, &fast2.counters, sizeof generic.counters);
-    solve_result_free(&generic);
-    solve_result_free(&fast1);
-    solve_result_free(&fast2);
+static void fast_path_matches_generic(void **state) {
+    Game *g = test_game(*state);
+    const TierRun runs[] = {
+        {g, "generic," SMALL_CHUNKS, 1}, {g, SMALL_CHUNKS, 1}, {g, SMALL_CHUNKS, 2}};
+    SolveResult res[3];
+    same_as_first(runs, 3, res);
+    assert_int_equal(test_extra(&res[0], "fast_path"), 0);
+    assert_int_equal(test_extra(&res[1], "fast_path"), 1);
+    for (int i = 0; i < 3; i++) {
+        solve_result_free(&res[i]);
+    }
     game_destroy(g);
 }
-
-static void fast_path_matches_generic(void **state) { fast_path_check(test_game(*state)); }
 
 /* ------------------------------------ branches chosen by the processor */
 
@@ -220,36 +238,31 @@ typedef struct PortableCase {
     const char *spec, *env;
 } PortableCase;
 
-/* The game of spec created with env set (its portable branch). */
-static Game *portable_game(const PortableCase *c) {
-    assert_int_equal(setenv(c->env, "1", 1), 0);
-    Game *g = test_game(c->spec);
-    assert_int_equal(unsetenv(c->env), 0);
-    return g;
-}
-
-/* The fast path's portable branch against the generic path. */
-static void portable_fast_path_matches_generic(void **state) {
-    fast_path_check(portable_game(*state));
-}
-
-/* The portable branch against the default one (the processor's, when it
- * has the feature): the same database byte for byte and the same
- * counters, on 1 and 2 threads sharing tiers. */
+/* The portable branch (the game created with env set) against the default
+ * one (the processor's, when it has the feature): the same database byte
+ * for byte and the same counters, on 1 and 2 threads sharing tiers; with
+ * a fast path, the portable branch's generic path too (the fast path's
+ * portable branch against the generic one). */
 static void portable_matches_default(void **state) {
     const PortableCase *c = *state;
-    Game *g = test_game(c->spec), *p = portable_game(c);
-    SolveResult def, one, two;
-    solve_ok(g, SMALL_CHUNKS, 2, NULL, &def);
-    solve_ok(p, SMALL_CHUNKS, 1, NULL, &one);
-    solve_ok(p, SMALL_CHUNKS, 2, NULL, &two);
-    test_assert_same_db(&def.db, &one.db);
-    test_assert_same_db(&def.db, &two.db);
-    assert_memory_equal(&def.counters, &one.counters, sizeof def.counters);
-    assert_memory_equal(&def.counters, &two.counters, sizeof def.counters);
-    solve_result_free(&def);
-    solve_result_free(&one);
-    solve_result_free(&two);
+    Game *g = test_game(c->spec);
+    assert_int_equal(setenv(c->env, "1", 1), 0);
+    Game *p = test_game(c->spec);
+    assert_int_equal(unsetenv(c->env), 0);
+    const TierRun runs[] = {{g, SMALL_CHUNKS, 2},
+                            {p, SMALL_CHUNKS, 1},
+                            {p, SMALL_CHUNKS, 2},
+                            {p, "generic," SMALL_CHUNKS, 1}};
+    int n = p->tiers->expand_run != NULL ? 4 : 3;
+    SolveResult res[4];
+    same_as_first(runs, n, res);
+    if (n == 4) {
+        assert_int_equal(test_extra(&res[1], "fast_path"), 1);
+        assert_int_equal(test_extra(&res[3], "fast_path"), 0);
+    }
+    for (int i = 0; i < n; i++) {
+        solve_result_free(&res[i]);
+    }
     game_destroy(g);
     game_destroy(p);
 }
@@ -632,30 +645,29 @@ int main(void) {
     assert_non_null(tests);
     assert_non_null(cases);
     size_t n = 0, ncases = 0;
+    /* The portable branches on each game's first PORTABLE_LIGHT variants
+     * that have the branch (the smallest boards: Connect Four 3x3 and 4x3,
+     * three men's morris without and with sym), on every one with
+     * TEST_HEAVY=1: the branch is the same code on every board. */
+    enum { PORTABLE_LIGHT = 2 };
+    int nportable[sizeof portable_branches / sizeof portable_branches[0]] = {0};
     for (size_t i = 0; i < nspecs; i++) {
         Game *g = test_game(specs[i]);
         for (size_t b = 0; b < sizeof portable_branches / sizeof portable_branches[0]; b++) {
             if (g->tiers == NULL || strcmp(g->module->name, portable_branches[b].module) != 0 ||
-                (portable_branches[b].fast_path_only && g->tiers->expand_run == NULL)) {
+                (portable_branches[b].fast_path_only && g->tiers->expand_run == NULL) ||
+                (nportable[b]++ >= PORTABLE_LIGHT && !test_heavy_all())) {
                 continue;
             }
             PortableCase *c = &cases[ncases++];
             *c = (PortableCase){specs[i], portable_branches[b].env};
             tests[n++] = (struct CMUnitTest){
-                .name = test_strdupf("portable branch (%s) matches the default on %s", c->env,
+                .name = test_strdupf("portable branch (%s) matches the default%s on %s", c->env,
+                                     g->tiers->expand_run != NULL ? " and the generic path" : "",
                                      specs[i]),
                 .test_func = portable_matches_default,
                 .initial_state = c,
             };
-            if (g->tiers->expand_run != NULL) {
-                tests[n++] = (struct CMUnitTest){
-                    .name = test_strdupf("portable branch (%s) of the fast path matches the "
-                                         "generic one on %s",
-                                         c->env, specs[i]),
-                    .test_func = portable_fast_path_matches_generic,
-                    .initial_state = c,
-                };
-            }
         }
         if (g->tiers != NULL) {
             tests[n++] = (struct CMUnitTest){

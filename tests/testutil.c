@@ -10,6 +10,11 @@ bool test_heavy_enabled(void) {
     return v == NULL || strcmp(v, "0") != 0;
 }
 
+bool test_heavy_all(void) {
+    const char *v = getenv("TEST_HEAVY");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 char *test_strdupf(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -21,6 +21,11 @@ void test_free_specs(char **specs);
 /* True unless the environment says TEST_HEAVY=0 (the sanitizer run). */
 bool test_heavy_enabled(void);
 
+/* True when the environment says TEST_HEAVY=1 (make test TEST_HEAVY=1):
+ * the heavy cases, larger twins of cases the default set runs on smaller
+ * boards, run too (docs/testing.md). */
+bool test_heavy_all(void);
+
 /* Creates a game or fails the test with the error message. */
 Game *test_game(const char *spec);
 
