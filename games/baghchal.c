@@ -34,7 +34,10 @@
  * inside itself) and (0, c) in the sliding phase, whose tier holds both
  * players (turn * M + rank). Within a tier the board, with its fixed counts
  * (T tigers, b = goats - h - c goats), is ranked by the generic
- * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b). Tiers are
+ * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b); bc_hash
+ * computes the same rank in one pass over the points (goats' colex rank,
+ * plus C(N, b) times the tigers' among the points without a goat), and
+ * generic_unhash decodes it. Tiers are
  * laid out by h from goats down to 1, c up, goats then tigers to move, then
  * the sliding tiers by c. A few slots are not positions of a game (tigers to
  * move with every goat in hand, or after the last capture): parse refuses

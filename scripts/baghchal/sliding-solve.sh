@@ -99,7 +99,7 @@ while [ "$c" -le "$captures" ]; do
         def mib: if . >= 1073741824 then "\(. / 1073741824 * 100 | round / 100) GiB"
                  else "\(. / 1048576 * 10 | round / 10) MiB" end;
         .solver_stats as $x |
-        "| \($c) | \($t) | \($x.sector_positions | n) | \($x.sector_wins | n) | \($x.sector_losses | n) | \($x.sector_draws | n) | \(.wall_seconds | round) s | \($cpu) s (\(($cpu | tonumber) / .wall_seconds * 100 | round / 100)) | \(.peak_bytes | mib) | \(.peak_rss_bytes | mib) | \(($disk | tonumber) / 1048576 * 10 | round / 10) MiB | \($date), \($lb) / \($la) |"' \
+        "| \($c) | \($t) | \($x.sector_positions | n) | \($x.sector_wins | n) | \($x.sector_losses | n) | \($x.sector_draws | n) | \(.wall_seconds | round) s | \($cpu) s (\(($cpu | tonumber) / .wall_seconds * 100 | round / 100)) | \(.peak_bytes | mib) | \(.peak_rss_bytes | mib) | \(($disk | tonumber) / 1024 | round) KiB | \($date), \($lb) / \($la) |"' \
         "$b.json"
     c=$((c + 1))
 done
