@@ -34,11 +34,15 @@
  * inside itself) and (0, c) in the sliding phase, whose tier holds both
  * players (turn * M + rank). Within a tier the board, with its fixed counts
  * (T tigers, b = goats - h - c goats), is ranked by the generic
- * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b). Tiers are
+ * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b); bc_hash
+ * computes the same rank in one pass over the points (goats' colex rank,
+ * plus C(N, b) times the tigers' among the points without a goat), and
+ * generic_unhash decodes it. Tiers are
  * laid out by h from goats down to 1, c up, goats then tigers to move, then
  * the sliding tiers by c. A few slots are not positions of a game (tigers to
  * move with every goat in hand, or after the last capture): parse refuses
- * them and nothing moves into them.
+ * them, nothing moves into them, and TierOps.legal names them (for
+ * `tier:sector`, which takes every slot of its tiers).
  *
  * Moves: from * 32 + to; a placement has from == to; a jump lands two
  * points away. Un-moves (generate_parents): a tiger's slide or capture
@@ -51,18 +55,36 @@
  * with diagonals they must also keep the parity of r + c, which all 8 do on
  * an odd board but only 4 (identity, half turn, the two diagonal
  * reflections) on an even one (GamesmanClassic's module notes the same for
- * 4x4). The canonical board is the least image in point order.
+ * 4x4). The canonical board is the least image in point order, found
+ * by comparing each image with the least so far as it is read.
+ *
+ * Decoding cache (speed; 2026-11-26): the stateless family is called as
+ * primitive(p), generate_moves(p), then do_move(p, m) for each move and
+ * canonical() of each child, so each thread keeps its two most recently
+ * decoded positions (the position and its latest child, with the moves once
+ * generated) and unhashes only a position it does not hold: one unhash a
+ * position instead of 2 + 2 per child. Slots are keyed by the variant's
+ * serial number and the position, so games created and freed in turn never
+ * see each other's. Values and databases do not change; the hash and
+ * unhash counters drop (baghchal_test_nocache, games/baghchal.h, turns the
+ * cache off for the tests that check this).
  *
  * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
  * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
  * Names (TierOps.name): "hand12-cap0-G" (goats in hand, captured, the
  * player to move), "slide-cap2" (the sliding phase, goats captured).
+ * The sliding phase alone is `tier:sector` of the tier (0, 0) (tier 2 *
+ * the number of placement (h, c) pairs: 84 on 4x4, 210 on 5x5): it and the
+ * tiers (0, c) below it, every legal slot, no placement tier.
  */
+#include "games/baghchal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/mem.h"
+#include "core/stats.h"
 #include "games/game.h"
 #include "games/grid.h"
 #include "hash/generic.h"
@@ -93,8 +115,12 @@ typedef struct Baghchal {
     int16_t tier_id[BC_MAX_GOATS + 1][BC_MAX_GOATS + 1][2]; /* [h][c][turn], -1 none */
     int nsyms;
     uint8_t sym[GRID_SQUARE_SYMS][BC_MAX_POINTS]; /* point i goes to sym[s][i] */
+    uint8_t inv[GRID_SQUARE_SYMS][BC_MAX_POINTS]; /* image point j holds point inv[s][j] */
     /* Lines: for each point and direction, the neighbour, or -1. */
     int8_t step[BC_MAX_POINTS][8];
+    int8_t mid[BC_MAX_POINTS][BC_MAX_POINTS]; /* the point a jump from -> to passes, or -1 */
+    uint64_t serial; /* this variant's number for the decoding cache, 1 up */
+    uint64_t binom[BC_MAX_POINTS + 1][BC_MAX_POINTS + 1]; /* C(a, k) for bc_hash */
 } Baghchal;
 
 typedef struct BcPos {
@@ -115,9 +141,23 @@ static int bc_tier_of_state(const Baghchal *b, int hand, int captured, int turn)
     return b->tier_id[hand][captured][hand == 0 ? 0 : turn];
 }
 
+/* The board's rank in its tier, generic_hash's (hash/generic.h: goats
+ * symbol 1, tigers symbol 2) in one pass over the points: the goats' colex
+ * rank among all points, plus C(N, goats) times the tigers' colex rank
+ * among the points that hold no goat. Counted as one hash. */
 static Position bc_hash(const Baghchal *b, const BcPos *p) {
+    STAT_INC(hash);
     const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
-    uint64_t rank = generic_hash(&b->hash, p->cells, 0) - b->hash.offset[t->tuple];
+    uint64_t goat_rank = 0, tiger_rank = 0;
+    int goats = 0, tigers = 0;
+    for (int i = 0; i < b->points; i++) {
+        if (p->cells[i] == BC_GOAT) {
+            goat_rank += b->binom[i][++goats];
+        } else if (p->cells[i] == BC_TIGER) {
+            tiger_rank += b->binom[i - goats][++tigers];
+        }
+    }
+    uint64_t rank = goat_rank + b->binom[b->points][goats] * tiger_rank;
     return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) + rank;
 }
 
@@ -191,17 +231,6 @@ static Value bc_board_primitive(const Baghchal *b, const BcPos *p) {
     return bc_moves(b, p, moves) == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
 }
 
-/* The point between two points a jump apart, or -1 when they are not. */
-static int bc_between(const Baghchal *b, int from, int to) {
-    for (int d = 0; d < 8; d++) {
-        int mid = b->step[from][d];
-        if (mid >= 0 && b->step[mid][d] == to) {
-            return mid;
-        }
-    }
-    return -1;
-}
-
 static void bc_play(const Baghchal *b, BcPos *p, Move move) {
     int from = (int)(move >> BC_MOVE_SHIFT), to = (int)(move & ((1 << BC_MOVE_SHIFT) - 1));
     if (from == to) {
@@ -210,66 +239,121 @@ static void bc_play(const Baghchal *b, BcPos *p, Move move) {
     } else {
         p->cells[to] = p->cells[from];
         p->cells[from] = BC_EMPTY;
-        bool adjacent = false;
-        for (int d = 0; d < 8; d++) {
-            adjacent = adjacent || b->step[from][d] == to;
-        }
-        if (!adjacent) {
-            p->cells[bc_between(b, from, to)] = BC_EMPTY;
+        int mid = b->mid[from][to];
+        if (mid >= 0) {
+            p->cells[mid] = BC_EMPTY;
             p->captured++;
         }
     }
     p->turn = 1 - p->turn;
 }
 
-/* The hash of the least image of p's board under the symmetries in use. */
+/* The hash of the least image of p's board under the symmetries in use.
+ * Each image is compared with the least so far point by point as it is
+ * read (image point j holds p's point inv[s][j]) and dropped at the first
+ * difference when larger, so most images cost a few points, not n * n. */
 static Position bc_canonical_hash(const Baghchal *b, bool symmetric, const BcPos *p) {
     if (!symmetric) {
         return bc_hash(b, p);
     }
-    BcPos best = *p, img = *p;
+    BcPos best = *p;
     for (int s = 1; s < b->nsyms; s++) {
-        for (int i = 0; i < b->points; i++) {
-            img.cells[b->sym[s][i]] = p->cells[i];
+        const uint8_t *from = b->inv[s];
+        int j = 0;
+        while (j < b->points && p->cells[from[j]] == best.cells[j]) {
+            j++;
         }
-        if (memcmp(img.cells, best.cells, (size_t)b->points) < 0) {
-            memcpy(best.cells, img.cells, (size_t)b->points);
+        if (j < b->points && p->cells[from[j]] < best.cells[j]) {
+            for (; j < b->points; j++) {
+                best.cells[j] = p->cells[from[j]];
+            }
         }
     }
     return bc_hash(b, &best);
 }
 
+/* ------------------------------------------------------- decoding cache */
+
+/* A thread's two most recently decoded positions (see the file comment):
+ * the solvers ask primitive, generate_moves, then do_move once per move of
+ * the same position, and canonical of each child just made, so two slots,
+ * the position and its latest child, save all but one unhash a position. */
+typedef struct BcSlot {
+    uint64_t serial; /* the variant (Baghchal.serial); 0: empty */
+    Position pos;
+    BcPos p;
+    int nmoves; /* -1 until generated */
+    Move moves[GAME_MAX_MOVES];
+} BcSlot;
+
+static _Thread_local BcSlot bc_slot[2];
+static _Thread_local int bc_last; /* the slot of the latest look-up */
+static uint64_t bc_serials;       /* the last serial handed out */
+bool baghchal_test_nocache = false;
+
+/* The slot holding pos, decoded now unless one of the two holds it. */
+static BcSlot *bc_decode(const Baghchal *b, Position pos) {
+    if (!baghchal_test_nocache) {
+        for (int k = 0; k < 2; k++) {
+            if (bc_slot[k].pos == pos && bc_slot[k].serial == b->serial) {
+                bc_last = k;
+                return &bc_slot[k];
+            }
+        }
+    }
+    bc_last = 1 - bc_last;
+    BcSlot *s = &bc_slot[bc_last];
+    bc_unhash(b, pos, &s->p);
+    s->serial = b->serial;
+    s->pos = pos;
+    s->nmoves = -1;
+    return s;
+}
+
+static int bc_slot_moves(const Baghchal *b, BcSlot *s) {
+    if (s->nmoves < 0) {
+        s->nmoves = bc_moves(b, &s->p, s->moves);
+    }
+    return s->nmoves;
+}
+
 /* -------------------------------------------------------- stateless family */
 
 static Value bc_primitive(const Game *g, Position pos) {
-    BcPos p;
-    bc_unhash(bc(g), pos, &p);
-    return bc_board_primitive(bc(g), &p);
+    const Baghchal *b = bc(g);
+    BcSlot *s = bc_decode(b, pos);
+    if (s->p.captured >= b->captures) {
+        return VALUE_LOSE;
+    }
+    return bc_slot_moves(b, s) == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
 }
 
 static int bc_generate_moves(const Game *g, Position pos, Move *moves) {
-    BcPos p;
-    bc_unhash(bc(g), pos, &p);
-    return bc_moves(bc(g), &p, moves);
+    const Baghchal *b = bc(g);
+    BcSlot *s = bc_decode(b, pos);
+    int n = bc_slot_moves(b, s);
+    memcpy(moves, s->moves, (size_t)n * sizeof *moves);
+    return n;
 }
 
+/* The child goes to the other slot, where canonical() finds it. */
 static Position bc_do_move(const Game *g, Position pos, Move move) {
-    BcPos p;
-    bc_unhash(bc(g), pos, &p);
-    bc_play(bc(g), &p, move);
-    return bc_hash(bc(g), &p);
+    const Baghchal *b = bc(g);
+    const BcSlot *s = bc_decode(b, pos);
+    BcSlot *c = &bc_slot[1 - bc_last];
+    c->p = s->p;
+    bc_play(b, &c->p, move);
+    c->serial = b->serial;
+    c->pos = bc_hash(b, &c->p);
+    c->nmoves = -1;
+    return c->pos;
 }
 
-static int bc_turn(const Game *g, Position pos) {
-    BcPos p;
-    bc_unhash(bc(g), pos, &p);
-    return p.turn;
-}
+static int bc_turn(const Game *g, Position pos) { return bc_decode(bc(g), pos)->p.turn; }
 
 static Position bc_canonical(const Game *g, Position pos) {
-    BcPos p;
-    bc_unhash(bc(g), pos, &p);
-    return bc_canonical_hash(bc(g), true, &p);
+    const Baghchal *b = bc(g);
+    return bc_canonical_hash(b, true, &bc_decode(b, pos)->p);
 }
 
 static int bc_add_parent(const Game *g, const BcPos *p, Position *parents, int n) {
@@ -287,11 +371,13 @@ static int bc_add_parent(const Game *g, const BcPos *p, Position *parents, int n
     return n + 1;
 }
 
-/* Un-moves of the player who just moved (see the file comment). */
-static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
+/* Un-moves of the player who just moved (see the file comment); with
+ * in_tier, in the sliding phase, only those that stay in pos's tier: no
+ * capture taken back (tier c - 1) and no placement (a placement tier). */
+static int bc_parents(const Game *g, Position pos, Position *parents, bool in_tier) {
     const Baghchal *b = bc(g);
-    BcPos p;
-    bc_unhash(b, pos, &p);
+    BcPos p = bc_decode(b, pos)->p;
+    bool skip = in_tier && p.hand == 0; /* leave out the un-moves to other tiers */
     BcPos q = p;
     q.turn = 1 - p.turn;
     int n = 0;
@@ -311,7 +397,7 @@ static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
                 q.cells[from] = BC_TIGER;
                 n = bc_add_parent(g, &q, parents, n);
                 int far = b->step[from][back];
-                if (p.captured > 0 && far >= 0 && p.cells[far] == BC_EMPTY) {
+                if (!skip && p.captured > 0 && far >= 0 && p.cells[far] == BC_EMPTY) {
                     q.cells[from] = BC_GOAT;
                     q.cells[far] = BC_TIGER;
                     q.captured--;
@@ -331,7 +417,7 @@ static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
         if (p.cells[to] != BC_GOAT) {
             continue;
         }
-        if (p.hand < b->goats) {
+        if (!skip && p.hand < b->goats) {
             q.cells[to] = BC_EMPTY;
             q.hand++;
             n = bc_add_parent(g, &q, parents, n);
@@ -354,6 +440,10 @@ static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
         }
     }
     return n;
+}
+
+static int bc_generate_parents(const Game *g, Position pos, Position *parents) {
+    return bc_parents(g, pos, parents, false);
 }
 
 /* ----------------------------------------------------------------- text */
@@ -474,7 +564,7 @@ static void bc_move_name(const Game *g, Position pos, Move move, char *buf, size
     if (from == to) {
         snprintf(buf, n, "%c%d", tc, tr);
     } else {
-        snprintf(buf, n, "%c%d%c%c%d", fc, fr, bc_between(b, from, to) >= 0 ? 'x' : '-', tc, tr);
+        snprintf(buf, n, "%c%d%c%c%d", fc, fr, b->mid[from][to] >= 0 ? 'x' : '-', tc, tr);
     }
 }
 
@@ -522,6 +612,23 @@ static void bc_tier_name(const Game *g, int tier, char *buf, size_t n) {
     }
 }
 
+/* The slots that are no position of a game (the file comment): tigers to
+ * move with every goat in hand, or after the last capture. Only
+ * `tier:sector`, which takes every slot of a tier, needs to be told. */
+static bool bc_tier_legal(const Game *g, int tier, Position pos) {
+    const Baghchal *b = bc(g);
+    const BcTier *t = &b->tier[tier];
+    bool tigers = t->turn < 0 ? pos - t->first >= t->boards : t->turn == 1;
+    return !(tigers && (t->hand == b->goats || t->captured >= b->captures));
+}
+
+/* The loopy tier solver's un-moves (TierOps.parents_in): those of a
+ * sliding tier that stay in it, skipped before they are hashed. */
+static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *parents) {
+    (void)tier;
+    return bc_parents(g, pos, parents, true);
+}
+
 static const TierOps bc_tiers = {
     .count = bc_tier_count,
     .size = bc_tier_size,
@@ -530,6 +637,8 @@ static const TierOps bc_tiers = {
     .first = bc_tier_first,
     .loopy = bc_tier_loopy,
     .name = bc_tier_name,
+    .legal = bc_tier_legal,
+    .parents_in = bc_tier_parents_in,
 };
 
 static const GameOps bc_ops = {
@@ -582,6 +691,21 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
             b->step[i][d] = (int8_t)(on && line ? r2 * n + c2 : -1);
         }
     }
+    for (int a = 0; a <= b->points; a++) {
+        b->binom[a][0] = 1;
+        for (int k = 1; k <= a; k++) {
+            b->binom[a][k] = b->binom[a - 1][k - 1] + (k < a ? b->binom[a - 1][k] : 0);
+        }
+    }
+    memset(b->mid, -1, sizeof b->mid);
+    for (int i = 0; i < b->points; i++) {
+        for (int d = 0; d < 8; d++) {
+            int over = b->step[i][d];
+            if (over >= 0 && b->step[over][d] >= 0) {
+                b->mid[i][b->step[over][d]] = (int8_t)over;
+            }
+        }
+    }
     uint8_t map[GRID_SQUARE_SYMS * BC_MAX_POINTS];
     grid_square_syms(n, map, BC_MAX_POINTS);
     b->nsyms = 0;
@@ -592,7 +716,11 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
             keeps = keeps && (i / n + i % n) % 2 == (j / n + j % n) % 2;
         }
         if (keeps) {
-            memcpy(b->sym[b->nsyms++], map + s * BC_MAX_POINTS, (size_t)b->points);
+            memcpy(b->sym[b->nsyms], map + s * BC_MAX_POINTS, (size_t)b->points);
+            for (int i = 0; i < b->points; i++) {
+                b->inv[b->nsyms][b->sym[b->nsyms][i]] = (uint8_t)i;
+            }
+            b->nsyms++;
         }
     }
     const int min[3] = {0, 0, b->tigers};
@@ -646,6 +774,7 @@ static ErrCode bc_create(Game *g, Error *err) {
     b->goats = goats;
     b->captures = captures;
     b->diag = diag != 0;
+    b->serial = __atomic_add_fetch(&bc_serials, 1, __ATOMIC_RELAXED);
     ErrCode rc = bc_init(b, err);
     if (rc != ERR_OK) {
         generic_destroy(&b->hash);

@@ -20,12 +20,30 @@
  * the position after the goat is placed on the centre. A goat placed next to
  * the tiger with a point beyond it is captured at once (a win in 1 for the
  * tigers to move).
+ *
+ * The speed work of 2026-11-26 (games/baghchal.c: the decoding cache, the
+ * canonical board found image by image, the jump table) is checked against
+ * code that shares none of it: the canonical board against the least text
+ * of the board's images, computed here from the transforms of the square
+ * written out by (row, column) and the parity rule of the diagonals; the
+ * cache against the module with the cache off (baghchal_test_nocache),
+ * position by position, on random games of 5x5 and by whole databases on
+ * the small boards, with two variants interleaved so that one's cached
+ * slots could answer for the other's.
+ *
+ * The sliding phase alone (tier:sector of the tier (0, 0)): every position
+ * retro reaches from the start and the sector holds has retro's record, and
+ * each sliding tier holds exactly the slots whose text parse() accepts and
+ * (with `sym`) whose board is the least text of its images.
  */
 #include "tests/testutil.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "games/baghchal.h"
 
 static int cmp_str(const void *a, const void *b) {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -267,11 +285,252 @@ static void refusals(void **state) {
     game_destroy(g);
 }
 
+/* ------------------------------------------- speed work against plain code */
+
+/* The option `name`'s value in g's variant string ("n=4,tigers=4,..."). */
+static int variant_int(const Game *g, const char *name) {
+    char key[32];
+    snprintf(key, sizeof key, "%s=", name);
+    const char *at = strstr(g->variant, key);
+    assert_non_null(at);
+    return atoi(at + strlen(key));
+}
+
+/* The least text of the images of the board text[0..n*n) under the
+ * square's 8 transforms, written out by (row, column); with diagonals only
+ * those that keep the parity of row + column at every point. The board's
+ * symbols sort '-' < 'G' < 'T', the module's point values 0 < 1 < 2, so this
+ * is the module's "least image in point order". Writes the n * n points to
+ * out (no terminator). */
+static void least_image(const Game *g, const char *text, char *out) {
+    int n = variant_int(g, "n"), m = n - 1;
+    bool diag = variant_int(g, "diag") != 0;
+    int np = n * n;
+    char board[32];
+    memcpy(board, text, (size_t)np);
+    memcpy(out, board, (size_t)np);
+    for (int t = 1; t < 8; t++) {
+        char img[32];
+        bool keeps = true;
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < n; c++) {
+                /* t: the quarter turn, half turn, three quarters, the
+                 * left-right and top-bottom mirrors, the two diagonals */
+                const int to_r[8] = {r, c, m - r, m - c, r, m - r, c, m - c};
+                const int to_c[8] = {c, m - r, m - c, r, m - c, c, r, m - r};
+                int r2 = to_r[t], c2 = to_c[t];
+                keeps = keeps && (!diag || (r + c) % 2 == (r2 + c2) % 2);
+                img[r2 * n + c2] = board[r * n + c];
+            }
+        }
+        if (keeps && memcmp(img, out, (size_t)np) < 0) {
+            memcpy(out, img, (size_t)np);
+        }
+    }
+}
+
+/* The position of p's board replaced by its least image (same player and
+ * counts), by text. */
+static Position text_canonical(const Game *g, Position p) {
+    char text[GAME_TEXT_MAX];
+    g->ops->format(g, p, text, sizeof text);
+    least_image(g, text, text);
+    return parse_ok(g, text);
+}
+
+/* What the stateless family says of p: the primitive value, the moves and
+ * each move's canonical child, as one comparable record. */
+typedef struct Said {
+    Value v;
+    int n, turn;
+    Move moves[GAME_MAX_MOVES];
+    Position kids[GAME_MAX_MOVES], canon;
+} Said;
+
+static void say(const Game *g, Position p, Said *s) {
+    memset(s, 0, sizeof *s);
+    s->v = g->ops->primitive(g, p);
+    s->turn = g->ops->turn(g, p);
+    s->canon = game_canonical(g, p);
+    s->n = s->v == VALUE_UNDECIDED ? g->ops->generate_moves(g, p, s->moves) : 0;
+    for (int i = 0; i < s->n; i++) {
+        s->kids[i] = game_canonical(g, g->ops->do_move(g, p, s->moves[i]));
+    }
+}
+
+static void assert_said_same(const Game *g, Position p, const Said *a, const Said *b) {
+    if (a->v != b->v || a->n != b->n || a->turn != b->turn || a->canon != b->canon ||
+        memcmp(a->moves, b->moves, (size_t)a->n * sizeof a->moves[0]) != 0 ||
+        memcmp(a->kids, b->kids, (size_t)a->n * sizeof a->kids[0]) != 0) {
+        char text[GAME_TEXT_MAX];
+        g->ops->format(g, p, text, sizeof text);
+        fail_msg("%s %s: the cache changes what the module says (value %d/%d, moves %d/%d)",
+                 g->variant, text, a->v, b->v, a->n, b->n);
+    }
+}
+
+/* Random games (placement, then sliding) on sym variants, 5x5 among them:
+ * at every position the canonical board is the least text of its images,
+ * and the module says the same with its cache off. */
+static void canonical_and_cache_on_random_games(void **state) {
+    (void)state;
+    static const char *const specs[] = {"baghchal:sym", "baghchal:n=4,sym",
+                                        "baghchal:n=4,diag=1,sym", "baghchal:n=3,sym",
+                                        "baghchal:n=5,tigers=2,goats=12,captures=4,sym"};
+    uint64_t rng = 0x9e3779b97f4a7c15u;
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        Game *g = test_game(specs[v]);
+        for (int game = 0; game < 40; game++) {
+            Position p = g->initial;
+            for (int ply = 0; ply < 120; ply++) {
+                Said on, off;
+                say(g, p, &on);
+                baghchal_test_nocache = true;
+                say(g, p, &off);
+                baghchal_test_nocache = false;
+                assert_said_same(g, p, &on, &off);
+                if (on.canon != text_canonical(g, p)) {
+                    char text[GAME_TEXT_MAX];
+                    g->ops->format(g, p, text, sizeof text);
+                    fail_msg("%s %s: canonical is not the least image", g->variant, text);
+                }
+                if (on.n == 0) {
+                    break;
+                }
+                p = g->ops->do_move(g, p, on.moves[test_rng(&rng) % (uint64_t)on.n]);
+            }
+        }
+        game_destroy(g);
+    }
+}
+
+/* Two variants whose position numbers mean different boards, asked in
+ * turn about the same numbers: each must answer as it does alone with the
+ * cache off (a slot is the variant's, not the number's). */
+static void cache_keeps_variants_apart(void **state) {
+    (void)state;
+    Game *a = test_game("baghchal:n=3");
+    Game *b = test_game("baghchal:n=3,tigers=2,goats=5,captures=2");
+    uint64_t top = a->num_positions < b->num_positions ? a->num_positions : b->num_positions;
+    for (Position p = 0; p < top; p++) {
+        Said sa, sb, ra, rb;
+        say(a, p, &sa);
+        say(b, p, &sb);
+        baghchal_test_nocache = true;
+        say(a, p, &ra);
+        say(b, p, &rb);
+        baghchal_test_nocache = false;
+        assert_said_same(a, p, &sa, &ra);
+        assert_said_same(b, p, &sb, &rb);
+    }
+    game_destroy(a);
+    game_destroy(b);
+}
+
+/* Whole databases: retro and tier with the cache equal retro without it,
+ * record for record. */
+static void cache_keeps_databases(void **state) {
+    (void)state;
+    static const char *const specs[] = {"baghchal:n=3", "baghchal:n=3,sym",
+                                        "baghchal:n=4,goats=2,captures=1",
+                                        "baghchal:n=4,tigers=2,goats=4,captures=2,sym"};
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        Game *g = test_game(specs[v]);
+        SolveResult plain, retro, tier;
+        baghchal_test_nocache = true;
+        test_solve("retro", g, &plain);
+        baghchal_test_nocache = false;
+        test_solve("retro", g, &retro);
+        test_solve("tier", g, &tier);
+        test_assert_same_db(&plain.db, &retro.db);
+        test_assert_same_db(&plain.db, &tier.db);
+        solve_result_free(&plain);
+        solve_result_free(&retro);
+        solve_result_free(&tier);
+        game_destroy(g);
+    }
+}
+
+/* The sliding phase alone: tier:sector of the tier (0, 0), the first of
+ * the last captures + 1 tiers (games/baghchal.c's layout). Every position
+ * that retro reaches from the start and the sector holds has retro's
+ * record; each sliding tier holds exactly the slots whose text parse()
+ * accepts and, with sym, whose board is its least image (text_canonical);
+ * the sector's own counts add up. */
+static void sliding_phase_sector(void **state) {
+    (void)state;
+    static const char *const specs[] = {"baghchal:n=3", "baghchal:n=3,sym",
+                                        "baghchal:n=4,goats=2,captures=1",
+                                        "baghchal:n=4,tigers=2,goats=4,captures=2,sym",
+                                        "baghchal:n=4,tigers=3,goats=4,captures=2,diag=1,sym"};
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        Game *g = test_game(specs[v]);
+        int slide = g->tiers->count(g) - (variant_int(g, "captures") + 1);
+        Position first = g->tiers->first(g, slide);
+        SolveResult retro, sector;
+        test_solve("retro", g, &retro);
+        char opts[32];
+        snprintf(opts, sizeof opts, "sector=%d", slide);
+        Error err = {0};
+        if (test_run_tier(g, opts, 2, NULL, &sector, &err) != ERR_OK) {
+            fail_msg("%s tier:%s: %s", g->variant, opts, err.msg);
+        }
+        assert_true(sector.has_db);
+        uint64_t shared = 0, held = 0, own = 0, expected = 0, expected_own = 0;
+        for (Position p = 0; p < g->num_positions; p++) {
+            uint32_t r = db_peek(&retro.db, p), w = db_peek(&sector.db, p);
+            if (p < first) {
+                assert_int_equal(w, DB_UNREACHED); /* no placement tier */
+                continue;
+            }
+            char text[GAME_TEXT_MAX];
+            Position q;
+            g->ops->format(g, p, text, sizeof text);
+            bool counted = g->ops->parse(g, text, &q, &err) == ERR_OK &&
+                           (!g->symmetric || text_canonical(g, p) == p);
+            bool mine = g->tiers->tier_of(g, p) == slide;
+            expected += counted;
+            expected_own += counted && mine;
+            if (counted != (w != DB_UNREACHED)) {
+                fail_msg("%s %s: tier:sector %s it", g->variant, text,
+                         counted ? "left out" : "holds");
+            }
+            held += w != DB_UNREACHED;
+            own += w != DB_UNREACHED && mine;
+            if (r != DB_UNREACHED) {
+                if (r != w) {
+                    fail_msg("%s %s: retro %u, tier:sector %u", g->variant, text, r, w);
+                }
+                shared++;
+            }
+        }
+        assert_true(shared > 0 && held > shared); /* the sector holds unreachable positions */
+        assert_int_equal(held, expected);
+        assert_int_equal(own, expected_own);
+        assert_int_equal(test_extra(&sector, "sector_positions"), expected_own);
+        assert_int_equal(test_extra(&sector, "sector_wins") + test_extra(&sector, "sector_losses") +
+                             test_extra(&sector, "sector_ties") +
+                             test_extra(&sector, "sector_draws"),
+                         expected_own);
+        solve_result_free(&retro);
+        solve_result_free(&sector);
+        game_destroy(g);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(placement), cmocka_unit_test(tiger_moves), cmocka_unit_test(goat_slides),
-        cmocka_unit_test(wins),      cmocka_unit_test(forced_draw), cmocka_unit_test(symmetries),
+        cmocka_unit_test(placement),
+        cmocka_unit_test(tiger_moves),
+        cmocka_unit_test(goat_slides),
+        cmocka_unit_test(wins),
+        cmocka_unit_test(forced_draw),
+        cmocka_unit_test(symmetries),
         cmocka_unit_test(refusals),
+        cmocka_unit_test(canonical_and_cache_on_random_games),
+        cmocka_unit_test(cache_keeps_variants_apart),
+        cmocka_unit_test(cache_keeps_databases),
+        cmocka_unit_test(sliding_phase_sector),
     };
     return cmocka_run_group_tests_name("known figures: bagh chal", tests, NULL, NULL);
 }
