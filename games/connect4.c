@@ -801,6 +801,9 @@ static int tier_children(const Game *g, int tier, int *child_tiers) {
 
 static Position tier_first(const Game *g, int tier) { return c4(g)->hash.first[tier]; }
 
+/* A block: one vector of column heights, its C(n, ceil(n/2)) colourings. */
+static uint64_t tier_block_size(const Game *g, int tier) { return c4(g)->hash.colourings[tier]; }
+
 /* The next n-bit sequence with the same number of ones in colex order, which
  * is numeric order (Gosper's hack, the division replaced by a shift). */
 static inline uint64_t next_colouring(uint64_t x) {
@@ -1001,6 +1004,7 @@ static const TierOps c4_tiers = {
     .children = tier_children,
     .first = tier_first,
     .expand_run = c4_expand_run,
+    .block_size = tier_block_size,
 };
 
 /* With `sym`: no fast path. */
@@ -1010,6 +1014,7 @@ static const TierOps c4_tiers_sym = {
     .tier_of = tier_of,
     .children = tier_children,
     .first = tier_first,
+    .block_size = tier_block_size,
 };
 
 /* ---------------------------------------------------------------- encoding */

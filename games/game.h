@@ -202,6 +202,14 @@ typedef struct TierOps {
      * Morris capture taken back) before hashing them. Default:
      * generate_parents. */
     int (*parents_in)(const Game *g, int tier, Position pos, Position *parents);
+    /* OPTIONAL, tier-major games: a tier's slots run in blocks of this
+     * many consecutive local indices (the last one may be shorter), such
+     * that the children of one block lie in a few blocks of the child
+     * tiers (Connect Four: one block per vector of column heights, whose
+     * children lie in the <= w blocks that add a disc to one column).
+     * `tier:blocks` (solvers/tier/blocks.c) cuts a tier into part files at
+     * block boundaries when it can. Default: no blocks (cuts anywhere). */
+    uint64_t (*block_size)(const Game *g, int tier);
 } TierOps;
 
 /* Boolean encoding (OPTIONAL), for symbolic solvers (solvers/symbolic.c:

@@ -2,7 +2,8 @@
  * would need, printed on stderr without solving (the figures also go to
  * solver_stats, est_*): per tier the hash slots and a bound on its
  * reachable positions, the memory mode the solve would choose and its peak
- * (the tier graph's memory model, graph.h), the disk the tier files take
+ * (the tier graph's memory model, graph.h), tier:blocks' peak (graph.h
+ * tier_graph_blocks_memory, for a game that mode solves), the disk the tier files take
  * (--work-dir), and the time from a calibration run.
  *
  * Calibration: the forward pass over the first tiers in solve order from
@@ -194,6 +195,7 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
             mem_format(bitmaps, b, sizeof b), mem_format(records, c, sizeof c), lp,
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
+    tier_blocks_estimate(s, budget); /* tier:blocks' model, for a game it can solve */
     fprintf(stderr,
             "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
             mem_format(files, a, sizeof a));
