@@ -235,7 +235,7 @@ static BlockPart *find_part(TierBlocks *b, int ct, uint64_t ci) {
 static inline bool child_raw(TierSolve *s, BlockCache *c, int ct, uint64_t ci, uint32_t *raw) {
     uint64_t key = ci / (DBSTORE_BLOCK_BYTES / s->width);
     unsigned slot =
-        (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 56) % TIER_BLOCKS_CACHE;
+        (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 32) % TIER_BLOCKS_CACHE;
     BlockCacheEntry *e = &c->e[slot];
     unsigned char *data = c->data + (size_t)slot * DBSTORE_BLOCK_BYTES;
     if (e->tier != ct || ci - e->lo >= e->hi - e->lo) {

@@ -123,7 +123,7 @@ uint64_t tier_graph_reach_peak(const TierGraph *gr);
  *             solver's own tables.
  * Also: the number of parts and the largest part and block, for the
  * estimate. O(tiers + parts). */
-#define TIER_BLOCKS_CACHE 256
+#define TIER_BLOCKS_CACHE 4096
 #define TIER_BLOCKS_PART_DEFAULT (UINT64_C(1) << 25)
 /* An open part file: its DbStoreFile (4.3 KiB) and the ZSTD_DDict of its
  * 4 KiB dictionary, rounded up (checked in docs/connect-four.md). */
