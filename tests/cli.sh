@@ -228,6 +228,17 @@ k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wi
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "tier:blocks database verified" || bad "tier:blocks database verified"
 refuse "tier:blocks without --db" "needs --db" $c4 --solver tier:blocks
+# tier:estimate with --db DIR (DIR not made): runs, writes nothing (DIR
+# still absent) and looks at the free disk where DIR would be made, which
+# df reports too (within 1 GB: other programs write meanwhile).
+j=$("$solve" $c4 --solver tier:estimate,blocks --db "$db/est/sub" --json 2>"$db/est.err")
+rc=$?
+free=$(df -B1 --output=avail "$db" | tail -1)
+[ "$rc" -eq 0 ] && [ ! -e "$db/est" ] && grep -q "nothing written in $db/est/sub" "$db/est.err" &&
+    echo "$j" | jq -e --argjson f "$free" '.solver_stats.estimate_only == 1 and
+        (.solver_stats.est_disk_free_bytes - $f | fabs) < 1e9' >/dev/null &&
+    ok "tier:estimate with --db: writes nothing, checks DIR's disk" ||
+    bad "tier:estimate with --db: exit $rc, $(cat "$db/est.err" | tail -1)"
 "$solve" tictactoe --solver retro --db "$db/r" --json >/dev/null
 k=$("$solve" tictactoe --db "$db/r" --analyze --json | jq -c '[.solver, .value, .positions,
     .wins, .losses, .ties, .draws]')
