@@ -228,6 +228,22 @@ k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wi
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "tier:blocks database verified" || bad "tier:blocks database verified"
 refuse "tier:blocks without --db" "needs --db" $c4 --solver tier:blocks
+# The free-disk check (solvers/tier/files.c), its free space given by
+# GAMESMAN_TIER_FREE_DISK: 1000 bytes cannot hold 4x4's parts, refused
+# before a part is written; the same DIR then solves to tier:window's
+# checksum once the space is there.
+GAMESMAN_TIER_FREE_DISK=1000 "$solve" $c4 --solver tier:blocks --db "$db/full" \
+    >/dev/null 2>"$db/full.err"
+rc=$?
+[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] &&
+    grep -q "^solve: the tiers still to write need up to .* which has 1000 B free" \
+        "$db/full.err" && ! ls "$db/full" | grep -q "^tier-" &&
+    ok "tier:blocks refused on too little free disk" ||
+    bad "tier:blocks on 1000 B free: exit $rc, $(cat "$db/full.err")"
+[ "$("$solve" $c4 --solver tier:blocks --db "$db/full" --json | jq -c '[.db_checksum, .value,
+    .remoteness, .positions, .wins, .losses, .ties]')" = "$want" ] &&
+    ok "tier:blocks after the refusal: tier:window's checksum" ||
+    bad "tier:blocks after the refusal"
 # tier:estimate with --db DIR (DIR not made): runs, writes nothing (DIR
 # still absent) and looks at the free disk where DIR would be made, which
 # df reports too (within 1 GB: other programs write meanwhile).
