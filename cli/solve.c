@@ -561,7 +561,9 @@ static int run(int argc, char **argv) {
                            s->name, sum.undecided);
         }
     }
-    if (rc == ERR_OK && a.db != NULL && !res.saved_db && !s->reads_db) {
+    /* An estimate solved nothing: --db DIR only told it where to look at
+     * the free disk, so nothing is saved (or read back) there. */
+    if (rc == ERR_OK && a.db != NULL && !res.saved_db && !s->reads_db && !res.estimate_only) {
         if (res.has_db) {
             rc = store_save(g, s->name, &res, &sum, a.db, res.threads, &err);
         } else {

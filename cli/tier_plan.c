@@ -35,6 +35,11 @@
  *                     is solved, the look-up bitmaps of its child tiers
  *                     (16 bytes per 64 slots) and the child records
  *                     fetched from other ranks.
+ *                     tier:blocks (one process, a tier-major game without
+ *                     WinBy): the bitmaps of a tier and its children (the
+ *                     others on disk), 3 parts of the default size,
+ *                     the threads' block caches and the child parts' block
+ *                     indexes (solvers/tier/graph.h).
  *                     With N > 1, also the memory of a design NOT BUILT
  *                     (docs/scaling.md, 7x6): the forward pass on slices
  *                     (1/N of every bitmap, cut by slots; the children a
@@ -335,6 +340,19 @@ static int plan_game(const Game *g, const Plan *p) {
            fmt(back > bitmaps ? back : bitmaps, a, sizeof a), fmt(bitmaps, b, sizeof b),
            fmt(back, c, sizeof c), fmt((bitmaps + window) / N, d, sizeof d),
            fmt(sextra, e, sizeof e));
+    if (gr.tier_major && !g->has_winby) {
+        /* tier:blocks, one process (solvers/tier/blocks.c): the tier
+         * graph's model for parts of the default size */
+        TierBlocksMemory bm;
+        tier_graph_blocks_memory(&gr, width, TIER_BLOCKS_PART_DEFAULT, p->threads, &bm);
+        printf("            tier:blocks (one process): %s: bitmaps of a tier and its children %s "
+               "+ 3 parts of %" PRIu64 " records %s + caches %s + child block indexes %s + the "
+               "rest %.3g MiB (%" PRIu64 " part files, largest block %" PRIu64 " slots)\n",
+               fmt((double)bm.total, a, sizeof a), fmt((double)bm.bitmaps, b, sizeof b),
+               bm.largest_part, fmt((double)bm.parts, c, sizeof c),
+               fmt((double)bm.caches, d, sizeof d), fmt((double)bm.indexes, e, sizeof e),
+               (double)bm.rest / 1048576, bm.nparts, bm.largest_block);
+    }
     if (p->ranks > 1) {
         double dfwd = bitmaps / N + dmarks, dback = (bitmaps + window) / N + dextra;
         printf(

@@ -20,6 +20,14 @@
 
 void dbranks_tier_name(int tier, char *buf, size_t n) { snprintf(buf, n, "tier-%04d.gmdb", tier); }
 
+void dbranks_reach_name(int tier, char *buf, size_t n) {
+    snprintf(buf, n, "reach-%04d.gmdb", tier);
+}
+
+void dbranks_part_name(int tier, uint64_t first, char *buf, size_t n) {
+    snprintf(buf, n, "tier-%04d-%012" PRIu64 ".gmdb", tier, first);
+}
+
 /* DIR/rank-R-of-N's name. */
 static void rank_name(int rank, int ranks, char *buf, size_t n) {
     snprintf(buf, n, "rank-%d-of-%d", rank, ranks);

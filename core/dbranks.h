@@ -37,6 +37,11 @@
  * written before names existed stay readable and a name's characters never
  * reach a path (docs/database.md). */
 void dbranks_tier_name(int tier, char *buf, size_t n);
+/* "tier-0007-000000065536.gmdb": the part of tier 7 whose first record is
+ * local index 65536 (tier:blocks, solvers/tier/blocks.c). */
+void dbranks_part_name(int tier, uint64_t first, char *buf, size_t n);
+/* "reach-0007.gmdb": tier 7's reachability bitmap while tier:blocks runs. */
+void dbranks_reach_name(int tier, char *buf, size_t n);
 
 /* A directory written by a solve on another number of ranks (its
  * rank-R-of-M directories or manifest-of-M.txt, M != ranks; one process:

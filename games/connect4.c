@@ -807,6 +807,8 @@ static void tier_name(const Game *g, int tier, char *buf, size_t n) {
     (void)g;
     snprintf(buf, n, "ply%d", tier);
 }
+/* A block: one vector of column heights, its C(n, ceil(n/2)) colourings. */
+static uint64_t tier_block_size(const Game *g, int tier) { return c4(g)->hash.colourings[tier]; }
 
 /* The next n-bit sequence with the same number of ones in colex order, which
  * is numeric order (Gosper's hack, the division replaced by a shift). */
@@ -1009,6 +1011,7 @@ static const TierOps c4_tiers = {
     .first = tier_first,
     .expand_run = c4_expand_run,
     .name = tier_name,
+    .block_size = tier_block_size,
 };
 
 /* With `sym`: no fast path. */
@@ -1019,6 +1022,7 @@ static const TierOps c4_tiers_sym = {
     .children = tier_children,
     .first = tier_first,
     .name = tier_name,
+    .block_size = tier_block_size,
 };
 
 /* ---------------------------------------------------------------- encoding */

@@ -223,6 +223,14 @@ typedef struct TierOps {
      * name is for people, the number is the on-disk key. Default: the
      * tier's number in decimal (game_tier_name). */
     void (*name)(const Game *g, int tier, char *buf, size_t n);
+    /* OPTIONAL, tier-major games: a tier's slots run in blocks of this
+     * many consecutive local indices (the last one may be shorter), such
+     * that the children of one block lie in a few blocks of the child
+     * tiers (Connect Four: one block per vector of column heights, whose
+     * children lie in the <= w blocks that add a disc to one column).
+     * `tier:blocks` (solvers/tier/blocks.c) cuts a tier into part files at
+     * block boundaries when it can. Default: no blocks (cuts anywhere). */
+    uint64_t (*block_size)(const Game *g, int tier);
 } TierOps;
 
 /* Buffer sizes for a tier's name (TierOps.name) and label

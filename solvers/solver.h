@@ -106,6 +106,10 @@ typedef struct SolveResult {
     /* OPTIONAL (default false): the solver wrote its database to
      * cfg->work_dir itself, manifest included (tier; solvers/store.h). */
     bool saved_db;
+    /* OPTIONAL (default false): the solver solved nothing (tier:estimate);
+     * --db DIR is then only where it looked at the free disk, and nothing
+     * is saved there. */
+    bool estimate_only;
 } SolveResult;
 
 typedef struct SolverModule {

@@ -192,6 +192,69 @@ k=$("$solve" $c4 --db "$db/t" --analyze --json | jq -c '[.value, .positions, .wi
 "$solve" $c4 --db "$db/t" --verify --threads 2 --json |
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "verify from disk" || bad "verify from disk"
+# tier:blocks (solvers/tier/blocks.c): a run stopped like a kill after K
+# files (GAMESMAN_TIER_BLOCKS_STOP=K: _exit(86); the first 17 are the
+# forward pass's bitmaps, then the parts handed to the writer, the part in
+# flight lost), K = 3, 12, 10, 25, 40 in turn on the same --db, then
+# resumed to the end: tier:window's checksum and counts, with some parts
+# loaded and some solved; --query, --analyze and --verify read its parts.
+want=$("$solve" $c4 --solver tier:window --threads 2 --json |
+    jq -c '[.db_checksum, .value, .remoteness, .positions, .wins, .losses, .ties]')
+for k in 3 12 10 25 40; do
+    GAMESMAN_TIER_BLOCKS_STOP=$k "$solve" $c4 --solver tier:blocks,part=2048 --threads 2 \
+        --db "$db/b" --json >/dev/null 2>"$db/stop"
+    rc=$?
+    [ "$rc" -eq 86 ] && grep -q "stopped after $k files" "$db/stop" &&
+        ok "tier:blocks stopped after $k files" || bad "tier:blocks stop $k: exit $rc"
+done
+j=$("$solve" $c4 --solver tier:blocks,part=2048 --threads 2 --db "$db/b" --json)
+[ "$(echo "$j" | jq -c '[.db_checksum, .value, .remoteness, .positions, .wins, .losses,
+    .ties]')" = "$want" ] &&
+    echo "$j" | jq -e '.solver_stats.blocks_parts_loaded > 0 and
+        .solver_stats.blocks_parts_solved > 0' >/dev/null &&
+    ok "tier:blocks resumed after five stops: tier:window's checksum" ||
+    bad "tier:blocks resumed: $j, want $want"
+p=----/----/o---/x---
+[ "$("$solve" $c4 --db "$db/b" --query $p --json | jq -c .query)" = \
+    "$("$solve" $c4 --solver dfs --query $p --json | jq -c .query)" ] &&
+    ok "tier:blocks database queried" || bad "tier:blocks database queried"
+a=$("$solve" $c4 --solver dfs --analyze --json | jq -c '[.value, .positions, .wins, .losses,
+    .ties, .by_remoteness]')
+k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wins, .losses,
+    .ties, .by_remoteness]')
+[ "$a" = "$k" ] && ok "tier:blocks database analyzed" ||
+    bad "tier:blocks database analyzed: $k, dfs: $a"
+"$solve" $c4 --db "$db/b" --verify --threads 2 --json |
+    jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
+    ok "tier:blocks database verified" || bad "tier:blocks database verified"
+refuse "tier:blocks without --db" "needs --db" $c4 --solver tier:blocks
+# The free-disk check (solvers/tier/files.c), its free space given by
+# GAMESMAN_TIER_FREE_DISK: 1000 bytes cannot hold 4x4's parts, refused
+# before a part is written; the same DIR then solves to tier:window's
+# checksum once the space is there.
+GAMESMAN_TIER_FREE_DISK=1000 "$solve" $c4 --solver tier:blocks --db "$db/full" \
+    >/dev/null 2>"$db/full.err"
+rc=$?
+[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] &&
+    grep -q "^solve: the tiers still to write need up to .* which has 1000 B free" \
+        "$db/full.err" && ! ls "$db/full" | grep -q "^tier-" &&
+    ok "tier:blocks refused on too little free disk" ||
+    bad "tier:blocks on 1000 B free: exit $rc, $(cat "$db/full.err")"
+[ "$("$solve" $c4 --solver tier:blocks --db "$db/full" --json | jq -c '[.db_checksum, .value,
+    .remoteness, .positions, .wins, .losses, .ties]')" = "$want" ] &&
+    ok "tier:blocks after the refusal: tier:window's checksum" ||
+    bad "tier:blocks after the refusal"
+# tier:estimate with --db DIR (DIR not made): runs, writes nothing (DIR
+# still absent) and looks at the free disk where DIR would be made, which
+# df reports too (within 1 GB: other programs write meanwhile).
+j=$("$solve" $c4 --solver tier:estimate,blocks --db "$db/est/sub" --json 2>"$db/est.err")
+rc=$?
+free=$(df -B1 --output=avail "$db" | tail -1)
+[ "$rc" -eq 0 ] && [ ! -e "$db/est" ] && grep -q "nothing written in $db/est/sub" "$db/est.err" &&
+    echo "$j" | jq -e --argjson f "$free" '.solver_stats.estimate_only == 1 and
+        (.solver_stats.est_disk_free_bytes - $f | fabs) < 1e9' >/dev/null &&
+    ok "tier:estimate with --db: writes nothing, checks DIR's disk" ||
+    bad "tier:estimate with --db: exit $rc, $(cat "$db/est.err" | tail -1)"
 "$solve" tictactoe --solver retro --db "$db/r" --json >/dev/null
 k=$("$solve" tictactoe --db "$db/r" --analyze --json | jq -c '[.solver, .value, .positions,
     .wins, .losses, .ties, .draws]')

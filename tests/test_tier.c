@@ -27,6 +27,10 @@
  *   - a flipped block byte, a flipped index byte, a flipped header byte, a
  *     truncated file, a file of another variant and another tier's file are
  *     each refused (ERR_IO); tests/test_store.c has the crafted files;
+ * tier:blocks on Connect Four 4x4 and 5x4: the parts on disk equal dfs's
+ * records position by position and tier:window's checksum and totals, on
+ * 1 and 2 threads, fast and generic, and a rerun loads them all; refused
+ * without --db or memory (tests/cli.sh kills and resumes it);
  * and the memory budget: a budget too small for the whole database falls
  * back to the tiers in use, one too small for those is refused
  * (ERR_MEMORY); tiers that form a cycle are refused (ERR_INTERNAL); and
@@ -36,12 +40,15 @@
 #include "tests/testgraph.h"
 #include "tests/testutil.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/mem.h"
+#include "solvers/store.h"
+#include "solvers/tier/graph.h"
 
 static void solve_ok(const Game *g, const char *opts, int threads, const char *dir,
                      SolveResult *res) {
@@ -539,6 +546,180 @@ static void files_resume(void **state) {
     game_destroy(g);
 }
 
+/* tier:blocks (solvers/tier/blocks.c) on a Connect Four board: the parts
+ * written to --db, read back through the database reader, are dfs's
+ * records and the whole tier solve's, tier by tier, byte for byte; the
+ * checksum, root and totals are tier:window's (and the whole solve's);
+ * the walks make the same game calls; 1 and 2 threads, the fast path and
+ * the generic one, parts cut mid-block and parts of whole blocks all give
+ * the same checksum; and a second run loads every part, making no game
+ * call. */
+typedef struct BlocksCase {
+    const char *spec;
+    const char *parts[2]; /* option strings: tiny parts, larger ones */
+} BlocksCase;
+
+static const BlocksCase blocks_cases[] = {
+    {"connect4:w=4,h=4", {"blocks,part=1000," SMALL_CHUNKS, "blocks,part=8192"}},
+    {"connect4:w=5,h=4", {"blocks,part=100000," SMALL_CHUNKS, "blocks,part=1000000"}},
+};
+
+static void blocks_same_totals(const SolveResult *a, const SolveResult *b) {
+    assert_true(a->has_checksum && b->has_checksum);
+    assert_int_equal(a->checksum, b->checksum);
+    assert_int_equal(a->root.value, b->root.value);
+    assert_int_equal(a->root.remoteness, b->root.remoteness);
+    assert_true(a->has_summary && b->has_summary);
+    assert_int_equal(a->summary.positions, b->summary.positions);
+    assert_memory_equal(a->summary.count, b->summary.count, sizeof a->summary.count);
+    assert_int_equal(a->summary.max_remoteness, b->summary.max_remoteness);
+    assert_memory_equal(a->summary.by_remoteness, b->summary.by_remoteness,
+                        (a->summary.max_remoteness + 1) * sizeof *a->summary.by_remoteness);
+}
+
+static void blocks_matches(void **state) {
+    const BlocksCase *c = *state;
+    Game *g = test_game(c->spec);
+    SolveResult oracle, whole, window, blocks, other;
+    test_solve("dfs", g, &oracle);
+    solve_ok(g, NULL, 2, NULL, &whole);
+    solve_ok(g, "window", 2, NULL, &window);
+    assert_true(whole.has_db);
+    test_assert_same_db(&oracle.db, &whole.db);
+    assert_int_equal(whole.checksum, window.checksum);
+    char *dir = make_dir();
+    solve_ok(g, c->parts[0], 2, dir, &blocks);
+    assert_false(blocks.has_db);
+    assert_true(blocks.saved_db);
+    assert_int_equal(test_extra(&blocks, "fast_path"), 1);
+    assert_true(test_extra(&blocks, "blocks_parts") > g->tiers->count(g));
+    assert_int_equal(test_extra(&blocks, "blocks_parts_solved"),
+                     test_extra(&blocks, "blocks_parts"));
+    blocks_same_totals(&window, &blocks);
+    /* the same walks: every expansion and child, as tier:window's */
+    assert_int_equal(blocks.counters.primitive, window.counters.primitive);
+    assert_int_equal(blocks.counters.do_move, window.counters.do_move);
+    assert_int_equal(blocks.counters.calls, window.counters.calls);
+    assert_int_equal(blocks.counters.edges, window.counters.edges);
+    /* position by position, from the files, through the reader */
+    Store st;
+    Error err = {0};
+    if (store_open(g, dir, &st, &err) != ERR_OK) {
+        fail_msg("store_open %s: %s", dir, err.msg);
+    }
+    for (int t = 0; t < g->tiers->count(g); t++) {
+        Database v;
+        assert_int_equal(store_tier_load(&st, t, 2, &v, &err), ERR_OK);
+        Position first = g->tiers->first(g, t);
+        assert_int_equal(v.size, g->tiers->size(g, t));
+        assert_int_equal(v.width, oracle.db.width);
+        for (uint64_t i = 0; i < v.size; i++) {
+            if (db_peek(&v, i) != db_peek(&oracle.db, first + i)) {
+                fail_msg("%s tier %d index %" PRIu64 ": %u on disk, %u by dfs", c->spec, t, i,
+                         db_peek(&v, i), db_peek(&oracle.db, first + i));
+            }
+        }
+        db_destroy(&v);
+    }
+    store_close(&st);
+    /* a complete database: loaded, not solved */
+    solve_ok(g, c->parts[0], 1, dir, &other);
+    blocks_same_totals(&window, &other);
+    assert_int_equal(test_extra(&other, "blocks_parts_loaded"), test_extra(&other, "blocks_parts"));
+    assert_int_equal(test_extra(&other, "blocks_parts_solved"), 0);
+    assert_int_equal(other.counters.primitive, 0);
+    assert_int_equal(other.counters.do_move, 0);
+    solve_result_free(&other);
+    test_remove_dir(dir);
+    /* one thread, the generic path, whole blocks in larger parts */
+    const char *more[] = {c->parts[1], "generic,blocks"};
+    for (int k = 0; k < 2; k++) {
+        dir = make_dir();
+        solve_ok(g, more[k], k + 1, dir, &other);
+        assert_int_equal(test_extra(&other, "fast_path"), k == 0);
+        blocks_same_totals(&window, &other);
+        solve_result_free(&other);
+        test_remove_dir(dir);
+    }
+    solve_result_free(&blocks);
+    solve_result_free(&window);
+    solve_result_free(&whole);
+    solve_result_free(&oracle);
+    game_destroy(g);
+}
+
+/* tier:blocks' parts (graph.h tier_graph_part_end) on Connect Four 5x4,
+ * whose blocks (one per vector of column heights) have C(n, ceil(n/2))
+ * slots in tier n, for part sizes below, among and above the block sizes:
+ * the parts tile each tier in order, none holds more than the target;
+ * where a block fits the target, each part ends on a block boundary (or
+ * the tier's end) and is maximal (one more block would not fit); where it
+ * does not, each part is the target's size but the last of the block. */
+static void blocks_parts(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=5,h=4");
+    TierGraph gr;
+    Error err = {0};
+    assert_int_equal(tier_graph_build(g, &gr, &err), ERR_OK);
+    const uint64_t targets[] = {64, 1000, 100000, UINT64_C(1) << 26};
+    for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++) {
+        uint64_t target = targets[k];
+        for (int t = 0; t < gr.ntiers; t++) {
+            uint64_t size = gr.node[t].size, bs = 1;
+            for (int i = 0; i < (t + 1) / 2; i++) { /* C(t, ceil(t/2)) */
+                bs = bs * (uint64_t)(t - i) / (uint64_t)(i + 1);
+            }
+            assert_int_equal(size % bs, 0);
+            uint64_t lo = 0;
+            while (lo < size) {
+                uint64_t hi = tier_graph_part_end(&gr, t, lo, target);
+                assert_true(hi > lo && hi <= size && hi - lo <= target);
+                if (hi < size && bs <= target) {
+                    assert_int_equal(hi % bs, 0);
+                    assert_true(hi + bs - lo > target);
+                } else if (hi < size) {
+                    assert_true(hi - lo == target || hi % bs == 0);
+                }
+                lo = hi;
+            }
+        }
+    }
+    TierBlocksMemory m;
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, &m);
+    assert_true(m.largest_part <= 1000);
+    assert_int_equal(m.parts, 3 * m.largest_part);
+    assert_int_equal(m.caches, 2 * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES);
+    /* the forward pass holds tier n's bitmap and tier n + 1's (a chain) */
+    uint64_t pair = 0;
+    for (int t = 0; t + 1 < gr.ntiers; t++) {
+        uint64_t b = (tier_words(gr.node[t].size) + tier_words(gr.node[t + 1].size)) * 8;
+        pair = b > pair ? b : pair;
+    }
+    assert_int_equal(m.bitmaps, pair);
+    assert_true(m.bitmaps < tier_graph_words(&gr) * 8);
+    tier_graph_free(&gr);
+    game_destroy(g);
+}
+
+/* tier:blocks' refusals: no --db, the memory budget (with the model's
+ * figures). */
+static void blocks_refused(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(test_run_tier(g, "blocks", 1, NULL, &res, &err), ERR_USAGE);
+    assert_non_null(strstr(err.msg, "needs --db"));
+    char *dir = make_dir();
+    mem_set_limit(4096);
+    ErrCode rc = test_run_tier(g, "blocks", 1, dir, &res, &err);
+    mem_set_limit(0);
+    assert_int_equal(rc, ERR_MEMORY);
+    assert_non_null(strstr(err.msg, "tier:blocks (bitmaps"));
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 static void files_refused(void **state) {
     (void)state;
     Game *g = test_game("tictactoe");
@@ -640,7 +821,7 @@ static void cyclic_tiers_refused(void **state) {
 int main(void) {
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
-    struct CMUnitTest *tests = calloc(6 * nspecs + 8, sizeof *tests);
+    struct CMUnitTest *tests = calloc(6 * nspecs + 16, sizeof *tests);
     PortableCase *cases = calloc(nspecs + 1, sizeof *cases);
     assert_non_null(tests);
     assert_non_null(cases);
@@ -704,6 +885,8 @@ int main(void) {
         {"work dir: write, reload, resume", files_resume},
         {"work dir: corrupt, truncated, foreign files refused", files_refused},
         {"memory budget: tiers in use, then refused", memory_budget},
+        {"tier:blocks refused without --db or memory", blocks_refused},
+        {"tier:blocks parts: whole blocks within the target", blocks_parts},
         {"cyclic tiers refused", cyclic_tiers_refused},
         {"estimate: nothing solved, exact counts on a small game", estimate_small},
         {"estimate: loopy tiers closed, counts equal to retro's", estimate_loopy},
@@ -712,6 +895,17 @@ int main(void) {
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
         tests[n++] = (struct CMUnitTest){.name = test_strdupf("%s", fixed[i].name),
                                          .test_func = fixed[i].fn};
+    }
+    for (size_t i = 0; i < sizeof blocks_cases / sizeof blocks_cases[0]; i++) {
+        if (i > 0 && !test_heavy_enabled()) {
+            break; /* 5x4: seconds under the sanitizers */
+        }
+        tests[n++] = (struct CMUnitTest){
+            .name = test_strdupf("tier:blocks matches dfs, tier and tier:window on %s",
+                                 blocks_cases[i].spec),
+            .test_func = blocks_matches,
+            .initial_state = (void *)&blocks_cases[i],
+        };
     }
     int failed = test_run_group("tier", tests, n);
     free(tests);

@@ -3,8 +3,11 @@
  * solver_stats, est_*): per tier its number and name (TierOps.name), the
  * hash slots and a bound on its
  * reachable positions, the memory mode the solve would choose and its peak
- * (the tier graph's memory model, graph.h), the disk the tier files take
- * (--work-dir), and the time from a calibration run.
+ * (the tier graph's memory model, graph.h), tier:blocks' peak (graph.h
+ * tier_graph_blocks_memory, for a game that mode solves), the disk the tier files take
+ * and, with --db DIR, the free space of DIR's disk (of its nearest existing
+ * parent when DIR is not made yet; DIR is neither created nor written:
+ * res->estimate_only), and the time from a calibration run.
  *
  * Calibration: the forward pass over the first tiers in solve order from
  * the initial position's (one thread), each tier's bitmap allocated when a
@@ -25,9 +28,11 @@
  * underestimate; the largest loopy pass's working set (tier_loopy_bytes,
  * on the reachable count or its bound) is added to the peak.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/statvfs.h>
 
 #include "core/clock.h"
@@ -196,17 +201,37 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
             mem_format(bitmaps, b, sizeof b), mem_format(records, c, sizeof c), lp,
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
+    tier_blocks_estimate(s, budget); /* tier:blocks' model, for a game it can solve */
     fprintf(stderr,
             "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
             mem_format(files, a, sizeof a));
     const char *dir = s->files != NULL ? s->files->work_dir : NULL;
-    if (dir != NULL) {
+    if (dir != NULL) { /* --db DIR: its disk's free space; DIR is neither created nor written */
+        char where[4096];
+        snprintf(where, sizeof where, "%s", dir);
         struct statvfs vfs;
-        if (statvfs(dir, &vfs) == 0) {
-            uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-            fprintf(stderr, "; %s free in %s: %s", mem_format(free_bytes, b, sizeof b), dir,
-                    files <= free_bytes ? "fits" : "does NOT fit");
+        bool known = statvfs(where, &vfs) == 0;
+        while (!known && errno == ENOENT) { /* DIR not made yet: the disk it would be made on */
+            char *slash = strrchr(where, '/');
+            if (slash == NULL) {
+                snprintf(where, sizeof where, ".");
+            } else if (slash == where) {
+                where[1] = '\0';
+            } else {
+                *slash = '\0';
+            }
+            known = statvfs(where, &vfs) == 0;
+            if (!known && (strcmp(where, ".") == 0 || strcmp(where, "/") == 0)) {
+                break;
+            }
         }
+        if (known) {
+            uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+            fprintf(stderr, "; %s free in %s: %s", mem_format(free_bytes, b, sizeof b), where,
+                    files <= free_bytes ? "fits" : "does NOT fit");
+            solve_result_extra(s->res, "est_disk_free_bytes", (double)free_bytes);
+        }
+        fprintf(stderr, "; nothing written in %s", dir);
     }
     fprintf(stderr, "\n");
     double elapsed = est.elapsed;
@@ -238,6 +263,7 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
                 label, expanded, elapsed, rate, s->threads, upper, about, fraction, label, guess);
     }
     solve_result_extra(s->res, "estimate_only", 1);
+    s->res->estimate_only = true; /* nothing to save in --db DIR */
     solve_result_extra(s->res, "est_slots", (double)slots);
     solve_result_extra(s->res, "est_reachable_bound", (double)bound);
     solve_result_extra(s->res, "est_reachable_exact", (double)exact);

@@ -122,13 +122,17 @@ ErrCode tier_files_open(TierSolve *s) {
     dbstore_clean_tmp(&f->dir); /* the directory accepted: interrupted writers' temporary files */
     uint64_t left = 0;
     bool all_tiers = true;
-    for (int t = 0; t < s->gr.ntiers; t++) {
+    for (int t = 0; t < s->gr.ntiers && s->blocks == NULL; t++) {
         char name[DBSTORE_NAME_MAX];
         store_tier_name(t, name, sizeof name);
         if (!dbstore_exists(&f->dir, name)) {
             left += db_bytes(s->gr.node[t].size, s->width, s->winby) + DBSTORE_HEADER_BYTES;
             all_tiers = false;
         }
+    }
+    if (s->blocks != NULL) { /* tier:blocks: its part files */
+        left = tier_blocks_disk_left(s);
+        all_tiers = left == 0;
     }
     if (!all_tiers && !dbstore_exists(&f->dir, "reach.gmdb")) {
         left += tier_graph_words(&s->gr) * 8 + DBSTORE_HEADER_BYTES;
@@ -139,6 +143,12 @@ ErrCode tier_files_open(TierSolve *s) {
                          strerror(errno));
     }
     uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    /* Tests: GAMESMAN_TIER_FREE_DISK=BYTES stands for the free space, so the
+     * refusal is tested without filling a disk (tests/cli.sh). */
+    const char *fake = getenv("GAMESMAN_TIER_FREE_DISK");
+    if (fake != NULL) {
+        free_bytes = strtoull(fake, NULL, 10);
+    }
     if (left > free_bytes) {
         char a[32], b[32];
         return error_set(s->err, ERR_IO,
@@ -278,10 +288,11 @@ static ErrCode check_reach(TierSolve *s) {
 }
 
 /* The bitmaps of a complete database, whose reach file is gone (the records
- * say which positions are reached): from every tier file, when the
- * directory's manifest says the database is complete; *found stays false
- * otherwise. Each tier is read again by the backward pass (and checked
- * then). */
+ * say which positions are reached): from every record file the directory's
+ * manifest lists (a file per tier, or, as tier:blocks writes them, a tier
+ * in parts: header `first` and `records`), when it says the database is
+ * complete; *found stays false otherwise. Each tier is read again by the
+ * backward pass (and checked then). */
 static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
     TierFiles *f = s->files;
     DbManifest m;
@@ -291,39 +302,62 @@ static ErrCode reach_from_tiers(TierSolve *s, bool *found) {
         return rc;
     }
     bool complete = m.complete && strcmp(m.layout, "tiers") == 0;
-    dbstore_manifest_free(&m);
-    if (!complete) {
-        return ERR_OK;
+    /* the records each tier's files cover: the whole tier, in the end */
+    uint64_t *covered = mem_calloc((size_t)s->gr.ntiers, sizeof *covered, "the bitmaps", s->err);
+    if (covered == NULL) {
+        dbstore_manifest_free(&m);
+        return ERR_MEMORY;
     }
-    for (int t = 0; t < s->gr.ntiers && rc == ERR_OK; t++) {
+    for (int k = 0; k < m.nfiles && complete && rc == ERR_OK; k++) {
+        const DbManifestFile *mf = &m.files[k];
+        int t = mf->index;
+        if (t < 0 || t >= s->gr.ntiers || mf->first > s->gr.node[t].size ||
+            mf->records > s->gr.node[t].size - mf->first) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/manifest lists %s outside the tiers of %s; remove the manifest "
+                           "(the tiers will be solved again) or use another --db",
+                           f->work_dir, mf->name, s->spec);
+            break;
+        }
         TierInfo *ti = &s->t[t];
-        uint64_t size = s->gr.node[t].size;
+        covered[t] += mf->records;
         Database v;
-        rc = db_create(&v, size, s->width, s->winby, s->err);
+        rc = db_create(&v, mf->records, s->width, s->winby, s->err);
         if (rc != ERR_OK) {
             break;
         }
         DbStoreInfo info;
-        char name[DBSTORE_NAME_MAX];
         bool here = false;
         file_info(s, DBSTORE_RECORDS, t, &info);
-        store_tier_name(t, name, sizeof name);
-        rc = dbstore_read(&f->dir, name, &info, v.r8 != NULL ? (void *)v.r8 : (void *)v.r16,
+        info.records = mf->records;
+        info.first = mf->first;
+        rc = dbstore_read(&f->dir, mf->name, &info, v.r8 != NULL ? (void *)v.r8 : (void *)v.r16,
                           v.winby, s->threads, &here, NULL, NULL, s->err);
         if (rc == ERR_OK && !here) {
             rc = error_set(s->err, ERR_IO,
                            "%s/%s is missing, though the manifest lists it; remove the "
                            "manifest (the tier will be solved again) or use another --db",
-                           f->work_dir, name);
+                           f->work_dir, mf->name);
         }
-        for (uint64_t i = 0; i < size && rc == ERR_OK; i++) {
+        for (uint64_t i = 0; i < mf->records && rc == ERR_OK; i++) {
             if (db_peek(&v, i) != DB_UNREACHED) {
-                ti->reach[i / 64] |= UINT64_C(1) << (i % 64);
+                uint64_t j = mf->first + i;
+                ti->reach[j / 64] |= UINT64_C(1) << (j % 64);
             }
         }
         db_destroy(&v);
     }
-    *found = rc == ERR_OK;
+    for (int t = 0; t < s->gr.ntiers && complete && rc == ERR_OK; t++) {
+        if (covered[t] != s->gr.node[t].size) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/manifest lists files that do not cover tier %d; remove the "
+                           "manifest (the tiers will be solved again) or use another --db",
+                           f->work_dir, t);
+        }
+    }
+    free(covered);
+    dbstore_manifest_free(&m);
+    *found = complete && rc == ERR_OK;
     return rc;
 }
 
@@ -528,7 +562,9 @@ ErrCode tier_files_drain(TierSolve *s) {
 ErrCode tier_files_finish(TierSolve *s, const DbSummary *sum) {
     ErrCode rc = ERR_OK;
     if (s->files != NULL && dist_size() == 1) {
-        if (s->sector == NULL) {
+        if (s->blocks != NULL) {
+            rc = tier_blocks_finish_dir(s, sum); /* the parts of every tier */
+        } else if (s->sector == NULL) {
             rc = finish_dir(s, sum);
         } else {
             /* tier:sector: the tier files are the saved database; the

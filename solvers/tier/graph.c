@@ -1,11 +1,14 @@
 /* solvers/tier/graph.c: the tier graph (graph.h): tiers, children, the
  * solve order by a depth-first postorder, the window replay and the memory
- * model, for the tier solver and bin/tier-plan alike. O(tiers + edges). */
+ * models (the window's and tier:blocks' parts), for the tier solver and
+ * bin/tier-plan alike. O(tiers + edges), the parts O(parts). */
 #include "solvers/tier/graph.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/db.h"
+#include "core/dbstore.h"
 #include "core/mem.h"
 
 /* Postorder DFS over children: a tier comes after all its children.
@@ -187,4 +190,85 @@ void tier_graph_memory(const TierGraph *gr, unsigned width, bool winby, int slic
     }
     m->full = db_bytes(gr->g->num_positions, width, winby) + m->bitmaps +
               (gr->tier_major ? 0 : m->window);
+}
+
+uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t target) {
+    uint64_t size = gr->node[t].size;
+    const TierOps *to = gr->g->tiers;
+    uint64_t bs = to->block_size != NULL && gr->tier_major ? to->block_size(gr->g, t) : 0;
+    uint64_t end = size - lo <= target ? size : lo + target;
+    if (bs > 0 && end < size) {
+        uint64_t next = (lo / bs + 1) * bs; /* the first block boundary after lo */
+        if (next - lo <= target) {
+            end = lo + target - (lo + target) % bs; /* the last one within target */
+        }
+    }
+    return end;
+}
+
+uint64_t tier_graph_reach_peak(const TierGraph *gr) {
+    uint8_t *state = calloc((size_t)gr->ntiers, 1); /* 0 new, 1 in memory, 2 walked */
+    if (state == NULL) {
+        return tier_graph_words(gr) * 8; /* every bitmap: a bound */
+    }
+    uint64_t cur = 0, peak = 0;
+    for (int k = gr->ntiers - 1; k >= 0; k--) {
+        int t = gr->order[k];
+        const TierNode *n = &gr->node[t];
+        if (state[t] == 0) {
+            cur += tier_words(n->size) * 8;
+        }
+        state[t] = 1;
+        for (int c = 0; c < n->nchildren; c++) {
+            int ct = n->children[c];
+            if (state[ct] == 0) {
+                state[ct] = 1;
+                cur += tier_words(gr->node[ct].size) * 8;
+            }
+        }
+        peak = cur > peak ? cur : peak;
+        state[t] = 2;
+        cur -= tier_words(n->size) * 8;
+    }
+    free(state);
+    return peak;
+}
+
+void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,
+                              int threads, TierBlocksMemory *m) {
+    memset(m, 0, sizeof *m);
+    m->bitmaps = tier_graph_reach_peak(gr);
+    uint64_t per_block = DBSTORE_BLOCK_BYTES / width;
+    const TierOps *to = gr->g->tiers;
+    uint64_t *parts = calloc((size_t)gr->ntiers, sizeof *parts);
+    for (int t = 0; t < gr->ntiers; t++) {
+        uint64_t size = gr->node[t].size;
+        for (uint64_t lo = 0; lo < size;) {
+            uint64_t hi = tier_graph_part_end(gr, t, lo, part_records);
+            m->largest_part = hi - lo > m->largest_part ? hi - lo : m->largest_part;
+            m->nparts++;
+            if (parts != NULL) {
+                parts[t]++;
+            }
+            lo = hi;
+        }
+        uint64_t bs = to->block_size != NULL && gr->tier_major ? to->block_size(gr->g, t) : 0;
+        m->largest_block = bs > m->largest_block ? bs : m->largest_block;
+    }
+    for (int t = 0; t < gr->ntiers; t++) {
+        uint64_t idx = 0;
+        for (int k = 0; k < gr->node[t].nchildren; k++) {
+            int c = gr->node[t].children[k];
+            /* per part: its file's state and dictionary; per file block, 16 bytes */
+            uint64_t nparts = parts != NULL ? parts[c] : gr->node[c].size / per_block + 1;
+            idx += nparts * TIER_BLOCKS_FILE_BYTES +
+                   (gr->node[c].size + nparts * (per_block - 1)) / per_block * 16;
+        }
+        m->indexes = idx > m->indexes ? idx : m->indexes;
+    }
+    free(parts);
+    m->parts = 3 * m->largest_part * width;
+    m->caches = (uint64_t)threads * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES;
+    m->rest = TIER_BLOCKS_REST_BYTES + (uint64_t)threads * TIER_BLOCKS_THREAD_BYTES;
+    m->total = m->bitmaps + m->parts + m->caches + m->indexes + m->rest;
 }

@@ -88,4 +88,53 @@ typedef struct TierMemory {
 void tier_graph_memory(const TierGraph *gr, unsigned width, bool winby, int sliced_ranks,
                        TierMemory *m);
 
+/* tier:blocks (solvers/tier/blocks.c): a tier is solved in parts, each a
+ * file of the database directory. The part that starts at local index lo
+ * of tier t ends at tier_graph_part_end: at most `target` records on, at
+ * the last boundary of the game's blocks (TierOps.block_size) that keeps
+ * it within target, or, when the next block boundary lies farther than
+ * target (a block larger than a part), target records on; at the tier's
+ * end at the latest. So a part is a run of whole blocks unless a block
+ * alone exceeds the target, and never holds more than target records. */
+uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t target);
+
+/* The bitmaps tier:blocks' forward pass holds at its fullest (bytes): a
+ * tier's while it is walked and its child tiers' from their first parent's
+ * walk to their own, the solve order replayed backwards. The backward pass
+ * holds one tier's. O(tiers + edges). */
+uint64_t tier_graph_reach_peak(const TierGraph *gr);
+
+/* The memory model of tier:blocks on `threads` threads with parts of at
+ * most part_records records (each record `width` bytes; no WinBy):
+ *   bitmaps   tier_graph_reach_peak: the bitmaps of a tier and its
+ *             children, one bit a slot (the others on disk);
+ *   parts     3 parts: the one being solved, the one the background writer
+ *             compresses meanwhile, and its compressed pieces in flight (at
+ *             most its raw size);
+ *   caches    per thread, TIER_BLOCKS_CACHE decompressed blocks of the child
+ *             tiers' files (DBSTORE_BLOCK_BYTES each);
+ *   indexes   the open child parts: per part file TIER_BLOCKS_FILE_BYTES
+ *             (its DbStoreFile and zstd dictionary), per file block of
+ *             DBSTORE_BLOCK_BYTES / width records 16 bytes of index, at the
+ *             tier whose child tiers need the most;
+ *   rest      TIER_BLOCKS_REST_BYTES, and per thread TIER_BLOCKS_THREAD_BYTES:
+ *             its zstd decompression context, a compressor of the
+ *             background writer and its scratch (core/dbwriter.h), the
+ *             solver's own tables.
+ * Also: the number of parts and the largest part and block, for the
+ * estimate. O(tiers + parts). */
+#define TIER_BLOCKS_CACHE 4096
+#define TIER_BLOCKS_PART_DEFAULT (UINT64_C(1) << 25)
+/* An open part file: its DbStoreFile (4.3 KiB) and the ZSTD_DDict of its
+ * 4 KiB dictionary, rounded up (checked in docs/connect-four.md). */
+#define TIER_BLOCKS_FILE_BYTES (UINT64_C(48) << 10)
+#define TIER_BLOCKS_REST_BYTES (UINT64_C(1) << 20)
+#define TIER_BLOCKS_THREAD_BYTES (UINT64_C(512) << 10)
+typedef struct TierBlocksMemory {
+    uint64_t bitmaps, parts, caches, indexes, rest, total;
+    uint64_t nparts, largest_part, largest_block;
+} TierBlocksMemory;
+void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,
+                              int threads, TierBlocksMemory *m);
+
 #endif /* SOLVERS_TIER_GRAPH_H */

@@ -5,7 +5,8 @@
  * TierSolve holds what every mode uses (the game, the tier graph, one
  * TierInfo a tier, the threads, progress); each mode's own state is a
  * struct of its own, NULL when the mode is off: files (--db), dist (N > 1
- * MPI ranks), sliced (tier:sliced on N > 1 ranks), sector (tier:sector).
+ * MPI ranks), sliced (tier:sliced on N > 1 ranks), sector (tier:sector),
+ * blocks (tier:blocks).
  * The per-tier loop (solve.c) calls the phases of every unit in a fixed
  * order; a phase whose mode is off returns at once.
  */
@@ -104,6 +105,9 @@ typedef struct TierSector {
     uint64_t count[VALUE_COUNT]; /* its own positions by value */
 } TierSector;
 
+/* tier:blocks (blocks.c): its state is private to blocks.c. */
+typedef struct TierBlocks TierBlocks;
+
 typedef struct TierSolve {
     const Game *g;
     const GpsOps *fam; /* NULL: stateless family */
@@ -145,6 +149,7 @@ typedef struct TierSolve {
     TierDist *dist;
     TierSliced *sliced;
     TierSector *sector;
+    TierBlocks *blocks;
 } TierSolve;
 
 /* Whether observer o (NULL: none) shows pass `pass`. */
@@ -298,6 +303,30 @@ ErrCode tier_sector_plan(TierSolve *s, int sector);
 ErrCode tier_sector_reach(TierSolve *s);
 void tier_sector_count(TierSolve *s, int t);
 void tier_sector_report(const TierSolve *s);
+
+/* ----------------------------------------------------------- blocks.c */
+
+/* tier:blocks: the parts of every tier planned and the mode's
+ * combinations checked (on: the option; part: records a part at most;
+ * estimating: tier:estimate, which needs no --db); off: nothing. */
+ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating);
+/* The memory model against the budget (choose_mode): ERR_MEMORY with the
+ * estimate when it does not fit. */
+ErrCode tier_blocks_fits(TierSolve *s);
+/* Raw bytes of the part files not yet in the directory (the free-disk
+ * check of tier_files_open). */
+uint64_t tier_blocks_disk_left(const TierSolve *s);
+/* The forward pass with the bitmaps on disk, a tier and its children in
+ * memory (replaces solve.c's reachability). */
+ErrCode tier_blocks_reach(TierSolve *s);
+/* The backward pass, part by part (replaces solve.c's per-tier phases). */
+ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum);
+/* The manifest listing every part (files.c's tier_files_finish). */
+ErrCode tier_blocks_finish_dir(TierSolve *s, const DbSummary *sum);
+/* The estimate's line, the result's figures, the end. */
+void tier_blocks_estimate(const TierSolve *s, uint64_t budget);
+void tier_blocks_report(const TierSolve *s);
+void tier_blocks_free(TierSolve *s);
 
 /* --------------------------------------------------------- estimate.c */
 

@@ -38,11 +38,12 @@
  * loopy.c loopy tiers (moves that stay in the tier: Morris sectors, Dodgem
  * tiers; retro's frontier algorithm within the tier), files.c the database
  * directory, dist.c MPI ranks and tier:sliced, sector.c tier:sector,
- * estimate.c tier:estimate. Loopy games without tiers are refused
- * (NEEDS_TIERS). observer.h is the public visit hook: tier_solve_observed
- * is this solve with an observer that the walks and the loopy passes show
- * each expanded position to, so that an instrumented variant of the
- * solver is one file (solvers/tier_probe.c); tier itself passes none.
+ * estimate.c tier:estimate, blocks.c tier:blocks. Loopy games without
+ * tiers are refused (NEEDS_TIERS). observer.h is the public visit hook:
+ * tier_solve_observed is this solve with an observer that the walks and
+ * the loopy passes show each expanded position to, so that an
+ * instrumented variant of the solver is one file (solvers/tier_probe.c);
+ * tier itself passes none.
  *
  * Memory modes, chosen from the graph's memory model before anything is
  * allocated:
@@ -56,6 +57,9 @@
  *     the root value and the totals (res->summary) but no database, and a
  *     note on stderr says so.
  *   - refused: when not even that fits, ERR_MEMORY with the estimate.
+ *   - tier:blocks (blocks.c): the backward pass part by part, the child
+ *     records read from the database on disk; its own memory model
+ *     (graph.h tier_graph_blocks_memory), refused when it does not fit.
  *
  * Game calls: the GPS-cached family when the game has it, else GPS, else
  * the stateless family (`tier:stateless` forces it, to measure the
@@ -199,6 +203,10 @@ static void take_root(TierSolve *s, int t) {
 
 /* Chooses the memory mode (see the top of the file) or refuses. */
 static ErrCode choose_mode(TierSolve *s, bool window_only, bool sliced) {
+    if (s->blocks != NULL) { /* tier:blocks: its own memory model (blocks.c) */
+        ErrCode rc = tier_blocks_fits(s);
+        return rc == ERR_OK ? tier_files_open(s) : rc;
+    }
     TierMemory mm;
     tier_graph_memory(&s->gr, s->width, s->winby, sliced ? dist_size() : 0, &mm);
     uint64_t budget = mem_budget();
@@ -238,6 +246,9 @@ static ErrCode choose_mode(TierSolve *s, bool window_only, bool sliced) {
 static ErrCode reachability(TierSolve *s) {
     if (s->sector != NULL) {
         return tier_sector_reach(s);
+    }
+    if (s->blocks != NULL) {
+        return tier_blocks_reach(s);
     }
     uint64_t total_words = tier_graph_words(&s->gr);
     /* One block for all bitmaps, so that the reach file is one part. */
@@ -355,6 +366,9 @@ static ErrCode collect(TierSolve *s, int t, DbSummary *sum) {
 
 /* Backward pass: the phases of every tier, children first. */
 static ErrCode backward(TierSolve *s, DbSummary *sum) {
+    if (s->blocks != NULL) {
+        return tier_blocks_backward(s, sum);
+    }
     ErrCode rc = ERR_OK;
     for (int k = 0; k < s->gr.ntiers && rc == ERR_OK; k++) {
         int t = s->gr.order[k];
@@ -409,6 +423,11 @@ static ErrCode setup(TierSolve *s, const SolveConfig *cfg) {
         rc = tier_sector_plan(s, (int)opt_int(&cfg->options, "sector"));
     }
     if (rc == ERR_OK) {
+        rc = tier_blocks_plan(s, opt_bool(&cfg->options, "blocks"),
+                              (uint64_t)opt_int(&cfg->options, "part"),
+                              opt_bool(&cfg->options, "estimate"));
+    }
+    if (rc == ERR_OK) {
         rc = tier_files_ranks(s);
     }
     return rc;
@@ -449,6 +468,7 @@ static void report(TierSolve *s, DbSummary *sum) {
     solve_result_extra(res, "family_gps", s->fam != NULL);
     solve_result_extra(res, "fast_path", s->fast);
     tier_sector_report(s);
+    tier_blocks_report(s);
     if (s->g->loopy) {
         solve_result_extra(res, "frontier_win_lose", (double)s->loopy_stats[0]);
         solve_result_extra(res, "frontier_tie", (double)s->loopy_stats[1]);
@@ -480,6 +500,7 @@ static void teardown(TierSolve *s, DbSummary *sum) {
     }
     tier_dist_stop(s);
     free(s->reach_block);
+    tier_blocks_free(s);
     tier_files_close(s);
     free(s->sector);
     db_summary_free(sum);
@@ -520,6 +541,9 @@ ErrCode tier_solve_observed(const Game *g, const SolveConfig *cfg, SolveResult *
     ErrCode rc = setup(&s, cfg);
     if (rc == ERR_OK && estimating && s.sector != NULL) {
         rc = error_set(err, ERR_USAGE, "tier:estimate and tier:sector do not go together");
+    }
+    if (rc == ERR_OK && sliced && s.blocks != NULL) {
+        rc = error_set(err, ERR_USAGE, "tier:blocks and tier:sliced do not go together");
     }
     for (int t = 0; rc == ERR_OK && sliced && t < s.gr.ntiers; t++) {
         if (s.gr.node[t].loopy) {
@@ -624,6 +648,16 @@ const OptionSpec tier_solver_options[] = {
      .def = -1,
      .help = "solve this tier and the tiers below it over all their positions (canonical ones "
              "with sym), loading those already in --db: Gasser's sector by sector (-1: off)"},
+    {.name = "blocks",
+     .type = OPT_BOOL,
+     .help = "solve each tier part by part, the child records read from the database on disk "
+             "(--db DIR): memory holds a few parts, not whole tiers (solvers/tier/blocks.c)"},
+    {.name = "part",
+     .type = OPT_INT,
+     .min = 64,
+     .max = INT64_C(1) << 40,
+     .def = (int64_t)TIER_BLOCKS_PART_DEFAULT,
+     .help = "with blocks: records per part file at most (cut at the game's block boundaries)"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,

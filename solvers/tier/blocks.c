@@ -1,0 +1,983 @@
+/* solvers/tier/blocks.c: tier:blocks, the backward pass out of core: each
+ * tier solved part by part, the child records read from the compressed
+ * database on disk, so that memory holds a few parts and caches, never a
+ * whole tier's records.
+ *
+ * A part is a range of a tier's local indices, cut by the tier graph's rule
+ * (graph.h tier_graph_part_end): a run of whole blocks of the game's layout
+ * (TierOps.block_size; Connect Four: one block per vector of column
+ * heights) of at most `part` records, or a piece of a block larger than
+ * that. Every part is one record file of the database directory,
+ * DIR/tier-TTTT-FFFFFFFFFFFF.gmdb (core/dbranks.h: F the part's first local
+ * index; header `first` and `records`), written by the background writer
+ * (core/dbwriter.h) while the next part is solved; the manifest, written
+ * last, lists the parts of each tier in order, as the slices of an N-rank
+ * solve are listed, so --query, --analyze and --verify read the database
+ * like any other (solvers/store.h).
+ *
+ * Per tier, children first (the tier solver's order): the part files of its
+ * child tiers are opened (header and block index; the writer has finished
+ * them), then per part: if its file is there (a resumed run) it is read and
+ * checked record by record against the bitmaps, else its reachable
+ * positions are expanded (the game's fast path TierOps.expand_run or the
+ * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
+ * child's record is read through a per-thread direct-mapped cache of
+ * TIER_BLOCKS_CACHE decompressed file blocks (dbstore_block_read: one
+ * pread, its checksum, one zstd decompression) and folded (core/value.h);
+ * the part goes to the writer. The children of consecutive positions of a
+ * block lie in a few runs of consecutive child indices (Connect Four: one
+ * per open column), so the cache misses about once per child file block
+ * and stream. The totals, the root and each tier's checksum (the chained
+ * dbfile checksum of its records, core/dbfile.h, streamed over the parts)
+ * are those of the other modes, so the database checksum is tier:window's.
+ *
+ * The bitmaps are out of core too (tier_blocks_reach): the forward pass
+ * walks the tiers in topological order with a tier's bitmap and its child
+ * tiers' in memory, writing each to DIR/reach-TTTT.gmdb once walked; the
+ * backward pass reads one tier's bitmap at a time.
+ *
+ * Resuming: the forward pass skips the tiers whose bitmaps (and their
+ * children's) are on disk, and the backward pass loads, not solves, every
+ * part whose file is in DIR; a file whose write was cut short left only a
+ * temporary file, removed at the start. So a run killed at any point
+ * resumes from its finished tiers and parts. The environment variable
+ * GAMESMAN_TIER_BLOCKS_STOP=K (tests) ends the process with _exit(86),
+ * like a kill, right after the K-th file (bitmap written, or part handed
+ * to the writer) of this run.
+ *
+ * Memory (graph.h tier_graph_blocks_memory, checked before anything is
+ * allocated): the bitmaps of a tier and its children, 3 parts, the caches
+ * and the open child parts' block indexes. Still one bit a slot: the
+ * bitmaps (records for reachable positions only, and a forward pass by
+ * blocks, are what remains: docs/connect-four.md).
+ *
+ * Refused: without --db, with tier:sector, tier:sliced or N > 1 ranks,
+ * loopy tiers, WinBy scores, a game that is not tier-major, --query.
+ *
+ * Time: the expansions of the other modes, plus per child file block and
+ * stream one decompression of DBSTORE_BLOCK_BYTES.
+ */
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/dbfile.h"
+#include "core/mem.h"
+#include "solvers/expand.h"
+#include "solvers/store.h"
+#include "solvers/tier/internal.h"
+
+/* One part: its range, its file's header checksum and size, and the file
+ * open for reading while its tier is a child in use. */
+typedef struct BlockPart {
+    uint64_t lo, hi;
+    uint64_t file_sum, file_bytes;
+    DbStoreFile *f; /* NULL: not open */
+    bool written;   /* by this run */
+} BlockPart;
+
+/* A thread's cache of decompressed child file blocks. */
+typedef struct BlockCacheEntry {
+    int tier; /* -1: empty */
+    uint64_t lo, hi;
+} BlockCacheEntry;
+
+typedef struct BlockCache {
+    BlockCacheEntry e[TIER_BLOCKS_CACHE];
+    unsigned char *data; /* TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES */
+    void *dctx;
+    uint64_t misses;
+} BlockCache;
+
+struct TierBlocks {
+    uint64_t target;   /* records a part at most */
+    int *first;        /* [ntiers + 1]: tier t's parts are part[first[t] .. first[t + 1]) */
+    BlockPart *part;   /* every tier's, in tier order */
+    Database buf[2];   /* part buffers (capacity: the largest part) */
+    int busy;          /* the buffer of the last submit (-1: none), which the writer may read */
+    Database cur;      /* the part being solved: buf[k] narrowed to it */
+    uint64_t cur_lo;   /* its first local index */
+    BlockCache *cache; /* [threads] */
+    long stop_after;   /* GAMESMAN_TIER_BLOCKS_STOP (0: never) */
+    long written;      /* files this run wrote or handed to the writer */
+    bool complete;     /* DIR holds the complete database: bitmaps from the records */
+    uint64_t parts_solved, parts_loaded;
+    uint64_t tier_done; /* positions of the tier solved so far (progress) */
+    TierBlocksMemory mem;
+    /* the tier's streamed checksum: whole 32-byte pieces, and the rest */
+    DbfileSum sum;
+    unsigned char carry[32];
+    size_t ncarry;
+};
+
+/* ------------------------------------------------------------ planning */
+
+ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating) {
+    if (!on) {
+        return ERR_OK;
+    }
+    const Game *g = s->g;
+    const char *why = NULL;
+    if (s->files == NULL && !estimating) {
+        why = "needs --db DIR (the solved parts are read back from there)";
+    } else if (s->sector != NULL) {
+        why = "and tier:sector do not go together";
+    } else if (dist_size() > 1) {
+        why = "runs in one process (not under MPI)";
+    } else if (!s->gr.tier_major) {
+        why = "needs a tier-major layout (TierOps.first)";
+    } else if (g->has_winby) {
+        why = "does not keep WinBy scores yet";
+    } else if (s->need_db) {
+        why = "keeps no database in memory: give --db and query the database afterwards";
+    }
+    for (int t = 0; t < s->gr.ntiers && why == NULL; t++) {
+        if (s->gr.node[t].loopy) {
+            why = "does not solve loopy tiers";
+        }
+    }
+    if (why != NULL) {
+        return error_set(s->err, ERR_USAGE, "tier:blocks %s (game '%s')", why, g->module->name);
+    }
+    TierBlocks *b = mem_calloc(1, sizeof *b, "tier:blocks", s->err);
+    if (b == NULL) {
+        return ERR_MEMORY;
+    }
+    s->blocks = b;
+    b->target = part;
+    b->busy = -1;
+    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, &b->mem);
+    b->first = mem_calloc((size_t)s->gr.ntiers + 1, sizeof *b->first, "tier:blocks", s->err);
+    b->part = mem_calloc((size_t)b->mem.nparts, sizeof *b->part, "tier:blocks", s->err);
+    if (b->first == NULL || b->part == NULL) {
+        return ERR_MEMORY;
+    }
+    int k = 0;
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        b->first[t] = k;
+        for (uint64_t lo = 0; lo < s->gr.node[t].size; k++) {
+            b->part[k].lo = lo;
+            b->part[k].hi = lo = tier_graph_part_end(&s->gr, t, lo, part);
+        }
+    }
+    b->first[s->gr.ntiers] = k;
+    const char *stop = getenv("GAMESMAN_TIER_BLOCKS_STOP");
+    b->stop_after = stop != NULL ? strtol(stop, NULL, 10) : 0;
+    return ERR_OK;
+}
+
+ErrCode tier_blocks_fits(TierSolve *s) {
+    const TierBlocksMemory *m = &s->blocks->mem;
+    char what[512], a[32], b[32], c[32], d[32], e[32];
+    snprintf(what, sizeof what,
+             "tier:blocks (bitmaps %s, 3 parts of %" PRIu64 " records %s, %d threads' caches %s, "
+             "child block indexes %s, the rest %s)",
+             mem_format(m->bitmaps, a, sizeof a), m->largest_part,
+             mem_format(m->parts, b, sizeof b), s->threads, mem_format(m->caches, c, sizeof c),
+             mem_format(m->indexes, d, sizeof d), mem_format(m->rest, e, sizeof e));
+    return mem_check(m->total, what, s->err);
+}
+
+static void part_name(int t, const BlockPart *p, char *name, size_t n) {
+    dbranks_part_name(t, p->lo, name, n);
+}
+
+static void part_info(const TierSolve *s, int t, const BlockPart *p, DbStoreInfo *info) {
+    memset(info, 0, sizeof *info);
+    info->kind = DBSTORE_RECORDS;
+    snprintf(info->spec, sizeof info->spec, "%s", s->spec);
+    info->count = s->gr.ntiers;
+    info->index = t;
+    info->width = s->width;
+    info->records = p->hi - p->lo;
+    info->first = p->lo;
+}
+
+uint64_t tier_blocks_disk_left(const TierSolve *s) {
+    const TierBlocks *b = s->blocks;
+    uint64_t left = 0;
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+            char name[DBSTORE_NAME_MAX];
+            part_name(t, &b->part[k], name, sizeof name);
+            if (!dbstore_exists(&s->files->dir, name)) {
+                left +=
+                    db_bytes(b->part[k].hi - b->part[k].lo, s->width, false) + DBSTORE_HEADER_BYTES;
+            }
+        }
+    }
+    return left;
+}
+
+/* ------------------------------------------------------ child records */
+
+/* Child tier ct's part holding local index ci (binary search). */
+static BlockPart *find_part(TierBlocks *b, int ct, uint64_t ci) {
+    int lo = b->first[ct], hi = b->first[ct + 1] - 1;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (b->part[mid].lo <= ci) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return &b->part[lo];
+}
+
+/* The record of local index ci of child tier ct, through the thread's
+ * cache; false (the failure recorded) when its file cannot be read. */
+static inline bool child_raw(TierSolve *s, BlockCache *c, int ct, uint64_t ci, uint32_t *raw) {
+    uint64_t key = ci / (DBSTORE_BLOCK_BYTES / s->width);
+    unsigned slot =
+        (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 32) % TIER_BLOCKS_CACHE;
+    BlockCacheEntry *e = &c->e[slot];
+    unsigned char *data = c->data + (size_t)slot * DBSTORE_BLOCK_BYTES;
+    if (e->tier != ct || ci - e->lo >= e->hi - e->lo) {
+        BlockPart *p = find_part(s->blocks, ct, ci);
+        Error err;
+        if (p->f == NULL || ci >= p->hi) {
+            tier_fail(s, ERR_INTERNAL,
+                      "tier:blocks: tier %d's part holding %" PRIu64 " is not open", ct, ci);
+            return false;
+        }
+        uint64_t k = (ci - p->lo) / p->f->block_records;
+        e->tier = -1;
+        if (dbstore_block_bytes(p->f, k) > DBSTORE_BLOCK_BYTES) {
+            tier_fail(s, ERR_INTERNAL, "%s: a block larger than the cache's", p->f->path);
+            return false;
+        }
+        if (dbstore_block_read(p->f, k, c->dctx, data, &err) != ERR_OK) {
+            tier_fail(s, err.code, "%s", err.msg);
+            return false;
+        }
+        c->misses++;
+        e->tier = ct;
+        e->lo = p->lo + k * p->f->block_records;
+        e->hi = e->lo + dbstore_block_bytes(p->f, k) / s->width;
+    }
+    uint64_t j = ci - e->lo;
+    if (s->width == 1) {
+        *raw = data[j];
+    } else {
+        uint16_t r;
+        memcpy(&r, data + 2 * j, 2);
+        *raw = r;
+    }
+    return true;
+}
+
+/* The child tier and local index of child position c (tier-major: a range
+ * test over the child tiers). */
+static inline bool locate(const TierSolve *s, int tier, Position c, int *ct, uint64_t *ci) {
+    const TierNode *n = &s->gr.node[tier];
+    for (int k = 0; k < n->nchildren; k++) {
+        const TierNode *child = &s->gr.node[n->children[k]];
+        if (c - child->first < child->size) {
+            *ct = n->children[k];
+            *ci = c - child->first;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The visit: position p (local index i of the part being solved) from its
+ * children's records on disk, as walk.c's tier_solve_position does from
+ * records in memory. */
+static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e) {
+    TierBlocks *b = s->blocks;
+    BlockCache *c = &b->cache[omp_get_thread_num()];
+    const Database *fmt = &b->cur;
+    Outcome out = {e->primitive, 0};
+    if (e->primitive == VALUE_UNDECIDED) {
+        ChildFold fold;
+        fold_init(&fold);
+        for (int k = 0; k < e->n; k++) {
+            STAT_INC(edges);
+            int ct;
+            uint64_t ci;
+            uint32_t raw;
+            if (!locate(s, tier, e->child[k], &ct, &ci)) {
+                tier_fail(s, ERR_INTERNAL,
+                          "game '%s': a move from position %" PRIu64 " (tier %d) reaches position "
+                          "%" PRIu64 ", which is in none of the tier's child tiers",
+                          s->g->module->name, p, tier, e->child[k]);
+                return;
+            }
+            if (!child_raw(s, c, ct, ci, &raw)) {
+                return;
+            }
+            if (!db_raw_solved(fmt, raw)) {
+                tier_fail(s, ERR_INTERNAL,
+                          "tier %d: child %" PRIu64 " of position %" PRIu64 " has no value", ct,
+                          e->child[k], p);
+                return;
+            }
+            fold_add(&fold, db_raw_value(fmt, raw), db_raw_remoteness(fmt, raw));
+        }
+        out = fold_result(&fold);
+        if (out.value == VALUE_UNDECIDED) {
+            Error e2;
+            solver_no_moves_error(s->g, p, &e2);
+            tier_fail(s, e2.code, "%s", e2.msg);
+            return;
+        }
+    }
+    Error store_err;
+    if (solver_store(s->g, &b->cur, i - b->cur_lo, out, 0, &store_err) != ERR_OK) {
+        tier_fail(s, store_err.code, "tier %d, index %" PRIu64 " (position %" PRIu64 "): %s", tier,
+                  i, p, store_err.msg);
+    }
+}
+
+/* ----------------------------------------------------------- the walk */
+
+typedef struct PartVisit {
+    TierSolve *s;
+    int tier;
+    uint64_t count;
+} PartVisit;
+
+static void part_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
+    PartVisit *v = ctx;
+    STAT_INC(calls);
+    v->count++;
+    solve_position(v->s, v->tier, i, p, e);
+}
+
+/* Solves the reachable positions of [lo, hi) of tier t into b->cur: chunks
+ * of chunk_words * 64 positions (aligned in the tier, so a chunk starts
+ * mid-part only at the part's start) shared by the threads (dynamic
+ * schedule) when the part has parallel_min reachable positions or more. */
+static void walk_part(TierSolve *s, int t, uint64_t lo, uint64_t hi, uint64_t reached) {
+    TierBlocks *b = s->blocks;
+    const TierInfo *ti = &s->t[t];
+    uint64_t chunk = s->chunk_words * 64, start = lo - lo % chunk;
+    uint64_t nchunks = (hi - start + chunk - 1) / chunk, done = 0;
+    double t0 = clock_seconds();
+    bool team = reached >= s->parallel_min && s->threads > 1;
+    if (team) {
+        dbwriter_pause(tier_writer(s));
+    }
+#pragma omp parallel num_threads(s->threads) if (team)
+    {
+        solver_worker_begin();
+        GpsState *st = s->states[omp_get_thread_num()];
+        TierExpansion e;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t k = 0; k < nchunks; k++) {
+            if (tier_failed(s)) {
+                continue;
+            }
+            uint64_t a = start + k * chunk, z = a + chunk;
+            a = a < lo ? lo : a;
+            z = z < hi ? z : hi;
+            PartVisit v = {s, t, 0};
+            if (s->fast) {
+                s->g->tiers->expand_run(s->g, t, ti->reach, a, z, part_visit, &v);
+            } else {
+                for (uint64_t w = a / 64; w * 64 < z; w++) {
+                    uint64_t bits = ti->reach[w];
+                    if (w * 64 < a) {
+                        bits &= ~UINT64_C(0) << (a % 64);
+                    }
+                    if (z - w * 64 < 64) {
+                        bits &= (UINT64_C(1) << (z - w * 64)) - 1;
+                    }
+                    for (; bits != 0; bits &= bits - 1) {
+                        uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                        Position p = tier_position(s, t, i);
+                        solver_expand(s->g, s->fam, st, p, &e);
+                        part_visit(&v, i, p, &e);
+                    }
+                }
+            }
+            uint64_t now = __atomic_add_fetch(&done, v.count, __ATOMIC_RELAXED);
+            if (omp_get_thread_num() == 0) {
+                tier_progress(s, "solve", t, b->tier_done + now, ti->reached, false);
+            }
+        }
+        solver_worker_end(s->res, s->worker_peak);
+    }
+    if (team) {
+        dbwriter_resume(tier_writer(s));
+    }
+    b->tier_done += done;
+    s->compute_seconds += clock_seconds() - t0;
+}
+
+/* --------------------------------------------------- per part and tier */
+
+/* The tier's checksum, streamed: dbfile_sum_blocks takes whole 32-byte
+ * pieces, the rest waits for the next part. */
+static void sum_add(TierBlocks *b, const unsigned char *p, uint64_t n) {
+    if (b->ncarry > 0) {
+        size_t take = 32 - b->ncarry < n ? 32 - b->ncarry : (size_t)n;
+        memcpy(b->carry + b->ncarry, p, take);
+        b->ncarry += take;
+        p += take;
+        n -= take;
+        if (b->ncarry < 32) {
+            return;
+        }
+        dbfile_sum_blocks(&b->sum, b->carry, 32);
+        b->ncarry = 0;
+    }
+    uint64_t whole = n - n % 32;
+    if (whole > 0) {
+        dbfile_sum_blocks(&b->sum, p, whole);
+    }
+    memcpy(b->carry, p + whole, (size_t)(n - whole));
+    b->ncarry = (size_t)(n - whole);
+}
+
+/* A part read from its file (a resumed run): checked as files.c checks a
+ * loaded tier: a record exactly where the bitmap says a position is
+ * reached, each a final value the game can have. */
+static ErrCode check_part(TierSolve *s, int t, const BlockPart *p, const char *name) {
+    const Database *v = &s->blocks->cur;
+    const uint64_t *reach = s->t[t].reach;
+    for (uint64_t i = p->lo; i < p->hi; i++) {
+        uint32_t raw = db_peek(v, i - p->lo);
+        bool reached = (reach[i / 64] >> (i % 64)) & 1;
+        const char *why = NULL;
+        if (!reached && raw != DB_UNREACHED) {
+            why = "a record for a position that is not reachable";
+        } else if (reached && raw == DB_UNREACHED) {
+            why = "no record for a reachable position";
+        } else if (reached && (!db_raw_solved(v, raw) || raw == DB_DRAW)) {
+            why = "an undecided record or a draw";
+        } else if (reached && s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
+            why = "a remoteness longer than the game";
+        }
+        if (why != NULL) {
+            return error_set(s->err, ERR_IO,
+                             "%s/%s holds impossible records (index %" PRIu64
+                             ": %s); remove it (it will be solved again) or use another --db",
+                             s->files->work_dir, name, i, why);
+        }
+    }
+    return ERR_OK;
+}
+
+/* The part's records into the totals, the checksum and the root. */
+static ErrCode tally_part(TierSolve *s, int t, const BlockPart *p, DbSummary *sum) {
+    TierBlocks *b = s->blocks;
+    const Database *v = &b->cur;
+    for (uint64_t i = 0; i < v->size; i++) {
+        uint32_t raw = db_peek(v, i);
+        if (raw == DB_UNREACHED) {
+            continue;
+        }
+        if (!db_raw_solved(v, raw)) {
+            return error_set(s->err, ERR_INTERNAL, "tier %d: position %" PRIu64 " left unsolved", t,
+                             p->lo + i);
+        }
+        Value val = db_raw_value(v, raw);
+        uint32_t r = db_raw_remoteness(v, raw);
+        sum->positions++;
+        sum->count[val]++;
+        sum->max_remoteness = r > sum->max_remoteness ? r : sum->max_remoteness;
+        sum->by_remoteness[r][val]++;
+    }
+    sum_add(b, v->width == 1 ? (const unsigned char *)v->r8 : (const unsigned char *)v->r16,
+            v->size * v->width);
+    uint64_t r = s->gr.root_index;
+    if (t == s->gr.root_tier && r - p->lo < p->hi - p->lo) {
+        uint32_t raw = db_peek(v, r - p->lo);
+        s->res->root = (Outcome){db_raw_value(v, raw), db_raw_remoteness(v, raw)};
+        s->res->root_winby = 0;
+    }
+    return ERR_OK;
+}
+
+/* The test hook: like a kill once this run has written (or handed to the
+ * writer) GAMESMAN_TIER_BLOCKS_STOP files. */
+static void stop_point(TierBlocks *b) {
+    if (b->stop_after > 0 && ++b->written == b->stop_after) {
+        fprintf(stderr, "tier:blocks: stopped after %ld files (GAMESMAN_TIER_BLOCKS_STOP)\n",
+                b->stop_after);
+        _exit(86);
+    }
+}
+
+/* Loads part k of tier t from its file, or solves it and hands it to the
+ * writer; then its totals. A complete database's part is loaded
+ * unchecked and sets its tier's bitmap. */
+static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved) {
+    TierBlocks *b = s->blocks;
+    BlockPart *p = &b->part[k];
+    /* not the buffer of the last submit: the writer may still read it */
+    int which = b->busy == 0 ? 1 : 0;
+    b->cur = b->buf[which];
+    b->cur.size = p->hi - p->lo;
+    b->cur_lo = p->lo;
+    char name[DBSTORE_NAME_MAX];
+    part_name(t, p, name, sizeof name);
+    DbStoreInfo info;
+    part_info(s, t, p, &info);
+    void *rec = b->cur.r8 != NULL ? (void *)b->cur.r8 : (void *)b->cur.r16;
+    /* reachable positions of the words the part touches (the team's
+     * threshold and the progress) */
+    uint64_t reached = 0;
+    for (uint64_t w = p->lo / 64; w * 64 < p->hi; w++) {
+        reached += (uint64_t)__builtin_popcountll(s->t[t].reach[w]);
+    }
+    bool found = false;
+    ErrCode rc = dbstore_read(&s->files->dir, name, &info, rec, NULL, s->threads, &found,
+                              &p->file_sum, &p->file_bytes, s->err);
+    if (rc == ERR_OK && b->complete && !found) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s/%s is missing, though the manifest lists it; remove the manifest (the "
+                       "tiers will be solved again) or use another --db",
+                       s->files->work_dir, name);
+    } else if (rc == ERR_OK && b->complete) {
+        uint64_t *reach = s->t[t].reach;
+        for (uint64_t i = p->lo; i < p->hi; i++) {
+            reach[i / 64] |= (uint64_t)db_raw_reached(db_peek(&b->cur, i - p->lo)) << (i % 64);
+        }
+        b->parts_loaded++;
+    } else if (rc == ERR_OK && found) {
+        rc = check_part(s, t, p, name);
+        b->parts_loaded++;
+        b->tier_done += reached;
+    } else if (rc == ERR_OK) {
+        memset(rec, 0, (size_t)(b->cur.size * b->cur.width));
+        if (reached > 0) {
+            walk_part(s, t, p->lo, p->hi, reached);
+        }
+        rc = tier_failed(s) ? s->err->code : ERR_OK;
+        if (rc == ERR_OK) {
+            rc = dbwriter_submit(tier_writer(s), name, &info, rec, NULL, &p->file_sum,
+                                 &p->file_bytes, s->err);
+            b->busy = which;
+            p->written = true;
+            b->parts_solved++;
+            *solved = true;
+        }
+        if (rc == ERR_OK) {
+            stop_point(b);
+        }
+    }
+    if (rc == ERR_OK) {
+        rc = tally_part(s, t, p, sum);
+    }
+    return rc;
+}
+
+static void parts_close(TierBlocks *b, int t) {
+    for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+        if (b->part[k].f != NULL) {
+            dbstore_file_close(b->part[k].f);
+            free(b->part[k].f);
+            b->part[k].f = NULL;
+        }
+    }
+}
+
+/* Opens tier t's part files for reading (its parents' child records). */
+static ErrCode parts_open(TierSolve *s, int t) {
+    TierBlocks *b = s->blocks;
+    for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+        BlockPart *p = &b->part[k];
+        if (p->f != NULL) {
+            continue;
+        }
+        char name[DBSTORE_NAME_MAX];
+        DbStoreInfo info;
+        part_name(t, p, name, sizeof name);
+        part_info(s, t, p, &info);
+        DbStoreFile *f = mem_calloc(1, sizeof *f, "tier:blocks' files", s->err);
+        if (f == NULL) {
+            return ERR_MEMORY;
+        }
+        ErrCode rc = dbstore_file_open(&s->files->dir, name, &info, f, s->err);
+        if (rc != ERR_OK) {
+            free(f);
+            return rc;
+        }
+        p->f = f;
+    }
+    return ERR_OK;
+}
+
+/* Every part of a child tier is open while its parents are solved: the
+ * soft limit of open files is raised to what the largest tier's parts
+ * need (and the writer's files, the directory, a margin), or the run is
+ * refused before it starts. */
+static ErrCode files_limit(TierSolve *s) {
+    TierBlocks *b = s->blocks;
+    rlim_t need = 64;
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        rlim_t n = (rlim_t)(b->first[t + 1] - b->first[t]) + 64;
+        need = n > need ? n : need;
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) {
+        return ERR_OK;
+    }
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+        return error_set(s->err, ERR_LIMIT,
+                         "tier:blocks keeps a tier's %llu part files open, more than the limit "
+                         "of open files (%llu); give a larger tier:blocks,part=N",
+                         (unsigned long long)(need - 64), (unsigned long long)rl.rlim_max);
+    }
+    rl.rlim_cur = need;
+    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        return error_set(s->err, ERR_LIMIT,
+                         "tier:blocks keeps a tier's %llu part files open and cannot raise the "
+                         "limit of open files; give a larger tier:blocks,part=N",
+                         (unsigned long long)(need - 64));
+    }
+    return ERR_OK;
+}
+
+static ErrCode caches_create(TierSolve *s) {
+    TierBlocks *b = s->blocks;
+    ErrCode rc = files_limit(s);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    b->cache = mem_calloc((size_t)s->threads, sizeof *b->cache, "tier:blocks' caches", s->err);
+    if (b->cache == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int i = 0; i < s->threads; i++) {
+        BlockCache *c = &b->cache[i];
+        for (int j = 0; j < TIER_BLOCKS_CACHE; j++) {
+            c->e[j].tier = -1;
+        }
+        c->data = malloc((size_t)TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES);
+        c->dctx = dbstore_dctx_new();
+        if (c->data == NULL || c->dctx == NULL) {
+            return error_set(s->err, ERR_MEMORY, "cannot allocate tier:blocks' caches");
+        }
+    }
+    for (int i = 0; i < 2 && rc == ERR_OK; i++) {
+        rc = db_create(&b->buf[i], b->mem.largest_part, s->width, false, s->err);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------ bitmaps out of core */
+
+static void reach_info(const TierSolve *s, int t, DbStoreInfo *info) {
+    memset(info, 0, sizeof *info);
+    info->kind = DBSTORE_REACH;
+    snprintf(info->spec, sizeof info->spec, "%s", s->spec);
+    info->count = s->gr.ntiers;
+    info->index = t;
+    info->width = 8;
+    info->records = tier_words(s->gr.node[t].size);
+}
+
+static bool reach_exists(const TierSolve *s, int t) {
+    char name[DBSTORE_NAME_MAX];
+    dbranks_reach_name(t, name, sizeof name);
+    return dbstore_exists(&s->files->dir, name);
+}
+
+/* Tier t's bitmap in memory (zero), unless it is there. */
+static ErrCode bitmap_alloc(TierSolve *s, int t) {
+    TierInfo *ti = &s->t[t];
+    if (ti->reach == NULL) {
+        uint64_t words = tier_words(s->gr.node[t].size);
+        ti->reach = mem_calloc((size_t)words + 1, sizeof *ti->reach, "a bitmap", s->err);
+        if (ti->reach == NULL) {
+            return ERR_MEMORY;
+        }
+        tier_huge_pages(ti->reach, words * 8);
+    }
+    return ERR_OK;
+}
+
+static void bitmap_free(TierSolve *s, int t) {
+    free(s->t[t].reach);
+    s->t[t].reach = NULL;
+}
+
+/* Tier t's bitmap from DIR/reach-TTTT.gmdb (*found false when missing),
+ * checked: no bit past the tier's end, the initial position reached. */
+static ErrCode bitmap_load(TierSolve *s, int t, bool *found) {
+    ErrCode rc = bitmap_alloc(s, t);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    TierInfo *ti = &s->t[t];
+    char name[DBSTORE_NAME_MAX];
+    DbStoreInfo info;
+    dbranks_reach_name(t, name, sizeof name);
+    reach_info(s, t, &info);
+    rc = dbstore_read(&s->files->dir, name, &info, ti->reach, NULL, s->threads, found, NULL, NULL,
+                      s->err);
+    uint64_t size = s->gr.node[t].size, r = s->gr.root_index;
+    if (rc == ERR_OK && *found &&
+        ((size % 64 != 0 && (ti->reach[size / 64] >> (size % 64)) != 0) ||
+         (t == s->gr.root_tier && !((ti->reach[r / 64] >> (r % 64)) & 1)))) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s/%s holds an impossible bitmap (bits past the tier's end, or the "
+                       "initial position not reached); remove it (it will be computed again) or "
+                       "use another --db",
+                       s->files->work_dir, name);
+    }
+    if (rc == ERR_OK && *found) {
+        ti->reached = tier_popcount(ti->reach, tier_words(size));
+    }
+    return rc;
+}
+
+static ErrCode bitmap_save(TierSolve *s, int t) {
+    char name[DBSTORE_NAME_MAX];
+    DbStoreInfo info;
+    dbranks_reach_name(t, name, sizeof name);
+    reach_info(s, t, &info);
+    ErrCode rc = dbstore_write(&s->files->dir, name, &info, s->t[t].reach, NULL, s->threads, NULL,
+                               NULL, s->err);
+    if (rc == ERR_OK) {
+        stop_point(s->blocks);
+    }
+    return rc;
+}
+
+/* The forward pass with the bitmaps out of core: tiers in topological
+ * order, each walked with its own bitmap and its child tiers' in memory
+ * (allocated when a parent first marks them), then written to
+ * DIR/reach-TTTT.gmdb and freed, so memory holds the bitmaps of a tier and
+ * its children (graph.h tier_graph_reach_peak), not the game's. Resuming:
+ * a tier whose file and whose children's files are all there is skipped
+ * (its marks are on disk); one whose file is there is loaded and walked
+ * again for its children's marks. The files are written in order, so a
+ * child's file on disk means its parents' are. A complete database
+ * (manifest) needs no forward pass: each tier's bitmap comes from its
+ * records (do_part). */
+ErrCode tier_blocks_reach(TierSolve *s) {
+    TierBlocks *b = s->blocks;
+    DbManifest m;
+    bool have = false;
+    ErrCode rc = dbstore_manifest_read(&s->files->dir, &m, &have, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    b->complete = have && m.complete && strcmp(m.layout, "tiers") == 0;
+    dbstore_manifest_free(&m);
+    if (b->complete) {
+        return ERR_OK;
+    }
+    s->total_reached = 0;
+    for (int k = s->gr.ntiers - 1; k >= 0 && rc == ERR_OK; k--) {
+        int t = s->gr.order[k];
+        const TierNode *n = &s->gr.node[t];
+        TierInfo *ti = &s->t[t];
+        bool here = reach_exists(s, t), children = true, found = false;
+        for (int c = 0; c < n->nchildren; c++) {
+            children = children && reach_exists(s, n->children[c]);
+        }
+        if (here && children) {
+            bitmap_free(s, t);
+            continue;
+        }
+        if (here) {
+            rc = bitmap_load(s, t, &found);
+        }
+        if (rc == ERR_OK && !found) {
+            rc = bitmap_alloc(s, t);
+            if (rc == ERR_OK && t == s->gr.root_tier) {
+                uint64_t r = s->gr.root_index;
+                ti->reach[r / 64] |= UINT64_C(1) << (r % 64);
+            }
+        }
+        for (int c = 0; c < n->nchildren && rc == ERR_OK; c++) {
+            rc = bitmap_alloc(s, n->children[c]);
+        }
+        if (rc != ERR_OK) {
+            break;
+        }
+        ti->reached = tier_popcount(ti->reach, tier_words(n->size));
+        tier_walk(s, t, "reach", tier_mark_children, s->parallel_min);
+        rc = tier_failed(s) ? s->err->code : ERR_OK;
+        if (rc == ERR_OK && !found) {
+            rc = bitmap_save(s, t);
+        }
+        tier_progress(s, "reach", t, ti->reached, ti->reached, true);
+        s->done_before += ti->reached;
+        s->total_reached += ti->reached;
+        bitmap_free(s, t);
+    }
+    return rc;
+}
+
+ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum) {
+    TierBlocks *b = s->blocks;
+    ErrCode rc = caches_create(s);
+    for (int j = 0; j < s->gr.ntiers && rc == ERR_OK; j++) {
+        int t = s->gr.order[j];
+        const TierNode *n = &s->gr.node[t];
+        /* The child tiers' files are complete before they are read. */
+        rc = dbwriter_wait(tier_writer(s), s->err);
+        b->busy = -1;
+        for (int c = 0; c < n->nchildren && rc == ERR_OK; c++) {
+            rc = parts_open(s, n->children[c]);
+        }
+        /* the tier's bitmap: from its file, or (a complete database) from
+         * its records as they are loaded */
+        bool found = false;
+        if (rc == ERR_OK && b->complete) {
+            rc = bitmap_alloc(s, t);
+        } else if (rc == ERR_OK) {
+            rc = bitmap_load(s, t, &found);
+            if (rc == ERR_OK && !found) {
+                char name[DBSTORE_NAME_MAX];
+                dbranks_reach_name(t, name, sizeof name);
+                rc = error_set(s->err, ERR_IO, "%s/%s is gone since the forward pass; run again",
+                               s->files->work_dir, name);
+            }
+        }
+        dbfile_sum_init(&b->sum, 0);
+        b->ncarry = 0;
+        b->tier_done = 0;
+        bool solved = false;
+        for (int k = b->first[t]; k < b->first[t + 1] && rc == ERR_OK; k++) {
+            rc = do_part(s, t, k, sum, &solved);
+        }
+        if (rc != ERR_OK) {
+            break;
+        }
+        s->t[t].checksum = dbfile_sum_final(&b->sum, b->carry, b->ncarry);
+        if (b->complete) {
+            s->t[t].reached = tier_popcount(s->t[t].reach, tier_words(n->size));
+        }
+        bitmap_free(s, t);
+        if (solved) {
+            s->tiers_solved++;
+        } else {
+            s->tiers_loaded++;
+        }
+        tier_progress(s, "solve", t, s->t[t].reached, s->t[t].reached, true);
+        s->done_before += s->t[t].reached;
+        for (int c = 0; c < n->nchildren; c++) {
+            if (--s->t[n->children[c]].parents_left == 0) {
+                parts_close(b, n->children[c]);
+            }
+        }
+    }
+    return rc;
+}
+
+/* ----------------------------------------------------- manifest, report */
+
+ErrCode tier_blocks_finish_dir(TierSolve *s, const DbSummary *sum) {
+    TierBlocks *b = s->blocks;
+    DbManifest m;
+    store_manifest_fill(&m, s->g, "tier", "tiers", sum, s->res->root, false, 0);
+    m.nfiles = b->first[s->gr.ntiers];
+    m.files = mem_calloc((size_t)m.nfiles, sizeof *m.files, "the manifest", s->err);
+    if (m.files == NULL) {
+        return ERR_MEMORY;
+    }
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+            DbManifestFile *f = &m.files[k];
+            const BlockPart *p = &b->part[k];
+            part_name(t, p, f->name, sizeof f->name);
+            f->index = t;
+            f->records = p->hi - p->lo;
+            f->first = p->lo;
+            f->bytes = p->file_bytes;
+            f->header_sum = p->file_sum;
+        }
+    }
+    ErrCode rc = store_manifest_commit(&s->files->dir, &m, s->err);
+    dbstore_manifest_free(&m);
+    s->files->bytes_written = 0; /* the parts this run wrote (db_tier_bytes) */
+    for (int k = 0; k < b->first[s->gr.ntiers]; k++) {
+        s->files->bytes_written += b->part[k].written ? (double)b->part[k].file_bytes : 0;
+    }
+    if (rc == ERR_OK) { /* the records say which positions are reached */
+        dbstore_remove(&s->files->dir, "reach.gmdb");
+        for (int t = 0; t < s->gr.ntiers; t++) {
+            char name[DBSTORE_NAME_MAX];
+            dbranks_reach_name(t, name, sizeof name);
+            dbstore_remove(&s->files->dir, name);
+        }
+        s->res->saved_db = true;
+    }
+    return rc;
+}
+
+void tier_blocks_estimate(const TierSolve *s, uint64_t budget) {
+    TierBlocksMemory mm;
+    const TierBlocksMemory *m = &mm;
+    if (s->blocks != NULL) {
+        m = &s->blocks->mem;
+    } else if (!s->gr.tier_major || s->winby) {
+        return; /* a mode this game cannot use */
+    } else {
+        tier_graph_blocks_memory(&s->gr, s->width, TIER_BLOCKS_PART_DEFAULT, s->threads, &mm);
+    }
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        if (s->gr.node[t].loopy) {
+            return;
+        }
+    }
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+    fprintf(stderr,
+            "tier:blocks: peak %s (bitmaps of a tier and its children %s, 3 parts %s, caches %s on "
+            "%d threads, child block indexes %s, the rest %s); %" PRIu64
+            " parts of at most %" PRIu64 " records, largest block %" PRIu64 "; budget %s: %s\n",
+            mem_format(m->total, a, sizeof a), mem_format(m->bitmaps, b, sizeof b),
+            mem_format(m->parts, c, sizeof c), mem_format(m->caches, d, sizeof d), s->threads,
+            mem_format(m->indexes, e, sizeof e), mem_format(m->rest, g, sizeof g), m->nparts,
+            m->largest_part, m->largest_block, mem_format(budget, f, sizeof f),
+            m->total <= budget ? "fits" : "does NOT fit");
+    solve_result_extra(s->res, "est_blocks_peak_bytes", (double)m->total);
+    solve_result_extra(s->res, "est_blocks_parts", (double)m->nparts);
+}
+
+void tier_blocks_report(const TierSolve *s) {
+    const TierBlocks *b = s->blocks;
+    if (b == NULL) {
+        return;
+    }
+    uint64_t misses = 0;
+    for (int i = 0; i < s->threads && b->cache != NULL; i++) {
+        misses += b->cache[i].misses;
+    }
+    solve_result_extra(s->res, "blocks_parts", (double)b->mem.nparts);
+    solve_result_extra(s->res, "blocks_parts_solved", (double)b->parts_solved);
+    solve_result_extra(s->res, "blocks_parts_loaded", (double)b->parts_loaded);
+    solve_result_extra(s->res, "blocks_child_blocks_read", (double)misses);
+    solve_result_extra(s->res, "blocks_est_peak_bytes", (double)b->mem.total);
+}
+
+void tier_blocks_free(TierSolve *s) {
+    TierBlocks *b = s->blocks;
+    if (b == NULL) {
+        return;
+    }
+    for (int t = 0; t < s->gr.ntiers && b->first != NULL && b->part != NULL; t++) {
+        parts_close(b, t);
+        bitmap_free(s, t);
+    }
+    for (int i = 0; i < s->threads && b->cache != NULL; i++) {
+        free(b->cache[i].data);
+        if (b->cache[i].dctx != NULL) {
+            dbstore_dctx_free(b->cache[i].dctx);
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        if (b->buf[i].r8 != NULL || b->buf[i].r16 != NULL) {
+            db_destroy(&b->buf[i]);
+        }
+    }
+    free(b->cache);
+    free(b->part);
+    free(b->first);
+    free(b);
+    s->blocks = NULL;
+}
