@@ -65,9 +65,11 @@
  * generated) and unhashes only a position it does not hold: one unhash a
  * position instead of 2 + 2 per child. Slots are keyed by the variant's
  * serial number and the position, so games created and freed in turn never
- * see each other's. Values and databases do not change; the hash and
- * unhash counters drop (baghchal_test_nocache, games/baghchal.h, turns the
- * cache off for the tests that check this).
+ * see each other's. Values, databases and counters do not change: a hit
+ * counts the unhash it saves, since which look-ups hit depends on where
+ * each thread's range starts, and counters must not depend on the thread
+ * count (baghchal_test_nocache, games/baghchal.h, turns the cache off for
+ * the tests that compare the two).
  *
  * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
  * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
@@ -296,6 +298,10 @@ static BcSlot *bc_decode(const Baghchal *b, Position pos) {
     if (!baghchal_test_nocache) {
         for (int k = 0; k < 2; k++) {
             if (bc_slot[k].pos == pos && bc_slot[k].serial == b->serial) {
+                /* Counted as the unhash it saves: which look-ups hit
+                 * depends on where the threads' ranges start, and the
+                 * counters must not depend on the thread count. */
+                STAT_INC(unhash);
                 bc_last = k;
                 return &bc_slot[k];
             }

@@ -428,7 +428,7 @@ static void cache_keeps_variants_apart(void **state) {
 }
 
 /* Whole databases: retro and tier with the cache equal retro without it,
- * record for record. */
+ * record for record, and retro's counters equal. */
 static void cache_keeps_databases(void **state) {
     (void)state;
     static const char *const specs[] = {"baghchal:n=3", "baghchal:n=3,sym",
@@ -444,6 +444,9 @@ static void cache_keeps_databases(void **state) {
         test_solve("tier", g, &tier);
         test_assert_same_db(&plain.db, &retro.db);
         test_assert_same_db(&plain.db, &tier.db);
+        /* A hit counts the unhash it saves: the counters are the same with
+         * and without the cache (and so on any number of threads). */
+        assert_memory_equal(&plain.counters, &retro.counters, sizeof plain.counters);
         solve_result_free(&plain);
         solve_result_free(&retro);
         solve_result_free(&tier);
