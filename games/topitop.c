@@ -951,8 +951,8 @@ static ErrCode tt_create(Game *g, Error *err) {
     castles = castles == 0 ? buckets : castles;
     if (castles > buckets || castles > small || castles > large) {
         return error_set(err, ERR_USAGE,
-                         "castles=%d: a player cannot build more castles than its %d buckets, "
-                         "the %d small or the %d large piles allow",
+                         "castles=%d: a player cannot build more castles than it has buckets "
+                         "(%d) or than there are small (%d) or large (%d) piles",
                          castles, buckets, small, large);
     }
     Topitop *t = mem_calloc(1, sizeof *t, "the Topitop module", err);
