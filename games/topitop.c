@@ -405,7 +405,9 @@ static GpsState *tt_gps_create(const Game *g, Error *err) {
         return NULL;
     }
     st->g = g;
-    tt_unhash(tt(g), g->initial, &st->p);
+    /* the start (the empty board, blue to move), without an unhash: the
+     * counters must not depend on the number of states */
+    st->p = (TtPos){.turn = 0, .star = -1, .gap = -1};
     return (GpsState *)st;
 }
 
