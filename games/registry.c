@@ -17,6 +17,7 @@ extern const GameModule dodgem_module;
 extern const GameModule achi_module;
 extern const GameModule morris_module;
 extern const GameModule baghchal_module;
+extern const GameModule topitop_module;
 extern const GameModule subtract_module;
 extern const GameModule nim_module;
 extern const GameModule hexapawn_module;
@@ -43,6 +44,7 @@ const GameModule *const game_registry[] = {
     &achi_module,
     &morris_module,
     &baghchal_module,
+    &topitop_module,
     NULL,
 };
 /* clang-format on */

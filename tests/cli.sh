@@ -558,6 +558,15 @@ refuse "mutorere query character" "is not x, o" mutorere --query xxxxoooz-:x
 refuse "achi query turn in placement" "is to move" achi --query x--------:x
 refuse "achi query after a line" "cannot arise" achi --query xxxoo-o--:x
 refuse "achi pieces option" "pieces" achi:pieces=5
+refuse "topitop castles option" "castles=2" topitop:buckets=1,castles=2
+tt=topitop:buckets=1,small=1,large=1
+refuse "topitop query shape" "the 9 cells" $tt --query ---------:B
+refuse "topitop query forbidden slide" "forbidden slide 1-9" $tt --query S--------:R:1-9
+refuse "topitop query pieces" "more pieces" $tt --query BB-------:R:-
+refuse "topitop query after the win" "has built its" $tt --query P--------:B:-
+j=$("$solve" $tt --json --query X---L----:B:-)
+echo "$j" | jq -e '.query.value == "win" and .query.remoteness == 1' >/dev/null &&
+    ok "topitop query: the winning stack" || bad "topitop query: $j"
 refuse "retro over the memory budget" "retro solve, with its" dodgem:n=4 --solver retro \
     --max-memory 20M
 loopy_solvers="retro retro-unmove tier"
