@@ -45,79 +45,16 @@
 
 #include "games/baghchal.h"
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static Position parse_ok(const Game *g, const char *text) {
-    Position p;
-    Error err = {0};
-    if (g->ops->parse(g, text, &p, &err) != ERR_OK) {
-        fail_msg("parse '%s': %s", text, err.msg);
-    }
-    return p;
-}
-
-/* The position's moves by name, sorted, against `expected` (space-separated,
- * any order). */
-static void assert_moves(const Game *g, const char *text, const char *expected) {
-    Position p = parse_ok(g, text);
-    Move moves[GAME_MAX_MOVES];
-    int n = g->ops->primitive(g, p) == VALUE_UNDECIDED ? g->ops->generate_moves(g, p, moves) : 0;
-    char names[GAME_MAX_MOVES][16];
-    const char *got[GAME_MAX_MOVES];
-    for (int i = 0; i < n; i++) {
-        game_move_name(g, p, moves[i], names[i], sizeof names[i]);
-        got[i] = names[i];
-    }
-    qsort(got, (size_t)n, sizeof got[0], cmp_str);
-    char exp_buf[1024];
-    snprintf(exp_buf, sizeof exp_buf, "%s", expected);
-    const char *want[GAME_MAX_MOVES];
-    int m = 0;
-    for (char *t = strtok(exp_buf, " "); t != NULL; t = strtok(NULL, " ")) {
-        want[m++] = t;
-    }
-    qsort(want, (size_t)m, sizeof want[0], cmp_str);
-    char got_line[1024] = "", want_line[1024] = "";
-    for (int i = 0; i < n; i++) {
-        strcat(strcat(got_line, got[i]), " ");
-    }
-    for (int i = 0; i < m; i++) {
-        strcat(strcat(want_line, want[i]), " ");
-    }
-    if (strcmp(got_line, want_line) != 0) {
-        fail_msg("%s %s: moves [%s], expected [%s]", g->variant, text, got_line, want_line);
-    }
-}
-
-/* The text after playing the move named `name` from `text`. */
-static void assert_after(const Game *g, const char *text, const char *name, const char *after) {
-    Position p = parse_ok(g, text);
-    Move moves[GAME_MAX_MOVES];
-    int n = g->ops->generate_moves(g, p, moves);
-    for (int i = 0; i < n; i++) {
-        char buf[16], out[GAME_TEXT_MAX];
-        game_move_name(g, p, moves[i], buf, sizeof buf);
-        if (strcmp(buf, name) == 0) {
-            g->ops->format(g, g->ops->do_move(g, p, moves[i]), out, sizeof out);
-            assert_string_equal(out, after);
-            return;
-        }
-    }
-    fail_msg("%s: no move %s", text, name);
-}
-
 static void placement(void **state) {
     (void)state;
     Game *g = test_game("baghchal:n=3");
     char buf[GAME_TEXT_MAX];
     g->ops->format(g, g->initial, buf, sizeof buf);
     assert_string_equal(buf, "T-T---T-T:G:4:0");
-    assert_moves(g, "T-T---T-T:G:4:0", "b3 a2 b2 c2 b1");
+    test_assert_moves(g, "T-T---T-T:G:4:0", "b3 a2 b2 c2 b1");
     /* a goat on the board cannot slide while goats are in hand */
-    assert_moves(g, "TGT---T-T:G:3:0", "a2 b2 c2 b1");
-    assert_after(g, "TGT---T-T:G:3:0", "b2", "TGT-G-T-T:T:2:0");
+    test_assert_moves(g, "TGT---T-T:G:3:0", "a2 b2 c2 b1");
+    test_assert_after(g, "TGT---T-T:G:3:0", "b2", "TGT-G-T-T:T:2:0");
     game_destroy(g);
 
     g = test_game("baghchal:n=4");
@@ -136,27 +73,27 @@ static void tiger_moves(void **state) {
      * over the tiger d2 from c3, nor from d2 over c3. */
     Game *g = test_game("baghchal:tigers=2");
     const char *a = "-------GG-GGT-----T------:T:16:0";
-    assert_moves(g, a,
-                 "c3xc5 c3-c2 c3-d3 c3-b4 c3xe5 c3-b2 "
-                 "d2-d3 d2-d1 d2-c2 d2-e2 d2-e3 d2-c1 d2-e1");
-    assert_after(g, a, "c3xe5", "----T--G--GG------T------:G:16:1");
-    assert_after(g, a, "c3xc5", "--T-----G-GG------T------:G:16:1");
-    assert_after(g, a, "c3-b4", "------TGG-GG------T------:G:16:0");
+    test_assert_moves(g, a,
+                      "c3xc5 c3-c2 c3-d3 c3-b4 c3xe5 c3-b2 "
+                      "d2-d3 d2-d1 d2-c2 d2-e2 d2-e3 d2-c1 d2-e1");
+    test_assert_after(g, a, "c3xe5", "----T--G--GG------T------:G:16:1");
+    test_assert_after(g, a, "c3xc5", "--T-----G-GG------T------:G:16:1");
+    test_assert_after(g, a, "c3-b4", "------TGG-GG------T------:G:16:0");
     game_destroy(g);
 
     g = test_game("baghchal:tigers=1");
     /* b4 (even) by the edge: no jump off the board over a5, b5 or a4 */
-    assert_moves(g, "GG---GT------------------:T:17:0", "b4-c5 b4-c4 b4-b3 b4-a3 b4-c3");
+    test_assert_moves(g, "GG---GT------------------:T:17:0", "b4-c5 b4-c4 b4-b3 b4-a3 b4-c3");
     /* b3 is an odd point: no diagonal, so no diagonal jump over c4 either */
-    assert_moves(g, "-------G---T-------------:T:19:0", "b3-b4 b3-a3 b3-c3 b3-b2");
+    test_assert_moves(g, "-------G---T-------------:T:19:0", "b3-b4 b3-a3 b3-c3 b3-b2");
     /* c3 in the open: 8 slides */
-    assert_moves(g, "G-----------T------------:T:19:0",
-                 "c3-b4 c3-c4 c3-d4 c3-b3 c3-d3 c3-b2 c3-c2 c3-d2");
+    test_assert_moves(g, "G-----------T------------:T:19:0",
+                      "c3-b4 c3-c4 c3-d4 c3-b3 c3-d3 c3-b2 c3-c2 c3-d2");
     game_destroy(g);
 
     g = test_game("baghchal:tigers=1,diag=0");
-    assert_moves(g, "G-----------T------------:T:19:0", "c3-c4 c3-b3 c3-d3 c3-c2");
-    assert_moves(g, "-------G----T------------:T:19:0", "c3xc5 c3-b3 c3-d3 c3-c2");
+    test_assert_moves(g, "G-----------T------------:T:19:0", "c3-c4 c3-b3 c3-d3 c3-c2");
+    test_assert_moves(g, "-------G----T------------:T:19:0", "c3xc5 c3-b3 c3-d3 c3-c2");
     game_destroy(g);
 }
 
@@ -167,17 +104,17 @@ static void goat_slides(void **state) {
      * the corners (even) slide to it diagonally, and cannot jump (the points
      * beyond their goat neighbours are tigers). */
     Game *g = test_game("baghchal:n=3");
-    assert_moves(g, "TGTG-GTGT:G:0:0", "b3-b2 a2-b2 c2-b2 b1-b2");
-    assert_moves(g, "TGTG-GTGT:T:0:0", "a3-b2 c3-b2 a1-b2 c1-b2");
-    assert_after(g, "TGTG-GTGT:G:0:0", "b3-b2", "T-TGGGTGT:T:0:0");
+    test_assert_moves(g, "TGTG-GTGT:G:0:0", "b3-b2 a2-b2 c2-b2 b1-b2");
+    test_assert_moves(g, "TGTG-GTGT:T:0:0", "a3-b2 c3-b2 a1-b2 c1-b2");
+    test_assert_after(g, "TGTG-GTGT:G:0:0", "b3-b2", "T-TGGGTGT:T:0:0");
     /* the empty edge point b3 (odd) has no diagonal: only b2 reaches it */
-    assert_moves(g, "T-TGGGTGT:G:0:0", "b2-b3");
+    test_assert_moves(g, "T-TGGGTGT:G:0:0", "b2-b3");
     game_destroy(g);
     /* three tigers (a3, c1, c3): the goat on the centre (even) slides
      * diagonally to the empty corner a1 as well as down to b1; a2 (odd)
      * only down; b3 and c2 are shut in */
     g = test_game("baghchal:n=3,tigers=3");
-    assert_moves(g, "TGTGGG--T:G:0:0", "a2-a1 b2-a1 b2-b1");
+    test_assert_moves(g, "TGTGGG--T:G:0:0", "a2-a1 b2-a1 b2-b1");
     game_destroy(g);
 }
 
@@ -185,11 +122,11 @@ static void wins(void **state) {
     (void)state;
     /* The fifth capture wins (5x5 default): the goats to move have lost. */
     Game *g = test_game("baghchal:tigers=1");
-    Position p = parse_ok(g, "-------G----T------------:T:15:4");
+    Position p = test_parse_ok(g, "-------G----T------------:T:15:4");
     assert_int_equal(g->ops->primitive(g, p), VALUE_UNDECIDED);
-    assert_after(g, "-------G----T------------:T:15:4", "c3xc5",
-                 "--T----------------------:G:15:5");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "--T----------------------:G:15:5")),
+    test_assert_after(g, "-------G----T------------:T:15:4", "c3xc5",
+                      "--T----------------------:G:15:5");
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "--T----------------------:G:15:5")),
                      VALUE_LOSE);
     game_destroy(g);
 
@@ -197,14 +134,14 @@ static void wins(void **state) {
      * shut in by the four edge goats (the jumps land on tigers); with them,
      * each has the centre. */
     g = test_game("baghchal:n=3,diag=0");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "TGTG-GTGT:T:0:0")), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "TGTG-GTGT:T:0:0")), VALUE_LOSE);
     game_destroy(g);
     g = test_game("baghchal:n=3");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "TGTG-GTGT:T:0:0")), VALUE_UNDECIDED);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "TGTG-GTGT:T:0:0")), VALUE_UNDECIDED);
     game_destroy(g);
     /* 4x4: twelve goats placed without a capture fill the board. */
     g = test_game("baghchal:n=4");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "TGGTGGGGGGGGTGGT:T:0:0")), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "TGGTGGGGGGGGTGGT:T:0:0")), VALUE_LOSE);
     game_destroy(g);
 }
 
@@ -226,8 +163,9 @@ static void forced_draw(void **state) {
             SolveResult res;
             test_solve(solvers[s], g, &res);
             assert_int_equal(res.root.value, VALUE_DRAW);
-            assert_int_equal(outcome_at(g, &res, parse_ok(g, "T---G----:T:0:0")).value, VALUE_DRAW);
-            Outcome o = outcome_at(g, &res, parse_ok(g, "TG-------:T:0:0"));
+            assert_int_equal(outcome_at(g, &res, test_parse_ok(g, "T---G----:T:0:0")).value,
+                             VALUE_DRAW);
+            Outcome o = outcome_at(g, &res, test_parse_ok(g, "TG-------:T:0:0"));
             assert_int_equal(o.value, VALUE_WIN);
             assert_int_equal(o.remoteness, 1);
             solve_result_free(&res);
@@ -241,14 +179,14 @@ static void symmetries(void **state) {
     /* A quarter turn maps b4 (odd) to d3 (even): a symmetry without
      * diagonals, none with them on 4x4. The half turn keeps parity. */
     Game *g = test_game("baghchal:n=4,tigers=1,goats=3,diag=0,sym");
-    assert_true(g->ops->canonical(g, parse_ok(g, "-T--------------:G:3:0")) ==
-                g->ops->canonical(g, parse_ok(g, "-------T--------:G:3:0")));
+    assert_true(g->ops->canonical(g, test_parse_ok(g, "-T--------------:G:3:0")) ==
+                g->ops->canonical(g, test_parse_ok(g, "-------T--------:G:3:0")));
     game_destroy(g);
     g = test_game("baghchal:n=4,tigers=1,goats=3,diag=1,sym");
-    assert_true(g->ops->canonical(g, parse_ok(g, "-T--------------:G:3:0")) !=
-                g->ops->canonical(g, parse_ok(g, "-------T--------:G:3:0")));
-    assert_true(g->ops->canonical(g, parse_ok(g, "-T--------------:G:3:0")) ==
-                g->ops->canonical(g, parse_ok(g, "--------------T-:G:3:0")));
+    assert_true(g->ops->canonical(g, test_parse_ok(g, "-T--------------:G:3:0")) !=
+                g->ops->canonical(g, test_parse_ok(g, "-------T--------:G:3:0")));
+    assert_true(g->ops->canonical(g, test_parse_ok(g, "-T--------------:G:3:0")) ==
+                g->ops->canonical(g, test_parse_ok(g, "--------------T-:G:3:0")));
     game_destroy(g);
 }
 
@@ -335,7 +273,7 @@ static Position text_canonical(const Game *g, Position p) {
     char text[GAME_TEXT_MAX];
     g->ops->format(g, p, text, sizeof text);
     least_image(g, text, text);
-    return parse_ok(g, text);
+    return test_parse_ok(g, text);
 }
 
 /* What the stateless family says of p: the primitive value, the moves and

@@ -35,70 +35,6 @@
 
 #include "core/db.h"
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static Position parse_ok(const Game *g, const char *text) {
-    Position p;
-    Error err = {0};
-    if (g->ops->parse(g, text, &p, &err) != ERR_OK) {
-        fail_msg("parse '%s': %s", text, err.msg);
-    }
-    return p;
-}
-
-/* The position's moves by name, sorted, against `expected` (space-separated,
- * any order). */
-static void assert_moves(const Game *g, const char *text, const char *expected) {
-    Position p = parse_ok(g, text);
-    Move moves[GAME_MAX_MOVES];
-    int n = g->ops->primitive(g, p) == VALUE_UNDECIDED ? g->ops->generate_moves(g, p, moves) : 0;
-    assert_in_range(n, 0, g->max_moves);
-    char names[GAME_MAX_MOVES][16];
-    const char *got[GAME_MAX_MOVES];
-    for (int i = 0; i < n; i++) {
-        game_move_name(g, p, moves[i], names[i], sizeof names[i]);
-        got[i] = names[i];
-    }
-    qsort(got, (size_t)n, sizeof got[0], cmp_str);
-    char exp_buf[1024];
-    snprintf(exp_buf, sizeof exp_buf, "%s", expected);
-    const char *want[GAME_MAX_MOVES];
-    int m = 0;
-    for (char *t = strtok(exp_buf, " "); t != NULL; t = strtok(NULL, " ")) {
-        want[m++] = t;
-    }
-    qsort(want, (size_t)m, sizeof want[0], cmp_str);
-    char got_line[2048] = "", want_line[2048] = "";
-    for (int i = 0; i < n; i++) {
-        strcat(strcat(got_line, got[i]), " ");
-    }
-    for (int i = 0; i < m; i++) {
-        strcat(strcat(want_line, want[i]), " ");
-    }
-    if (strcmp(got_line, want_line) != 0) {
-        fail_msg("%s %s: moves [%s], expected [%s]", g->variant, text, got_line, want_line);
-    }
-}
-
-/* The text after playing the move named `name` from `text`. */
-static void assert_after(const Game *g, const char *text, const char *name, const char *after) {
-    Position p = parse_ok(g, text);
-    Move moves[GAME_MAX_MOVES];
-    int n = g->ops->generate_moves(g, p, moves);
-    for (int i = 0; i < n; i++) {
-        char buf[16], out[GAME_TEXT_MAX];
-        game_move_name(g, p, moves[i], buf, sizeof buf);
-        if (strcmp(buf, name) == 0) {
-            g->ops->format(g, g->ops->do_move(g, p, moves[i]), out, sizeof out);
-            assert_string_equal(out, after);
-            return;
-        }
-    }
-    fail_msg("%s: no move %s", text, name);
-}
-
 static void placements(void **state) {
     (void)state;
     Game *g = test_game("topitop");
@@ -109,16 +45,18 @@ static void placements(void **state) {
     game_spec(g, spec, sizeof spec);
     assert_string_equal(spec, "topitop:buckets=2,small=4,large=4,castles=2");
     /* the start: a blue bucket, a small or a large pile on any cell */
-    assert_moves(g, "---------:B:-",
-                 "B1 B2 B3 B4 B5 B6 B7 B8 B9 S1 S2 S3 S4 S5 S6 S7 S8 S9 L1 L2 L3 L4 L5 L6 L7 L8 "
-                 "L9");
-    assert_after(g, "---------:B:-", "B5", "----B----:R:-");
+    test_assert_moves(
+        g, "---------:B:-",
+        "B1 B2 B3 B4 B5 B6 B7 B8 B9 S1 S2 S3 S4 S5 S6 S7 S8 S9 L1 L2 L3 L4 L5 L6 L7 L8 "
+        "L9");
+    test_assert_after(g, "---------:B:-", "B5", "----B----:R:-");
     /* red places its own bucket; it may not move blue's */
-    assert_moves(g, "----B----:R:-",
-                 "R1 R2 R3 R4 R6 R7 R8 R9 S1 S2 S3 S4 S6 S7 S8 S9 L1 L2 L3 L4 L6 L7 L8 L9");
+    test_assert_moves(g, "----B----:R:-",
+                      "R1 R2 R3 R4 R6 R7 R8 R9 S1 S2 S3 S4 S6 S7 S8 S9 L1 L2 L3 L4 L6 L7 L8 L9");
     /* no placement once the reserve is out: both blue buckets are placed */
-    assert_moves(g, "B---B----:B:-",
-                 "S2 S3 S4 S6 S7 S8 S9 L2 L3 L4 L6 L7 L8 L9 1-2 1-4 5-2 5-3 5-4 5-6 5-7 5-8 5-9");
+    test_assert_moves(
+        g, "B---B----:B:-",
+        "S2 S3 S4 S6 S7 S8 S9 L2 L3 L4 L6 L7 L8 L9 1-2 1-4 5-2 5-3 5-4 5-6 5-7 5-8 5-9");
     game_destroy(g);
 }
 
@@ -129,36 +67,38 @@ static void slides_and_stacks(void **state) {
      * small pile slides to 4, 5, 6 or onto the large pile (3); the large
      * pile slides to 5, 6; red's bucket (9) is not blue's to move. */
     const char *a = "BSL-----R:B:-";
-    assert_moves(g, a,
-                 "B4 B5 B6 B7 B8 S4 S5 S6 S7 S8 L4 L5 L6 L7 L8 1-4 1-5 2-4 2-5 2-6 3-5 3-6 1-2 "
-                 "2-3");
-    assert_after(g, a, "1-2", "-XL-----R:R:-");
-    assert_after(g, a, "2-3", "B-C-----R:R:-");
-    assert_after(g, a, "1-4", "-SLB----R:R:-");
-    assert_after(g, a, "S4", "BSLS----R:R:-");
+    test_assert_moves(
+        g, a,
+        "B4 B5 B6 B7 B8 S4 S5 S6 S7 S8 L4 L5 L6 L7 L8 1-4 1-5 2-4 2-5 2-6 3-5 3-6 1-2 "
+        "2-3");
+    test_assert_after(g, a, "1-2", "-XL-----R:R:-");
+    test_assert_after(g, a, "2-3", "B-C-----R:R:-");
+    test_assert_after(g, a, "1-4", "-SLB----R:R:-");
+    test_assert_after(g, a, "S4", "BSLS----R:R:-");
     /* a neutral pile slid to an empty cell: the opponent may not slide it
      * straight back */
-    assert_after(g, a, "2-5", "B-L-S---R:R:5-2");
-    assert_after(g, a, "3-6", "BS---L--R:R:6-3");
+    test_assert_after(g, a, "2-5", "B-L-S---R:R:5-2");
+    test_assert_after(g, a, "3-6", "BS---L--R:R:6-3");
     /* Blue's bucket onto a castle (1-2: P), its bucket-on-small onto a
      * large pile (4-5: P); the castle and the bucket-on-small slide to
      * empty cells; no bucket goes onto a lone large pile. */
     const char *b = "BC-XL----:B:-";
-    assert_moves(g, b, "S3 S6 S7 S8 S9 L3 L6 L7 L8 L9 1-2 2-3 2-6 4-5 4-7 4-8 5-3 5-6 5-7 5-8 5-9");
-    assert_after(g, b, "1-2", "-P-XL----:R:-");
-    assert_after(g, b, "4-5", "BC--P----:R:-");
-    assert_after(g, b, "2-6", "B--XLC---:R:6-2");
-    assert_after(g, b, "4-7", "BC--L-X--:R:-");
+    test_assert_moves(g, b,
+                      "S3 S6 S7 S8 S9 L3 L6 L7 L8 L9 1-2 2-3 2-6 4-5 4-7 4-8 5-3 5-6 5-7 5-8 5-9");
+    test_assert_after(g, b, "1-2", "-P-XL----:R:-");
+    test_assert_after(g, b, "4-5", "BC--P----:R:-");
+    test_assert_after(g, b, "2-6", "B--XLC---:R:6-2");
+    test_assert_after(g, b, "4-7", "BC--L-X--:R:-");
     /* Red: bucket onto the small pile (1-2: O), bucket-on-small onto the
      * large pile (4-5: Q), the small pile onto the large one (2-5: C). */
     const char *c = "RS-OL----:R:-";
-    assert_moves(g, c,
-                 "S3 S6 S7 S8 S9 L3 L6 L7 L8 L9 1-2 2-3 2-5 2-6 4-5 4-7 4-8 5-3 5-6 5-7 5-8 5-9");
-    assert_after(g, c, "1-2", "-O-OL----:B:-");
-    assert_after(g, c, "4-5", "RS--Q----:B:-");
-    assert_after(g, c, "2-5", "R--OC----:B:-");
+    test_assert_moves(
+        g, c, "S3 S6 S7 S8 S9 L3 L6 L7 L8 L9 1-2 2-3 2-5 2-6 4-5 4-7 4-8 5-3 5-6 5-7 5-8 5-9");
+    test_assert_after(g, c, "1-2", "-O-OL----:B:-");
+    test_assert_after(g, c, "4-5", "RS--Q----:B:-");
+    test_assert_after(g, c, "2-5", "R--OC----:B:-");
     /* a bucket on a castle slides as one piece */
-    assert_after(g, "----P----:B:-", "5-1", "P--------:R:-");
+    test_assert_after(g, "----P----:B:-", "5-1", "P--------:R:-");
     game_destroy(g);
 }
 
@@ -169,17 +109,17 @@ static void no_undo(void **state) {
     const char *marked = "B-L-S---R:R:5-2", *plain = "B-L-S---R:R:-";
     const char *common = "R2 R4 R6 R7 R8 S2 S4 S6 S7 S8 L2 L4 L6 L7 L8 9-5 9-6 9-8 5-3 5-4 5-6 "
                          "5-7 5-8 3-2 3-6";
-    assert_moves(g, marked, common);
+    test_assert_moves(g, marked, common);
     char with[1024];
     snprintf(with, sizeof with, "%s 5-2", common);
-    assert_moves(g, plain, with);
+    test_assert_moves(g, plain, with);
     /* the mark is part of the position: the two hash apart */
-    assert_true(parse_ok(g, marked) != parse_ok(g, plain));
+    assert_true(test_parse_ok(g, marked) != test_parse_ok(g, plain));
     /* it lasts one move: red's reply clears it (or sets its own) */
-    assert_after(g, marked, "R2", "BRL-S---R:B:-");
-    assert_after(g, marked, "3-2", "BL--S---R:B:2-3");
+    test_assert_after(g, marked, "R2", "BRL-S---R:B:-");
+    test_assert_after(g, marked, "3-2", "BL--S---R:B:2-3");
     /* a bucket's slide sets no mark: only the owner could move it back */
-    assert_after(g, marked, "9-6", "B-L-SR---:B:-");
+    test_assert_after(g, marked, "9-6", "B-L-SR---:B:-");
     game_destroy(g);
 }
 
@@ -191,15 +131,15 @@ static void pass(void **state) {
      * onto the small pile or the castles. */
     const char *full = "RBSLBCLCO:R:-";
     Game *g = test_game("topitop");
-    assert_moves(g, full, "pass");
-    assert_after(g, full, "pass", "RBSLBCLCO:B:-");
-    assert_moves(g, "RBSLBCLCO:B:-", "2-3 2-6 5-3 5-6 5-8");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, full)), VALUE_UNDECIDED);
+    test_assert_moves(g, full, "pass");
+    test_assert_after(g, full, "pass", "RBSLBCLCO:B:-");
+    test_assert_moves(g, "RBSLBCLCO:B:-", "2-3 2-6 5-3 5-6 5-8");
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, full)), VALUE_UNDECIDED);
     game_destroy(g);
     /* nopass (the module's variant): a player without a move loses */
     g = test_game("topitop:nopass");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, full)), VALUE_LOSE);
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "RBSLBCLCO:B:-")), VALUE_UNDECIDED);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, full)), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "RBSLBCLCO:B:-")), VALUE_UNDECIDED);
     game_destroy(g);
 }
 
@@ -207,18 +147,18 @@ static void wins(void **state) {
     (void)state;
     Game *g = test_game("topitop");
     /* blue's second castle: its bucket-on-small (3) onto the large pile (6) */
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "P-X--L---:B:-")), VALUE_UNDECIDED);
-    assert_after(g, "P-X--L---:B:-", "3-6", "P----P---:R:-");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "P----P---:R:-")), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "P-X--L---:B:-")), VALUE_UNDECIDED);
+    test_assert_after(g, "P-X--L---:B:-", "3-6", "P----P---:R:-");
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "P----P---:R:-")), VALUE_LOSE);
     /* one castle is not enough by default */
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "P-------Q:B:-")), VALUE_UNDECIDED);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "P-------Q:B:-")), VALUE_UNDECIDED);
     game_destroy(g);
     g = test_game("topitop:misere");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "P----P---:R:-")), VALUE_WIN);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "P----P---:R:-")), VALUE_WIN);
     game_destroy(g);
     g = test_game("topitop:castles=1");
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "P-------R:R:-")), VALUE_LOSE);
-    assert_int_equal(g->ops->primitive(g, parse_ok(g, "Q-------B:B:-")), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "P-------R:R:-")), VALUE_LOSE);
+    assert_int_equal(g->ops->primitive(g, test_parse_ok(g, "Q-------B:B:-")), VALUE_LOSE);
     game_destroy(g);
 }
 
@@ -226,7 +166,7 @@ static void wins(void **state) {
 static void assert_solved(const char *spec, const char *solver, const char *text, Value value,
                           unsigned remoteness) {
     Game *g = test_game(spec);
-    g->initial = parse_ok(g, text);
+    g->initial = test_parse_ok(g, text);
     SolveResult res;
     test_solve(solver, g, &res);
     if (res.root.value != value || (value != VALUE_DRAW && res.root.remoteness != remoteness)) {
@@ -257,7 +197,7 @@ static void draw(void **state) {
     static const char *const solvers[] = {"retro", "retro-unmove", "tier"};
     for (int s = 0; s < 3; s++) {
         Game *g = test_game("topitop:buckets=2,small=2,large=2,sym");
-        g->initial = parse_ok(g, "X-------O:B:-");
+        g->initial = test_parse_ok(g, "X-------O:B:-");
         SolveResult res;
         test_solve(solvers[s], g, &res);
         assert_int_equal(res.root.value, VALUE_DRAW);
@@ -280,12 +220,12 @@ static void symmetries(void **state) {
     (void)state;
     Game *g = test_game("topitop:sym");
     /* the left-right mirror takes 1-2 to 3-2, the transpose 1-2 to 1-4 */
-    Position a = g->ops->canonical(g, parse_ok(g, "S--------:R:1-2"));
-    assert_true(a == g->ops->canonical(g, parse_ok(g, "--S------:R:3-2")));
-    assert_true(a == g->ops->canonical(g, parse_ok(g, "S--------:R:1-4")));
-    assert_true(a != g->ops->canonical(g, parse_ok(g, "S--------:R:1-5")));
-    assert_true(a != g->ops->canonical(g, parse_ok(g, "S--------:R:-")));
-    assert_true(a != g->ops->canonical(g, parse_ok(g, "S--------:B:1-2")));
+    Position a = g->ops->canonical(g, test_parse_ok(g, "S--------:R:1-2"));
+    assert_true(a == g->ops->canonical(g, test_parse_ok(g, "--S------:R:3-2")));
+    assert_true(a == g->ops->canonical(g, test_parse_ok(g, "S--------:R:1-4")));
+    assert_true(a != g->ops->canonical(g, test_parse_ok(g, "S--------:R:1-5")));
+    assert_true(a != g->ops->canonical(g, test_parse_ok(g, "S--------:R:-")));
+    assert_true(a != g->ops->canonical(g, test_parse_ok(g, "S--------:B:1-2")));
     game_destroy(g);
 }
 

@@ -186,3 +186,66 @@ int test_run_group(const char *name, struct CMUnitTest *tests, size_t n) {
     }
     return failed;
 }
+
+/* ------------------------------------------- positions and moves by text */
+
+static int test_cmp_str(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+Position test_parse_ok(const Game *g, const char *text) {
+    Position p;
+    Error err = {0};
+    if (g->ops->parse(g, text, &p, &err) != ERR_OK) {
+        fail_msg("parse '%s': %s", text, err.msg);
+    }
+    return p;
+}
+
+void test_assert_moves(const Game *g, const char *text, const char *expected) {
+    Position p = test_parse_ok(g, text);
+    Move moves[GAME_MAX_MOVES];
+    int n = g->ops->primitive(g, p) == VALUE_UNDECIDED ? g->ops->generate_moves(g, p, moves) : 0;
+    assert_in_range(n, 0, g->max_moves);
+    char names[GAME_MAX_MOVES][16];
+    const char *got[GAME_MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        game_move_name(g, p, moves[i], names[i], sizeof names[i]);
+        got[i] = names[i];
+    }
+    qsort(got, (size_t)n, sizeof got[0], test_cmp_str);
+    char exp_buf[1024];
+    snprintf(exp_buf, sizeof exp_buf, "%s", expected);
+    const char *want[GAME_MAX_MOVES];
+    int m = 0;
+    for (char *t = strtok(exp_buf, " "); t != NULL; t = strtok(NULL, " ")) {
+        want[m++] = t;
+    }
+    qsort(want, (size_t)m, sizeof want[0], test_cmp_str);
+    char got_line[2048] = "", want_line[2048] = "";
+    for (int i = 0; i < n; i++) {
+        strcat(strcat(got_line, got[i]), " ");
+    }
+    for (int i = 0; i < m; i++) {
+        strcat(strcat(want_line, want[i]), " ");
+    }
+    if (strcmp(got_line, want_line) != 0) {
+        fail_msg("%s %s: moves [%s], expected [%s]", g->variant, text, got_line, want_line);
+    }
+}
+
+void test_assert_after(const Game *g, const char *text, const char *name, const char *after) {
+    Position p = test_parse_ok(g, text);
+    Move moves[GAME_MAX_MOVES];
+    int n = g->ops->generate_moves(g, p, moves);
+    for (int i = 0; i < n; i++) {
+        char buf[16], out[GAME_TEXT_MAX];
+        game_move_name(g, p, moves[i], buf, sizeof buf);
+        if (strcmp(buf, name) == 0) {
+            g->ops->format(g, g->ops->do_move(g, p, moves[i]), out, sizeof out);
+            assert_string_equal(out, after);
+            return;
+        }
+    }
+    fail_msg("%s: no move %s", text, name);
+}

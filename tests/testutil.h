@@ -77,4 +77,14 @@ void test_remove_dir(char *dir);
 ErrCode test_run_tier(const Game *g, const char *opts, int threads, const char *dir,
                       SolveResult *res, Error *err);
 
+/* Positions and moves by their text (the game's parse, format and move
+ * names), for the rule tests of the test_known_* programs:
+ * test_parse_ok fails the test when `text` does not parse;
+ * test_assert_moves checks the moves of `text` by name against `expected`
+ * (space-separated, any order; none for a primitive position);
+ * test_assert_after checks the text after the move named `name`. */
+Position test_parse_ok(const Game *g, const char *text);
+void test_assert_moves(const Game *g, const char *text, const char *expected);
+void test_assert_after(const Game *g, const char *text, const char *name, const char *after);
+
 #endif /* TESTS_TESTUTIL_H */
