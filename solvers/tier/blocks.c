@@ -444,23 +444,10 @@ static ErrCode check_part(TierSolve *s, int t, const BlockPart *p, const char *n
     const Database *v = &s->blocks->cur;
     const uint64_t *reach = s->t[t].reach;
     for (uint64_t i = p->lo; i < p->hi; i++) {
-        uint32_t raw = db_peek(v, i - p->lo);
         bool reached = (reach[i / 64] >> (i % 64)) & 1;
-        const char *why = NULL;
-        if (!reached && raw != DB_UNREACHED) {
-            why = "a record for a position that is not reachable";
-        } else if (reached && raw == DB_UNREACHED) {
-            why = "no record for a reachable position";
-        } else if (reached && (!db_raw_solved(v, raw) || raw == DB_DRAW)) {
-            why = "an undecided record or a draw";
-        } else if (reached && s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
-            why = "a remoteness longer than the game";
-        }
+        const char *why = tier_record_fault(s, v, i - p->lo, reached);
         if (why != NULL) {
-            return error_set(s->err, ERR_IO,
-                             "%s/%s holds impossible records (index %" PRIu64
-                             ": %s); remove it (it will be solved again) or use another --db",
-                             s->files->work_dir, name, i, why);
+            return tier_record_refuse(s, name, i, why);
         }
     }
     return ERR_OK;

@@ -217,6 +217,39 @@ bool tier_files_has(const TierSolve *s, int t) {
     return stat(path, &st) == 0;
 }
 
+/* Why record j of v, a slot of a solved tier file whose position is
+ * `reached` or not, cannot be there, or NULL when it can: a record exactly
+ * where a position is reached, each a final value the game can have
+ * (check_tier below, and tier:blocks' parts, blocks.c). */
+const char *tier_record_fault(const TierSolve *s, const Database *v, uint64_t j, bool reached) {
+    uint32_t raw = db_peek(v, j);
+    if (!reached) {
+        bool any = raw != DB_UNREACHED || (v->winby != NULL && v->winby[j] != 0);
+        return any ? "a record for a position that is not reachable" : NULL;
+    }
+    if (raw == DB_UNREACHED) {
+        return "no record for a reachable position";
+    }
+    if (!db_raw_solved(v, raw)) {
+        return "an undecided record";
+    }
+    if (raw == DB_DRAW && !s->g->loopy) {
+        return "a draw, in a game that cannot draw";
+    }
+    if (s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
+        return "a remoteness longer than the game";
+    }
+    return NULL;
+}
+
+/* The refusal of file `name` for record `i` (a tier's local index). */
+ErrCode tier_record_refuse(TierSolve *s, const char *name, uint64_t i, const char *why) {
+    return error_set(s->err, ERR_IO,
+                     "%s/%s holds impossible records (index %" PRIu64
+                     ": %s); remove it (it will be solved again) or use another --db",
+                     s->files->work_dir, name, i, why);
+}
+
 /* A loaded tier file is trusted only as far as it can be checked (issue 10,
  * items 2 and 3): a record exactly where the bitmaps say a position is
  * reached, every such record a final value the game can have (no
@@ -237,25 +270,9 @@ static ErrCode check_tier(TierSolve *s, int tier, const char *name, uint64_t lo,
             ti->reach[i / 64] |= (uint64_t)db_raw_reached(raw) << (i % 64);
         }
         bool reached = (ti->reach[i / 64] >> (i % 64)) & 1;
-        const char *why = NULL;
-        if (!reached) {
-            if (raw != DB_UNREACHED || (v->winby != NULL && v->winby[i - ti->slo] != 0)) {
-                why = "a record for a position that is not reachable";
-            }
-        } else if (raw == DB_UNREACHED) {
-            why = "no record for a reachable position";
-        } else if (!db_raw_solved(v, raw)) {
-            why = "an undecided record";
-        } else if (raw == DB_DRAW && !s->g->loopy) {
-            why = "a draw, in a game that cannot draw";
-        } else if (s->g->max_depth != 0 && db_raw_remoteness(v, raw) > s->g->max_depth) {
-            why = "a remoteness longer than the game";
-        }
+        const char *why = tier_record_fault(s, v, i - ti->slo, reached);
         if (why != NULL) {
-            return error_set(s->err, ERR_IO,
-                             "%s/%s holds impossible records (index %" PRIu64
-                             ": %s); remove it (it will be solved again) or use another --db",
-                             s->files->work_dir, name, i, why);
+            return tier_record_refuse(s, name, i, why);
         }
     }
     if (ti->held) {

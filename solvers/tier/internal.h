@@ -240,6 +240,8 @@ ErrCode tier_files_ranks(TierSolve *s);
 ErrCode tier_files_open(TierSolve *s);
 ErrCode tier_files_writer(TierSolve *s);
 ErrCode tier_files_drain(TierSolve *s);
+const char *tier_record_fault(const TierSolve *s, const Database *v, uint64_t j, bool reached);
+ErrCode tier_record_refuse(TierSolve *s, const char *name, uint64_t i, const char *why);
 void tier_files_stop(TierSolve *s);
 void tier_files_close(TierSolve *s);
 /* Before tier t's records are freed: the writer may still compress them. */
