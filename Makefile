@@ -198,6 +198,9 @@ test-step/asan/tests/%: $(BUILD)/asan/tests/% FORCE
 	$(RUN_STEP) asan/tests/$*
 test-step/release/tests/%: $(BUILD)/release/tests/% FORCE
 	$(RUN_STEP) release/tests/$*
+# test_bench runs the timing build's driver (tests/test_bench.c): its
+# steps wait for it like the bench step.
+test-step/asan/tests/test_bench test-step/release/tests/test_bench: $(BUILD)/timing/bin/bench
 test-step/cli-%: $(BUILD)/%/bin/solve FORCE
 	$(RUN_STEP) cli-$*
 test-step/bench: $(BUILD)/timing/bin/bench $(BUILD)/release/bin/bench FORCE
