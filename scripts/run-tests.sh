@@ -161,9 +161,10 @@ secs() { # STEP: its wall seconds, rounded
 for s in $programs; do
     t="$build/$s"
     rc=$(cat "$t.rc" 2>/dev/null || echo 99)
-    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$t.log" | tail -n 1)
-    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$t.log" | tail -n 1)
-    k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s), listed below:/\1/p' "$t.log" | tail -n 1)
+    # A program may run several cmocka groups (a summary each): their sum.
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\./\1/p' "$t.log" | awk '{ n += $1 } END { if (NR) print n }')
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s), listed below:/\1/p' "$t.log" | awk '{ n += $1 } END { if (NR) print n }')
+    k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s), listed below:/\1/p' "$t.log" | awk '{ n += $1 } END { if (NR) print n }')
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-0}))
     skipped=$((skipped + ${k:-0}))
