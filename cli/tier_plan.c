@@ -210,6 +210,18 @@ static void list_tier(const Game *g, const TierGraph *gr, int t) {
 }
 
 /* --list (tier NULL) or --tier NAME. */
+/* The solver's own tier graph of g (solvers/tier/graph.h), or the
+ * error said on stderr. */
+static ErrCode graph_or_say(const Game *g, TierGraph *gr) {
+    Error err = {0};
+    ErrCode grc = tier_graph_build(g, gr, &err);
+    if (grc != ERR_OK) {
+        fprintf(stderr, "tier-plan: %s\n", err.msg);
+        tier_graph_free(gr);
+    }
+    return grc;
+}
+
 static int list_game(const Game *g, const char *tier) {
     int one = tier != NULL ? game_tier_find(g, tier) : -1;
     if (tier != NULL && one < 0) {
@@ -222,11 +234,8 @@ static int list_game(const Game *g, const char *tier) {
         return ERR_USAGE;
     }
     TierGraph gr;
-    Error err = {0};
-    ErrCode grc = tier_graph_build(g, &gr, &err);
+    ErrCode grc = graph_or_say(g, &gr);
     if (grc != ERR_OK) {
-        fprintf(stderr, "tier-plan: %s\n", err.msg);
-        tier_graph_free(&gr);
         return grc;
     }
     if (tier != NULL) {
@@ -246,11 +255,8 @@ static int plan_game(const Game *g, const Plan *p) {
     /* The solver's own tier graph: sizes, children, the solve order and
      * the window's peak (solvers/tier/graph.h). */
     TierGraph gr;
-    Error err = {0};
-    ErrCode grc = tier_graph_build(g, &gr, &err);
+    ErrCode grc = graph_or_say(g, &gr);
     if (grc != ERR_OK) {
-        fprintf(stderr, "tier-plan: %s\n", err.msg);
-        tier_graph_free(&gr);
         return grc;
     }
     int n = gr.ntiers;

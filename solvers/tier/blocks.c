@@ -338,78 +338,13 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
 
 /* ----------------------------------------------------------- the walk */
 
-typedef struct PartVisit {
-    TierSolve *s;
-    int tier;
-    uint64_t count;
-} PartVisit;
-
-static void part_visit(void *ctx, uint64_t i, Position p, const TierExpansion *e) {
-    PartVisit *v = ctx;
-    STAT_INC(calls);
-    v->count++;
-    solve_position(v->s, v->tier, i, p, e);
-}
-
-/* Solves the reachable positions of [lo, hi) of tier t into b->cur: chunks
- * of chunk_words * 64 positions (aligned in the tier, so a chunk starts
- * mid-part only at the part's start) shared by the threads (dynamic
- * schedule) when the part has parallel_min reachable positions or more. */
+/* Solves the reachable positions of [lo, hi) of tier t into b->cur, a
+ * team of threads when the part has parallel_min reachable positions or
+ * more (tier_walk_span). */
 static void walk_part(TierSolve *s, int t, uint64_t lo, uint64_t hi, uint64_t reached) {
     TierBlocks *b = s->blocks;
-    const TierInfo *ti = &s->t[t];
-    uint64_t chunk = s->chunk_words * 64, start = lo - lo % chunk;
-    uint64_t nchunks = (hi - start + chunk - 1) / chunk, done = 0;
-    double t0 = clock_seconds();
     bool team = reached >= s->parallel_min && s->threads > 1;
-    if (team) {
-        dbwriter_pause(tier_writer(s));
-    }
-#pragma omp parallel num_threads(s->threads) if (team)
-    {
-        solver_worker_begin();
-        GpsState *st = s->states[omp_get_thread_num()];
-        TierExpansion e;
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t k = 0; k < nchunks; k++) {
-            if (tier_failed(s)) {
-                continue;
-            }
-            uint64_t a = start + k * chunk, z = a + chunk;
-            a = a < lo ? lo : a;
-            z = z < hi ? z : hi;
-            PartVisit v = {s, t, 0};
-            if (s->fast) {
-                s->g->tiers->expand_run(s->g, t, ti->reach, a, z, part_visit, &v);
-            } else {
-                for (uint64_t w = a / 64; w * 64 < z; w++) {
-                    uint64_t bits = ti->reach[w];
-                    if (w * 64 < a) {
-                        bits &= ~UINT64_C(0) << (a % 64);
-                    }
-                    if (z - w * 64 < 64) {
-                        bits &= (UINT64_C(1) << (z - w * 64)) - 1;
-                    }
-                    for (; bits != 0; bits &= bits - 1) {
-                        uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
-                        Position p = tier_position(s, t, i);
-                        solver_expand(s->g, s->fam, st, p, &e);
-                        part_visit(&v, i, p, &e);
-                    }
-                }
-            }
-            uint64_t now = __atomic_add_fetch(&done, v.count, __ATOMIC_RELAXED);
-            if (omp_get_thread_num() == 0) {
-                tier_progress(s, "solve", t, b->tier_done + now, ti->reached, false);
-            }
-        }
-        solver_worker_end(s->res, s->worker_peak);
-    }
-    if (team) {
-        dbwriter_resume(tier_writer(s));
-    }
-    b->tier_done += done;
-    s->compute_seconds += clock_seconds() - t0;
+    b->tier_done += tier_walk_span(s, t, "solve", solve_position, team, lo, hi, b->tier_done);
 }
 
 /* --------------------------------------------------- per part and tier */

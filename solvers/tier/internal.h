@@ -215,6 +215,12 @@ void tier_progress(TierSolve *s, const char *phase, int tier, uint64_t done, uin
  * hands it to visit; a team of threads when it has parallel_min reachable
  * positions or more (UINT64_MAX: one thread). */
 void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint64_t parallel_min);
+/* The walk itself, over the reachable positions of local indices [a, z)
+ * (tier_walk: the whole range; tier:blocks: one part), a team of threads
+ * when `team`, progress counted from done_base; no observer. Returns the
+ * positions visited. */
+uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit visit, bool team,
+                        uint64_t a, uint64_t z, uint64_t done_base);
 /* The visits of the forward pass, the backward pass and the sliced mark. */
 void tier_mark_children(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e);
 void tier_solve_position(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e);

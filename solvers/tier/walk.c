@@ -167,24 +167,81 @@ static void observed_visit(TierSolve *s, int tier, uint64_t i, Position p, const
     tier_observer_show(s->observer, s->observed_pass, tier, i, p, false, e, at);
 }
 
-/* Threads take chunks of chunk_words bitmap words (dynamic schedule), each
- * with its own GPS state; once a position has failed, the chunks not yet
+/* Threads take chunks of chunk_words * 64 positions, aligned in the tier
+ * (so a chunk starts mid-chunk only at `a`), dynamic schedule, each with
+ * its own GPS state; once a position has failed, the chunks not yet
  * started are skipped. Thread 0 reports progress for `phase` between
- * chunks.
+ * chunks, counting from done_base. A team takes every core: the writer's
+ * compressors wait meanwhile (core/dbwriter.h); beside one thread they may
+ * go on.
  *
  * `visit` stays an indirect call (gcc outlines the OpenMP region before it
  * inlines), one per position beside a whole expansion: on connect4:w=5,h=4
  * and w=4,h=5 (`build/timing/bin/solve connect4:w=5,h=4 --solver tier
  * --threads 2 --json`, best of 5) the times matched the two copied loops
  * this replaced within noise. */
+uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit visit, bool team,
+                        uint64_t a, uint64_t z, uint64_t done_base) {
+    const TierInfo *ti = &s->t[tier];
+    uint64_t chunk = s->chunk_words * 64, start = a - a % chunk;
+    uint64_t nchunks = z > a ? (z - start + chunk - 1) / chunk : 0, done = 0;
+    double t0 = clock_seconds();
+    if (team) {
+        dbwriter_pause(tier_writer(s));
+    }
+#pragma omp parallel num_threads(s->threads) if (team)
+    {
+        solver_worker_begin();
+        GpsState *st = s->states[omp_get_thread_num()];
+        TierExpansion e;
+#pragma omp for schedule(dynamic, 1)
+        for (uint64_t k = 0; k < nchunks; k++) {
+            if (tier_failed(s)) {
+                continue;
+            }
+            uint64_t lo = start + k * chunk, hi = lo + chunk;
+            lo = lo < a ? a : lo;
+            hi = hi < z ? hi : z;
+            FastVisit f = {s, tier, visit, 0};
+            if (s->fast) { /* the game walks the chunk */
+                s->g->tiers->expand_run(s->g, tier, ti->reach, lo, hi, fast_visit, &f);
+            } else {
+                for (uint64_t w = lo / 64; w * 64 < hi; w++) {
+                    uint64_t bits = ti->reach[w];
+                    if (w * 64 < lo) {
+                        bits &= ~UINT64_C(0) << (lo % 64);
+                    }
+                    if (hi - w * 64 < 64) {
+                        bits &= (UINT64_C(1) << (hi - w * 64)) - 1;
+                    }
+                    for (; bits != 0; bits &= bits - 1) {
+                        uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+                        Position p = tier_position(s, tier, i);
+                        solver_expand(s->g, s->fam, st, p, &e);
+                        fast_visit(&f, i, p, &e);
+                    }
+                }
+            }
+            uint64_t now_done = __atomic_add_fetch(&done, f.count, __ATOMIC_RELAXED);
+            if (omp_get_thread_num() == 0) {
+                tier_progress(s, phase, tier, done_base + now_done, ti->reached, false);
+            }
+        }
+        solver_worker_end(s->res, s->worker_peak);
+    }
+    if (team) {
+        dbwriter_resume(tier_writer(s));
+    }
+    s->compute_seconds += clock_seconds() - t0;
+    return done;
+}
+
+/* The whole of the tier in this rank's range (tier_walk_span), shown to
+ * the observer when there is one. */
 void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint64_t parallel_min) {
     TierInfo *ti = &s->t[tier];
     uint64_t size = s->gr.node[tier].size;
     uint64_t lo = ti->lo, hi = ti->hi;
-    uint64_t done = 0;
-    double t0 = clock_seconds();
-    /* A team takes every core: the writer's compressors wait meanwhile
-     * (core/dbwriter.h); beside one thread they may go on. */
     bool team = ti->reached >= parallel_min && s->threads > 1;
     const TierObserver *obs = s->observer;
     if (obs != NULL) { /* once a pass over a tier: the loop below is tier's */
@@ -201,52 +258,11 @@ void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint6
             obs->tier_begin(obs->ctx, pass, tier, ti->reached);
         }
     }
-    if (team) {
-        dbwriter_pause(tier_writer(s));
-    }
-#pragma omp parallel num_threads(s->threads) if (team)
-    {
-        solver_worker_begin();
-        GpsState *st = s->states[omp_get_thread_num()];
-        TierExpansion e;
-#pragma omp for schedule(dynamic, 1)
-        for (uint64_t w0 = lo; w0 < hi; w0 += s->chunk_words) {
-            if (tier_failed(s)) {
-                continue;
-            }
-            uint64_t w1 = w0 + s->chunk_words < hi ? w0 + s->chunk_words : hi;
-            uint64_t count = 0;
-            if (s->fast) { /* the game walks the chunk; the loop below is skipped */
-                FastVisit f = {s, tier, visit, 0};
-                uint64_t end = w1 * 64 < size ? w1 * 64 : size;
-                s->g->tiers->expand_run(s->g, tier, ti->reach, w0 * 64, end, fast_visit, &f);
-                count = f.count;
-                w1 = w0;
-            }
-            for (uint64_t w = w0; w < w1; w++) {
-                for (uint64_t bits = ti->reach[w]; bits != 0; bits &= bits - 1) {
-                    uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
-                    Position p = tier_position(s, tier, i);
-                    STAT_INC(calls);
-                    solver_expand(s->g, s->fam, st, p, &e);
-                    count++;
-                    visit(s, tier, i, p, &e);
-                }
-            }
-            uint64_t now_done = __atomic_add_fetch(&done, count, __ATOMIC_RELAXED);
-            if (omp_get_thread_num() == 0) {
-                tier_progress(s, phase, tier, now_done, ti->reached, false);
-            }
-        }
-        solver_worker_end(s->res, s->worker_peak);
-    }
-    if (team) {
-        dbwriter_resume(tier_writer(s));
-    }
+    uint64_t end = hi * 64 < size ? hi * 64 : size;
+    tier_walk_span(s, tier, phase, visit, team, lo * 64, end, 0);
     if (obs != NULL && obs->tier_end != NULL) {
         obs->tier_end(obs->ctx, s->observed_pass, tier);
     }
-    s->compute_seconds += clock_seconds() - t0;
 }
 
 /* ------------------------------------------------------------- visits */
