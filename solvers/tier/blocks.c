@@ -336,17 +336,6 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
     }
 }
 
-/* ----------------------------------------------------------- the walk */
-
-/* Solves the reachable positions of [lo, hi) of tier t into b->cur, a
- * team of threads when the part has parallel_min reachable positions or
- * more (tier_walk_span). */
-static void walk_part(TierSolve *s, int t, uint64_t lo, uint64_t hi, uint64_t reached) {
-    TierBlocks *b = s->blocks;
-    bool team = reached >= s->parallel_min && s->threads > 1;
-    b->tier_done += tier_walk_span(s, t, "solve", solve_position, team, lo, hi, b->tier_done);
-}
-
 /* --------------------------------------------------- per part and tier */
 
 /* The tier's checksum, streamed: dbfile_sum_blocks takes whole 32-byte
@@ -471,8 +460,10 @@ static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved)
         b->tier_done += reached;
     } else if (rc == ERR_OK) {
         memset(rec, 0, (size_t)(b->cur.size * b->cur.width));
-        if (reached > 0) {
-            walk_part(s, t, p->lo, p->hi, reached);
+        if (reached > 0) { /* a team when the part has parallel_min or more */
+            bool team = reached >= s->parallel_min && s->threads > 1;
+            b->tier_done +=
+                tier_walk_span(s, t, "solve", solve_position, team, p->lo, p->hi, b->tier_done);
         }
         rc = tier_failed(s) ? s->err->code : ERR_OK;
         if (rc == ERR_OK) {
