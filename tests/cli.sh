@@ -228,15 +228,15 @@ k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wi
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "tier:blocks database verified" || bad "tier:blocks database verified"
 refuse "tier:blocks without --db" "needs --db" $c4 --solver tier:blocks
-# The free-disk check (solvers/tier/files.c), its free space given by
-# GAMESMAN_TIER_FREE_DISK: 1000 bytes cannot hold 4x4's parts, refused
-# before a part is written; the same DIR then solves to tier:window's
-# checksum once the space is there.
+# The free-disk checks (solvers/tier/files.c, blocks.c), the free space
+# given by GAMESMAN_TIER_FREE_DISK. 1000 bytes cannot hold 4x4's bitmaps
+# and part headers: refused before anything is written; the same DIR then
+# solves to tier:window's checksum once the space is there.
 GAMESMAN_TIER_FREE_DISK=1000 "$solve" $c4 --solver tier:blocks --db "$db/full" \
     >/dev/null 2>"$db/full.err"
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] &&
-    grep -q "^solve: the tiers still to write need up to .* which has 1000 B free" \
+    grep -q "^solve: the forward pass's bitmaps and the part files' headers and block indexes need up to .* which has 1000 B free" \
         "$db/full.err" && ! ls "$db/full" | grep -q "^tier-" &&
     ok "tier:blocks refused on too little free disk" ||
     bad "tier:blocks on 1000 B free: exit $rc, $(cat "$db/full.err")"
@@ -244,6 +244,42 @@ rc=$?
     .remoteness, .positions, .wins, .losses, .ties]')" = "$want" ] &&
     ok "tier:blocks after the refusal: tier:window's checksum" ||
     bad "tier:blocks after the refusal"
+# The projection after the forward pass: 150,000 bytes hold 4x4's bitmaps
+# and part headers but not its 161,029 positions at 1 byte each (Tromp's
+# count), so the run is refused after its forward pass, with the bitmaps
+# kept and no part written; a rerun with the space resumes after them.
+GAMESMAN_TIER_FREE_DISK=150000 "$solve" $c4 --solver tier:blocks --db "$db/proj" \
+    >/dev/null 2>"$db/proj.err"
+rc=$?
+[ "$rc" -eq 5 ] && grep -q "^solve: tier:blocks, after the forward pass .* the part files still to write (projected: 1 byte a reachable position.* which has 146.5 KiB free" "$db/proj.err" &&
+    ls "$db/proj" | grep -q "^reach-" && ! ls "$db/proj" | grep -q "^tier-" &&
+    ok "tier:blocks refused after its forward pass on the projection" ||
+    bad "tier:blocks on 150000 B free: exit $rc, $(cat "$db/proj.err")"
+j=$("$solve" $c4 --solver tier:blocks --db "$db/proj" --progress --json 2>"$db/proj.err")
+[ "$(echo "$j" | jq -c '[.db_checksum, .value, .remoteness, .positions, .wins, .losses,
+    .ties]')" = "$want" ] && ! grep -q "reach tier" "$db/proj.err" &&
+    ok "tier:blocks resumed after the projection's refusal, no forward pass" ||
+    bad "tier:blocks after the projection's refusal: $j"
+# 5 MB free: less than 5x4's 6.3 MB of raw records (the old bound, which
+# refused it), more than its 3,945,711 positions at 1 byte: solved, to
+# tier:window's checksum.
+c54="connect4:w=5,h=4"
+w54=$("$solve" $c54 --solver tier:window --threads 2 --json | jq -c '[.db_checksum, .positions]')
+j=$(GAMESMAN_TIER_FREE_DISK=5000000 "$solve" $c54 --solver tier:blocks --threads 2 \
+    --db "$db/c54" --json 2>"$db/c54.err" | jq -c '[.db_checksum, .positions]')
+[ "$j" = "$w54" ] && ok "tier:blocks solves 5x4 on 5 MB free (projection under the raw bound)" ||
+    bad "tier:blocks on 5 MB free: $j, want $w54, $(tail -1 "$db/c54.err")"
+refuse "tier:positions without estimate" "goes with tier:estimate only" $c4 --solver \
+    tier:positions=161029
+# tier:estimate,positions=N: the disk projection counts N positions at 1
+# byte each (1000 more positions, 1000 more bytes).
+e1=$("$solve" $c4 --solver tier:estimate,blocks,positions=161029 --json 2>/dev/null |
+    jq .solver_stats.est_blocks_disk_bytes)
+e2=$("$solve" $c4 --solver tier:estimate,blocks,positions=162029 --json 2>/dev/null |
+    jq .solver_stats.est_blocks_disk_bytes)
+[ -n "$e1" ] && [ "$e1" != null ] && [ "$((e2 - e1))" = 1000 ] &&
+    ok "tier:estimate,positions=N sets the disk projection" ||
+    bad "tier:estimate,positions=N: $e1 then $e2"
 # tier:estimate with --db DIR (DIR not made): runs, writes nothing (DIR
 # still absent) and looks at the free disk where DIR would be made, which
 # df reports too (within 1 GB: other programs write meanwhile).

@@ -64,6 +64,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "core/clock.h"
 #include "core/dbfile.h"
@@ -198,20 +199,75 @@ static void part_info(const TierSolve *s, int t, const BlockPart *p, DbStoreInfo
     info->first = p->lo;
 }
 
-uint64_t tier_blocks_disk_left(const TierSolve *s) {
+static bool reach_exists(const TierSolve *s, int t);
+static ErrCode bitmap_load(TierSolve *s, int t, bool *found);
+static void bitmap_free(TierSolve *s, int t);
+
+uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
     const TierBlocks *b = s->blocks;
-    uint64_t left = 0;
+    uint64_t left = 0, per = DBSTORE_BLOCK_BYTES / s->width;
     for (int t = 0; t < s->gr.ntiers; t++) {
+        bool missing = false;
         for (int k = b->first[t]; k < b->first[t + 1]; k++) {
             char name[DBSTORE_NAME_MAX];
             part_name(t, &b->part[k], name, sizeof name);
             if (!dbstore_exists(&s->files->dir, name)) {
-                left +=
-                    db_bytes(b->part[k].hi - b->part[k].lo, s->width, false) + DBSTORE_HEADER_BYTES;
+                uint64_t records = b->part[k].hi - b->part[k].lo;
+                left += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES + 8 * ((records + per - 1) / per);
+                missing = true;
             }
+        }
+        if (missing && projected) {
+            left += TIER_BLOCKS_DISK_RATE * s->t[t].reached;
+        }
+        if (missing && !b->complete && !reach_exists(s, t)) {
+            left += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
         }
     }
     return left;
+}
+
+ErrCode tier_blocks_disk_check(TierSolve *s) {
+    TierBlocks *b = s->blocks;
+    ErrCode rc = ERR_OK;
+    /* the worst case: every file block at zstd's bound */
+    uint64_t bound = 0, per = DBSTORE_BLOCK_BYTES / s->width;
+    for (int t = 0; t < s->gr.ntiers && rc == ERR_OK; t++) {
+        bool missing = false;
+        for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+            char name[DBSTORE_NAME_MAX];
+            part_name(t, &b->part[k], name, sizeof name);
+            if (!dbstore_exists(&s->files->dir, name)) {
+                uint64_t blocks = (b->part[k].hi - b->part[k].lo + per - 1) / per;
+                bound += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES +
+                         blocks * (8 + ZSTD_COMPRESSBOUND(DBSTORE_BLOCK_BYTES));
+                missing = true;
+            }
+        }
+        /* the tiers the forward pass skipped (resumed) were not counted */
+        if (missing && s->t[t].reached == 0 && !b->complete) {
+            bool found = false;
+            rc = bitmap_load(s, t, &found);
+            bitmap_free(s, t);
+        }
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    uint64_t need = tier_blocks_disk_left(s, true);
+    need = need < bound ? need : bound;
+    solve_result_extra(s->res, "blocks_disk_projected_bytes", (double)need);
+    char what[256], a[32];
+    snprintf(what, sizeof what,
+             "the part files still to write (projected: %d byte a reachable position, plus "
+             "headers and block indexes; at most %s)",
+             TIER_BLOCKS_DISK_RATE, mem_format(bound, a, sizeof a));
+    rc = tier_files_fit(s, need, what);
+    if (rc != ERR_OK) {
+        error_prefix(s->err, "tier:blocks, after the forward pass (its bitmaps are kept: a rerun "
+                             "resumes after them): ");
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------ child records */
@@ -823,19 +879,19 @@ ErrCode tier_blocks_finish_dir(TierSolve *s, const DbSummary *sum) {
     return rc;
 }
 
-void tier_blocks_estimate(const TierSolve *s, uint64_t budget) {
+uint64_t tier_blocks_estimate(const TierSolve *s, uint64_t budget, double reachable) {
     TierBlocksMemory mm;
     const TierBlocksMemory *m = &mm;
     if (s->blocks != NULL) {
         m = &s->blocks->mem;
     } else if (!s->gr.tier_major || s->winby) {
-        return; /* a mode this game cannot use */
+        return 0; /* a mode this game cannot use */
     } else {
         tier_graph_blocks_memory(&s->gr, s->width, TIER_BLOCKS_PART_DEFAULT, s->threads, &mm);
     }
     for (int t = 0; t < s->gr.ntiers; t++) {
         if (s->gr.node[t].loopy) {
-            return;
+            return 0;
         }
     }
     char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
@@ -850,6 +906,25 @@ void tier_blocks_estimate(const TierSolve *s, uint64_t budget) {
             m->total <= budget ? "fits" : "does NOT fit");
     solve_result_extra(s->res, "est_blocks_peak_bytes", (double)m->total);
     solve_result_extra(s->res, "est_blocks_parts", (double)m->nparts);
+    /* The disk: what tier_files_open and tier_blocks_disk_check check */
+    uint64_t slots = 0, bitmaps = 0;
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        slots += s->gr.node[t].size;
+        bitmaps += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
+    }
+    uint64_t per = DBSTORE_BLOCK_BYTES / s->width;
+    uint64_t fixed = m->nparts * (uint64_t)(DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES) +
+                     8 * ((slots + per - 1) / per + m->nparts);
+    uint64_t records = (uint64_t)(TIER_BLOCKS_DISK_RATE * reachable);
+    fprintf(stderr,
+            "tier:blocks disk: bitmaps at most %s (kept until the manifest), part headers and "
+            "block indexes %s, records projected at %s (%d byte a position, for the %.4g "
+            "positions below; the solve projects the exact count after its forward pass): %s\n",
+            mem_format(bitmaps, a, sizeof a), mem_format(fixed, b, sizeof b),
+            mem_format(records, c, sizeof c), TIER_BLOCKS_DISK_RATE, reachable,
+            mem_format(bitmaps + fixed + records, d, sizeof d));
+    solve_result_extra(s->res, "est_blocks_disk_bytes", (double)(bitmaps + fixed + records));
+    return bitmaps + fixed + records;
 }
 
 void tier_blocks_report(const TierSolve *s) {

@@ -17,7 +17,9 @@
  * are bounded by their slots. The time is 2 expansions (forward and
  * backward) per reachable position at the calibrated rate per thread,
  * times the threads: an upper bound with every unwalked slot reachable,
- * and an extrapolation at the reachable fraction of the last walked tier.
+ * and an extrapolation at the reachable fraction of the last walked tier
+ * (or for the reachable positions given, tier:estimate,positions=N: a
+ * published count, which also sets tier:blocks' disk projection).
  * Small tiers fit the caches, so the rate is optimistic for tiers of
  * gigabytes (docs/connect-four.md: estimate against the measured 6x5 solve).
  * A loopy tier is closed under its in-tier moves by tier_loopy_reach, as
@@ -191,6 +193,11 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
         }
     }
     free(est.walked);
+    const char *basis = "the guess at the reachable fraction of the last walked tier";
+    if (s->known_positions > 0) { /* tier:estimate,positions=N: a published count */
+        guess = (double)s->known_positions;
+        basis = "the positions given (positions=N)";
+    }
     uint64_t records = peak - bitmaps;
     peak += loopy;
     char e[32], lp[64] = "";
@@ -201,7 +208,8 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
             whole ? "the whole database" : "the tiers in use only", mem_format(peak, a, sizeof a),
             mem_format(bitmaps, b, sizeof b), mem_format(records, c, sizeof c), lp,
             mem_format(budget, d, sizeof d), peak <= budget ? "fits" : "does NOT fit");
-    tier_blocks_estimate(s, budget); /* tier:blocks' model, for a game it can solve */
+    /* tier:blocks' model, for a game it can solve */
+    uint64_t blocks_disk = tier_blocks_estimate(s, budget, guess);
     fprintf(stderr,
             "disk (--db): at most %s of tier files (uncompressed; zstd makes them far smaller)",
             mem_format(files, a, sizeof a));
@@ -229,6 +237,10 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
             uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
             fprintf(stderr, "; %s free in %s: %s", mem_format(free_bytes, b, sizeof b), where,
                     files <= free_bytes ? "fits" : "does NOT fit");
+            if (blocks_disk > 0) {
+                fprintf(stderr, " (tier:blocks' projection: %s)",
+                        blocks_disk <= free_bytes ? "fits" : "does NOT fit");
+            }
             solve_result_extra(s->res, "est_disk_free_bytes", (double)free_bytes);
         }
         fprintf(stderr, "; nothing written in %s", dir);
@@ -258,9 +270,10 @@ ErrCode tier_estimate(TierSolve *s, bool window_only) {
         fprintf(stderr,
                 "time: calibrated on tiers up to %s: %" PRIu64 " positions in %.2f s, %.3g "
                 "positions/s on one thread; on %d threads, at most %.3g s with every "
-                "unwalked slot reachable, about %.3g s at the reachable fraction %.3g of tier %s, "
-                "%.3g positions\n",
-                label, expanded, elapsed, rate, s->threads, upper, about, fraction, label, guess);
+                "unwalked slot reachable, about %.3g s for %.3g positions (%s; that fraction: "
+                "%.3g of tier %s)\n",
+                label, expanded, elapsed, rate, s->threads, upper, about, guess, basis, fraction,
+                label);
     }
     solve_result_extra(s->res, "estimate_only", 1);
     s->res->estimate_only = true; /* nothing to save in --db DIR */

@@ -87,7 +87,9 @@ ErrCode tier_files_ranks(TierSolve *s) {
  * variant's database, and checks the free space for what remains to be
  * written: the raw size of the tiers not yet on disk (and of the bitmaps
  * when they are not), an upper bound (compression makes it several times
- * smaller, docs/database.md). */
+ * smaller, docs/database.md); tier:blocks checks its bitmaps and the fixed
+ * part of its files here, and its projected records after the forward
+ * pass (blocks.c tier_blocks_disk_check). */
 ErrCode tier_files_open(TierSolve *s) {
     TierFiles *f = s->files;
     if (f == NULL) {
@@ -130,13 +132,19 @@ ErrCode tier_files_open(TierSolve *s) {
             all_tiers = false;
         }
     }
-    if (s->blocks != NULL) { /* tier:blocks: its part files */
-        left = tier_blocks_disk_left(s);
-        all_tiers = left == 0;
+    if (s->blocks != NULL) { /* tier:blocks: its bitmaps and its parts' headers (blocks.c) */
+        return tier_files_fit(s, tier_blocks_disk_left(s, false),
+                              "the forward pass's bitmaps and the part files' headers and "
+                              "block indexes");
     }
     if (!all_tiers && !dbstore_exists(&f->dir, "reach.gmdb")) {
         left += tier_graph_words(&s->gr) * 8 + DBSTORE_HEADER_BYTES;
     }
+    return tier_files_fit(s, left, "the tiers still to write");
+}
+
+ErrCode tier_files_fit(TierSolve *s, uint64_t need, const char *what) {
+    TierFiles *f = s->files;
     struct statvfs vfs;
     if (fstatvfs(f->dir.fd, &vfs) != 0) {
         return error_set(s->err, ERR_IO, "cannot use the database directory %s: %s", f->work_dir,
@@ -149,12 +157,12 @@ ErrCode tier_files_open(TierSolve *s) {
     if (fake != NULL) {
         free_bytes = strtoull(fake, NULL, 10);
     }
-    if (left > free_bytes) {
+    if (need > free_bytes) {
         char a[32], b[32];
         return error_set(s->err, ERR_IO,
-                         "the tiers still to write need up to %s in %s, which has %s free; free "
-                         "some space or use another --db",
-                         mem_format(left, a, sizeof a), f->work_dir,
+                         "%s need up to %s in %s, which has %s free; free some space or use "
+                         "another --db",
+                         what, mem_format(need, a, sizeof a), f->work_dir,
                          mem_format(free_bytes, b, sizeof b));
     }
     return ERR_OK;

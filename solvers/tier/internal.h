@@ -135,9 +135,10 @@ typedef struct TierSolve {
     uint64_t total_reached, done_before; /* for the time-left estimate */
     uint64_t tiers_solved, tiers_loaded;
     /* loopy tiers */
-    bool stored_edges;       /* back edges even with generate_parents */
-    uint64_t loopy_stats[4]; /* frontier (win/lose, tie), draws, events */
-    double compute_seconds;  /* inside the walks */
+    bool stored_edges;        /* back edges even with generate_parents */
+    uint64_t known_positions; /* tier:estimate,positions=N (0: guessed) */
+    uint64_t loopy_stats[4];  /* frontier (win/lose, tie), draws, events */
+    double compute_seconds;   /* inside the walks */
     /* the observer of a variant (observer.h), NULL for tier itself; while a
      * walk shows its positions, the visit it wraps and the pass (walk.c) */
     const TierObserver *observer;
@@ -244,6 +245,9 @@ static inline DbWriter *tier_writer(const TierSolve *s) {
 ErrCode tier_files_start(TierSolve *s, const char *dir);
 ErrCode tier_files_ranks(TierSolve *s);
 ErrCode tier_files_open(TierSolve *s);
+/* ERR_IO with the figures when `need` bytes (of `what`) are more than the
+ * free space of DIR's disk (or GAMESMAN_TIER_FREE_DISK, for tests). */
+ErrCode tier_files_fit(TierSolve *s, uint64_t need, const char *what);
 ErrCode tier_files_writer(TierSolve *s);
 ErrCode tier_files_drain(TierSolve *s);
 const char *tier_record_fault(const TierSolve *s, const Database *v, uint64_t j, bool reached);
@@ -321,9 +325,23 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating);
 /* The memory model against the budget (choose_mode): ERR_MEMORY with the
  * estimate when it does not fit. */
 ErrCode tier_blocks_fits(TierSolve *s);
-/* Raw bytes of the part files not yet in the directory (the free-disk
- * check of tier_files_open). */
-uint64_t tier_blocks_disk_left(const TierSolve *s);
+/* The projected size of a part file's records on disk, bytes a reachable
+ * position: about twice the rate measured on Connect Four 5x5 and 6x5
+ * (0.45 and 0.46 bytes a position, header and index included,
+ * docs/connect-four.md); a projection, not a bound (zstd's worst case is
+ * above the raw size): a disk that fills anyway stops the run with its
+ * files kept, and a rerun resumes. */
+#define TIER_BLOCKS_DISK_RATE 1
+/* Bytes still to write in the directory: the bitmaps not on disk (raw,
+ * an upper bound) and, for the part files not there, their header,
+ * largest dictionary and block index, plus (projected) the records at
+ * TIER_BLOCKS_DISK_RATE bytes a reachable position of their tiers (the
+ * counts s->t[t].reached of the forward pass). */
+uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected);
+/* After the forward pass, before any record is written: the projection
+ * against the free space (tier_files_fit), refused with its figures; the
+ * bitmaps stay, so a rerun with more space resumes after them. */
+ErrCode tier_blocks_disk_check(TierSolve *s);
 /* The forward pass with the bitmaps on disk, a tier and its children in
  * memory (replaces solve.c's reachability). */
 ErrCode tier_blocks_reach(TierSolve *s);
@@ -331,8 +349,11 @@ ErrCode tier_blocks_reach(TierSolve *s);
 ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum);
 /* The manifest listing every part (files.c's tier_files_finish). */
 ErrCode tier_blocks_finish_dir(TierSolve *s, const DbSummary *sum);
-/* The estimate's line, the result's figures, the end. */
-void tier_blocks_estimate(const TierSolve *s, uint64_t budget);
+/* The result's figures, the end. */
+/* The memory line and the disk line (bitmaps, part headers and indexes,
+ * the records projected for `reachable` positions); returns that disk
+ * total, or 0 for a game the mode cannot solve. */
+uint64_t tier_blocks_estimate(const TierSolve *s, uint64_t budget, double reachable);
 void tier_blocks_report(const TierSolve *s);
 void tier_blocks_free(TierSolve *s);
 

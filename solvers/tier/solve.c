@@ -247,8 +247,9 @@ static ErrCode reachability(TierSolve *s) {
     if (s->sector != NULL) {
         return tier_sector_reach(s);
     }
-    if (s->blocks != NULL) {
-        return tier_blocks_reach(s);
+    if (s->blocks != NULL) { /* then the projected disk, before any record */
+        ErrCode rc = tier_blocks_reach(s);
+        return rc == ERR_OK ? tier_blocks_disk_check(s) : rc;
     }
     uint64_t total_words = tier_graph_words(&s->gr);
     /* One block for all bitmaps, so that the reach file is one part. */
@@ -526,6 +527,7 @@ ErrCode tier_solve_observed(const Game *g, const SolveConfig *cfg, SolveResult *
         .chunk_words = (uint64_t)opt_int(o, "chunk") / 64,
         .parallel_min = (uint64_t)opt_int(o, "parallel_min"),
         .stored_edges = opt_bool(o, "stored_edges"),
+        .known_positions = (uint64_t)opt_int(o, "positions"),
     };
     s.last_report = s.t0;
     if (!opt_bool(o, "stateless")) {
@@ -539,6 +541,9 @@ ErrCode tier_solve_observed(const Game *g, const SolveConfig *cfg, SolveResult *
     bool estimating = opt_bool(o, "estimate");
     bool sliced = opt_bool(o, "sliced") && !estimating;
     ErrCode rc = setup(&s, cfg);
+    if (rc == ERR_OK && !estimating && s.known_positions > 0) {
+        rc = error_set(err, ERR_USAGE, "tier:positions=N goes with tier:estimate only");
+    }
     if (rc == ERR_OK && estimating && s.sector != NULL) {
         rc = error_set(err, ERR_USAGE, "tier:estimate and tier:sector do not go together");
     }
@@ -626,6 +631,13 @@ const OptionSpec tier_solver_options[] = {
      .type = OPT_BOOL,
      .help = "print what the solve would need (slots and reachable bound per tier, memory, disk, "
              "time from a short calibration) on stderr, without solving"},
+    {.name = "positions",
+     .type = OPT_INT,
+     .min = 0,
+     .max = INT64_MAX,
+     .def = 0,
+     .help = "with estimate: the game's reachable positions when known (a published count), "
+             "used for the time and disk projections instead of the calibration's guess"},
     {.name = "generic",
      .type = OPT_BOOL,
      .help = "expand position by position through the GPS family even when the game has a "
