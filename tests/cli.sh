@@ -227,6 +227,12 @@ k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wi
 "$solve" $c4 --db "$db/b" --verify --threads 2 --json |
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "tier:blocks database verified" || bad "tier:blocks database verified"
+# The same database against search's values (scripts/measure/c4-crosscheck.sh),
+# 15 sampled positions of at least 6 discs.
+BIN="$solve" sh "$(dirname "$0")/../scripts/measure/c4-crosscheck.sh" $c4 "$db/b" 15 6 3 \
+    >"$db/cross" 2>&1 && grep -q "15 positions of .* all equal to search's values" "$db/cross" &&
+    ok "tier:blocks database against search (c4-crosscheck.sh)" ||
+    bad "c4-crosscheck.sh: $(cat "$db/cross")"
 refuse "tier:blocks without --db" "needs --db" $c4 --solver tier:blocks
 # The free-disk checks (solvers/tier/files.c, blocks.c), the free space
 # given by GAMESMAN_TIER_FREE_DISK. 1000 bytes cannot hold 4x4's bitmaps
