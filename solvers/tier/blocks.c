@@ -659,7 +659,6 @@ void tier_blocks_estimate(const TierSolve *s, uint64_t budget) {
             mem_format(m->rest, g, sizeof g), m->nparts, m->largest_part, m->largest_block,
             mem_format(budget, f, sizeof f), m->total <= budget ? "fits" : "does NOT fit");
     solve_result_extra(s->res, "est_blocks_peak_bytes", (double)m->total);
-    solve_result_extra(s->res, "est_blocks_bitmap_bytes", (double)(m->bitmaps + m->slices));
     solve_result_extra(s->res, "est_blocks_parts", (double)m->nparts);
 }
 
