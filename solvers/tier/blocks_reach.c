@@ -43,8 +43,9 @@
  * its bitmap was written (or first walked) in this run, so a slice read
  * from the wrong words fails the solve instead of marking wrong children.
  *
- * Time: per walk of a tier, its bitmap file decompressed once, on one
- * thread (zstd: bitmaps decompress at GB/s), beside the walk's expansions.
+ * Time: per walk of a tier, its bitmap file decompressed once, on the
+ * solver's thread between the parts' parallel walks (one zstd call a file
+ * block of 512 words), beside the walk's expansions.
  */
 #include <inttypes.h>
 #include <stdio.h>
