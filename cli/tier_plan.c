@@ -36,8 +36,9 @@
  *                     (16 bytes per 64 slots) and the child records
  *                     fetched from other ranks.
  *                     tier:blocks (one process, a tier-major game without
- *                     WinBy): the bitmaps of a tier and its children (the
- *                     others on disk), 3 parts of the default size,
+ *                     WinBy): the whole bitmaps of the child tiers its
+ *                     forward pass marks (the others on disk), a part's
+ *                     bitmap slice, 3 parts of the default size,
  *                     the threads' block caches and the child parts' block
  *                     indexes (solvers/tier/graph.h).
  *                     With N > 1, also the memory of a design NOT BUILT
@@ -273,7 +274,7 @@ static int plan_game(const Game *g, const Plan *p) {
     double bitmaps = 0, records = 0, net = 0, compute = 0, comm = 0;
     double snet = 0, scomm = 0, sextra = 0; /* tier:sliced */
     double dextra = 0, dmarks = 0;          /* the forward pass on slices (a design) */
-    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32];
+    char spec[GAME_VARIANT_MAX + 64], a[32], b[32], c[32], d[32], e[32], f[32];
     game_spec(g, spec, sizeof spec);
     printf("plan        %s on %d ranks x %d threads (nothing solved)\n", spec, p->ranks,
            p->threads);
@@ -351,13 +352,15 @@ static int plan_game(const Game *g, const Plan *p) {
          * graph's model for parts of the default size */
         TierBlocksMemory bm;
         tier_graph_blocks_memory(&gr, width, TIER_BLOCKS_PART_DEFAULT, p->threads, &bm);
-        printf("            tier:blocks (one process): %s: bitmaps of a tier and its children %s "
-               "+ 3 parts of %" PRIu64 " records %s + caches %s + child block indexes %s + the "
-               "rest %.3g MiB (%" PRIu64 " part files, largest block %" PRIu64 " slots)\n",
+        printf("            tier:blocks (one process): %s: whole bitmaps of the child tiers "
+               "marked %s + bitmap slices %s + 3 parts of %" PRIu64
+               " records %s + caches %s + child block indexes %s + the rest %.3g MiB (%" PRIu64
+               " part files, largest block %" PRIu64 " slots)\n",
                fmt((double)bm.total, a, sizeof a), fmt((double)bm.bitmaps, b, sizeof b),
-               bm.largest_part, fmt((double)bm.parts, c, sizeof c),
-               fmt((double)bm.caches, d, sizeof d), fmt((double)bm.indexes, e, sizeof e),
-               (double)bm.rest / 1048576, bm.nparts, bm.largest_block);
+               fmt((double)bm.slices, f, sizeof f), bm.largest_part,
+               fmt((double)bm.parts, c, sizeof c), fmt((double)bm.caches, d, sizeof d),
+               fmt((double)bm.indexes, e, sizeof e), (double)bm.rest / 1048576, bm.nparts,
+               bm.largest_block);
     }
     if (p->ranks > 1) {
         double dfwd = bitmaps / N + dmarks, dback = (bitmaps + window) / N + dextra;

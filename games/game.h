@@ -173,8 +173,10 @@ typedef struct TierOps {
     /* OPTIONAL fast path of the tier solver (solvers/tier/), for a game
      * that can walk a tier in index order more cheaply than one GPS `set`
      * per position. Calls visit(ctx, i, position, expansion), in increasing
-     * i, for every local index i in [lo, hi) of tier `tier` whose bit
-     * (bit i % 64 of reach[i / 64]) is set; the expansion is exactly what
+     * i, for every local index i in [lo, hi) of tier `tier` whose bit is
+     * set: bit i % 64 of reach[i / 64 - lo / 64] (reach points at the word
+     * that holds bit lo, so that a caller may hold a slice of the tier's
+     * bitmap, not all of it: tier:blocks); the expansion is exactly what
      * the game's GPS families give (primitive value, or the canonical
      * children in generate_moves order), so databases do not depend on the
      * path. It counts each step as the GPS call it replaces (one unhash and

@@ -245,7 +245,7 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
             }
             if (fast) {
                 *fc = (FastCheck){.v = v, .db = db, .bad = UINT64_MAX};
-                g->tiers->expand_run(g, tier, reach, i0, i1, fast_check, fc);
+                g->tiers->expand_run(g, tier, reach + i0 / 64, i0, i1, fast_check, fc);
                 mine += fc->seen;
                 first_bad = fc->bad;
                 /* An unreached record with a score: not visited above. */

@@ -648,6 +648,37 @@ static void blocks_matches(void **state) {
     game_destroy(g);
 }
 
+/* tier:blocks' bitmap slices (solvers/tier/blocks_reach.c): both passes
+ * read a tier's bitmap one part's words at a time from its file, whose
+ * blocks hold 512 words (32,768 bits). Connect Four 5x4 (tiers of up to
+ * 900,900 slots, 28 file blocks) in parts that start and end inside a
+ * word and inside a file block and span several file blocks, and 4x4 in
+ * parts of at most 100 slots (neighbours share words): the checksum, root and totals are
+ * tier:window's, and the walks make tier:window's game calls (a slice read one word or one block
+ * off marks or solves other positions, or fails the count check). */
+static void blocks_slices(void **state) {
+    (void)state;
+    const char *cases[][2] = {
+        {"connect4:w=5,h=4", "blocks,part=33001"},
+        {"connect4:w=5,h=4", "blocks,part=70000," SMALL_CHUNKS},
+        {"connect4:w=4,h=4", "blocks,part=100"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        Game *g = test_game(cases[k][0]);
+        SolveResult window, blocks;
+        solve_ok(g, "window", 2, NULL, &window);
+        char *dir = make_dir();
+        solve_ok(g, cases[k][1], 2, dir, &blocks);
+        blocks_same_totals(&window, &blocks);
+        assert_int_equal(blocks.counters.calls, window.counters.calls);
+        assert_int_equal(blocks.counters.edges, window.counters.edges);
+        solve_result_free(&blocks);
+        solve_result_free(&window);
+        test_remove_dir(dir);
+        game_destroy(g);
+    }
+}
+
 /* tier:blocks' parts (graph.h tier_graph_part_end) on Connect Four 5x4,
  * whose blocks (one per vector of column heights) have C(n, ceil(n/2))
  * slots in tier n, for part sizes below, among and above the block sizes:
@@ -689,14 +720,17 @@ static void blocks_parts(void **state) {
     assert_true(m.largest_part <= 1000);
     assert_int_equal(m.parts, 3 * m.largest_part);
     assert_int_equal(m.caches, 2 * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES);
-    /* the forward pass holds tier n's bitmap and tier n + 1's (a chain) */
-    uint64_t pair = 0;
-    for (int t = 0; t + 1 < gr.ntiers; t++) {
-        uint64_t b = (tier_words(gr.node[t].size) + tier_words(gr.node[t + 1].size)) * 8;
-        pair = b > pair ? b : pair;
+    /* the forward pass holds whole only tier n + 1's bitmap while tier n
+     * is walked by slices (a chain; tier 0, without a parent, its own):
+     * the largest tier's, and a slice of at most a part's words */
+    uint64_t one = 0;
+    for (int t = 0; t < gr.ntiers; t++) {
+        uint64_t b = tier_words(gr.node[t].size) * 8;
+        one = b > one ? b : one;
     }
-    assert_int_equal(m.bitmaps, pair);
-    assert_true(m.bitmaps < tier_graph_words(&gr) * 8);
+    assert_int_equal(m.bitmaps, one);
+    assert_true(m.slices >= (1000 / 64 + 2) * 8 && m.slices < (UINT64_C(1) << 20));
+    assert_int_equal(m.total, m.bitmaps + m.slices + m.parts + m.caches + m.indexes + m.rest);
     tier_graph_free(&gr);
     game_destroy(g);
 }
@@ -887,6 +921,7 @@ int main(void) {
         {"memory budget: tiers in use, then refused", memory_budget},
         {"tier:blocks refused without --db or memory", blocks_refused},
         {"tier:blocks parts: whole blocks within the target", blocks_parts},
+        {"tier:blocks bitmap slices across words and file blocks", blocks_slices},
         {"cyclic tiers refused", cyclic_tiers_refused},
         {"estimate: nothing solved, exact counts on a small game", estimate_small},
         {"estimate: loopy tiers closed, counts equal to retro's", estimate_loopy},

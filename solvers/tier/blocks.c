@@ -31,13 +31,13 @@
  * dbfile checksum of its records, core/dbfile.h, streamed over the parts)
  * are those of the other modes, so the database checksum is tier:window's.
  *
- * The bitmaps are out of core too (tier_blocks_reach): the forward pass
- * walks the tiers in topological order with a tier's bitmap and its child
- * tiers' in memory, writing each to DIR/reach-TTTT.gmdb once walked; the
- * backward pass reads one tier's bitmap at a time.
+ * The bitmaps are out of core too (blocks_reach.c): each tier's is a file,
+ * DIR/reach-TTTT.gmdb, that both passes read one part's slice at a time;
+ * the forward pass holds whole only the bitmaps of the child tiers it
+ * marks, the backward pass none.
  *
- * Resuming: the forward pass skips the tiers whose bitmaps (and their
- * children's) are on disk, and the backward pass loads, not solves, every
+ * Resuming: the forward pass skips the tiers whose children's bitmaps are
+ * on disk (blocks_reach.c), and the backward pass loads, not solves, every
  * part whose file is in DIR; a file whose write was cut short left only a
  * temporary file, removed at the start. So a run killed at any point
  * resumes from its finished tiers and parts. The environment variable
@@ -46,10 +46,11 @@
  * to the writer) of this run.
  *
  * Memory (graph.h tier_graph_blocks_memory, checked before anything is
- * allocated): the bitmaps of a tier and its children, 3 parts, the caches
- * and the open child parts' block indexes. Still one bit a slot: the
- * bitmaps (records for reachable positions only, and a forward pass by
- * blocks, are what remains: docs/connect-four.md).
+ * allocated): the whole bitmaps of the child tiers the forward pass marks
+ * (Connect Four: one tier's), a part's bitmap slice, 3 parts, the caches
+ * and the open child parts' block indexes. Still one record a slot in a
+ * part (records for reachable positions only are what remains:
+ * docs/connect-four.md).
  *
  * Refused: without --db, with tier:sector, tier:sliced or N > 1 ranks,
  * loopy tiers, WinBy scores, a game that is not tier-major, --query.
@@ -71,50 +72,7 @@
 #include "core/mem.h"
 #include "solvers/expand.h"
 #include "solvers/store.h"
-#include "solvers/tier/internal.h"
-
-/* One part: its range, its file's header checksum and size, and the file
- * open for reading while its tier is a child in use. */
-typedef struct BlockPart {
-    uint64_t lo, hi;
-    uint64_t file_sum, file_bytes;
-    DbStoreFile *f; /* NULL: not open */
-    bool written;   /* by this run */
-} BlockPart;
-
-/* A thread's cache of decompressed child file blocks. */
-typedef struct BlockCacheEntry {
-    int tier; /* -1: empty */
-    uint64_t lo, hi;
-} BlockCacheEntry;
-
-typedef struct BlockCache {
-    BlockCacheEntry e[TIER_BLOCKS_CACHE];
-    unsigned char *data; /* TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES */
-    void *dctx;
-    uint64_t misses;
-} BlockCache;
-
-struct TierBlocks {
-    uint64_t target;   /* records a part at most */
-    int *first;        /* [ntiers + 1]: tier t's parts are part[first[t] .. first[t + 1]) */
-    BlockPart *part;   /* every tier's, in tier order */
-    Database buf[2];   /* part buffers (capacity: the largest part) */
-    int busy;          /* the buffer of the last submit (-1: none), which the writer may read */
-    Database cur;      /* the part being solved: buf[k] narrowed to it */
-    uint64_t cur_lo;   /* its first local index */
-    BlockCache *cache; /* [threads] */
-    long stop_after;   /* GAMESMAN_TIER_BLOCKS_STOP (0: never) */
-    long written;      /* files this run wrote or handed to the writer */
-    bool complete;     /* DIR holds the complete database: bitmaps from the records */
-    uint64_t parts_solved, parts_loaded;
-    uint64_t tier_done; /* positions of the tier solved so far (progress) */
-    TierBlocksMemory mem;
-    /* the tier's streamed checksum: whole 32-byte pieces, and the rest */
-    DbfileSum sum;
-    unsigned char carry[32];
-    size_t ncarry;
-};
+#include "solvers/tier/blocks.h"
 
 /* ------------------------------------------------------------ planning */
 
@@ -152,6 +110,7 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating) 
     s->blocks = b;
     b->target = part;
     b->busy = -1;
+    b->rf_tier = -1;
     tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, &b->mem);
     b->first = mem_calloc((size_t)s->gr.ntiers + 1, sizeof *b->first, "tier:blocks", s->err);
     b->part = mem_calloc((size_t)b->mem.nparts, sizeof *b->part, "tier:blocks", s->err);
@@ -174,13 +133,14 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating) 
 
 ErrCode tier_blocks_fits(TierSolve *s) {
     const TierBlocksMemory *m = &s->blocks->mem;
-    char what[512], a[32], b[32], c[32], d[32], e[32];
+    char what[512], a[32], b[32], c[32], d[32], e[32], f[32];
     snprintf(what, sizeof what,
-             "tier:blocks (bitmaps %s, 3 parts of %" PRIu64 " records %s, %d threads' caches %s, "
-             "child block indexes %s, the rest %s)",
-             mem_format(m->bitmaps, a, sizeof a), m->largest_part,
-             mem_format(m->parts, b, sizeof b), s->threads, mem_format(m->caches, c, sizeof c),
-             mem_format(m->indexes, d, sizeof d), mem_format(m->rest, e, sizeof e));
+             "tier:blocks (bitmaps %s and slices %s, 3 parts of %" PRIu64
+             " records %s, %d threads' caches %s, child block indexes %s, the rest %s)",
+             mem_format(m->bitmaps, a, sizeof a), mem_format(m->slices, f, sizeof f),
+             m->largest_part, mem_format(m->parts, b, sizeof b), s->threads,
+             mem_format(m->caches, c, sizeof c), mem_format(m->indexes, d, sizeof d),
+             mem_format(m->rest, e, sizeof e));
     return mem_check(m->total, what, s->err);
 }
 
@@ -199,10 +159,6 @@ static void part_info(const TierSolve *s, int t, const BlockPart *p, DbStoreInfo
     info->first = p->lo;
 }
 
-static bool reach_exists(const TierSolve *s, int t);
-static ErrCode bitmap_load(TierSolve *s, int t, bool *found);
-static void bitmap_free(TierSolve *s, int t);
-
 uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
     const TierBlocks *b = s->blocks;
     uint64_t left = 0, per = DBSTORE_BLOCK_BYTES / s->width;
@@ -217,10 +173,12 @@ uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
                 missing = true;
             }
         }
-        if (missing && projected) {
-            left += TIER_BLOCKS_DISK_RATE * s->t[t].reached;
+        if (missing && projected) { /* tier_blocks_disk_check counted them */
+            left += TIER_BLOCKS_DISK_RATE * b->count[t];
         }
-        if (missing && !b->complete && !reach_exists(s, t)) {
+        char name[DBSTORE_NAME_MAX];
+        dbranks_reach_name(t, name, sizeof name);
+        if (missing && !b->complete && !dbstore_exists(&s->files->dir, name)) {
             left += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
         }
     }
@@ -244,11 +202,11 @@ ErrCode tier_blocks_disk_check(TierSolve *s) {
                 missing = true;
             }
         }
-        /* the tiers the forward pass skipped (resumed) were not counted */
-        if (missing && s->t[t].reached == 0 && !b->complete) {
-            bool found = false;
-            rc = bitmap_load(s, t, &found);
-            bitmap_free(s, t);
+        /* the tiers the forward pass skipped (resumed) are counted from
+         * their bitmap files */
+        uint64_t reached;
+        if (missing && !b->complete) {
+            rc = tier_blocks_count(s, t, &reached);
         }
     }
     if (rc != ERR_OK) {
@@ -422,9 +380,9 @@ static void sum_add(TierBlocks *b, const unsigned char *p, uint64_t n) {
  * reached, each a final value the game can have. */
 static ErrCode check_part(TierSolve *s, int t, const BlockPart *p, const char *name) {
     const Database *v = &s->blocks->cur;
-    const uint64_t *reach = s->t[t].reach;
+    const uint64_t *reach = s->t[t].reach, w0 = s->t[t].reach_w0; /* the part's slice */
     for (uint64_t i = p->lo; i < p->hi; i++) {
-        bool reached = (reach[i / 64] >> (i % 64)) & 1;
+        bool reached = (reach[i / 64 - w0] >> (i % 64)) & 1;
         const char *why = tier_record_fault(s, v, i - p->lo, reached);
         if (why != NULL) {
             return tier_record_refuse(s, name, i, why);
@@ -464,9 +422,7 @@ static ErrCode tally_part(TierSolve *s, int t, const BlockPart *p, DbSummary *su
     return ERR_OK;
 }
 
-/* The test hook: like a kill once this run has written (or handed to the
- * writer) GAMESMAN_TIER_BLOCKS_STOP files. */
-static void stop_point(TierBlocks *b) {
+void tier_blocks_stop_point(TierBlocks *b) {
     if (b->stop_after > 0 && ++b->written == b->stop_after) {
         fprintf(stderr, "tier:blocks: stopped after %ld files (GAMESMAN_TIER_BLOCKS_STOP)\n",
                 b->stop_after);
@@ -475,9 +431,11 @@ static void stop_point(TierBlocks *b) {
 }
 
 /* Loads part k of tier t from its file, or solves it and hands it to the
- * writer; then its totals. A complete database's part is loaded
- * unchecked and sets its tier's bitmap. */
-static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved) {
+ * writer; then its totals, its reachable positions added to
+ * *tier_reached. The part's slice of the tier's bitmap is read first; a
+ * complete database's part is loaded unchecked and sets its slice. */
+static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved,
+                       uint64_t *tier_reached) {
     TierBlocks *b = s->blocks;
     BlockPart *p = &b->part[k];
     /* not the buffer of the last submit: the writer may still read it */
@@ -490,24 +448,26 @@ static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved)
     DbStoreInfo info;
     part_info(s, t, p, &info);
     void *rec = b->cur.r8 != NULL ? (void *)b->cur.r8 : (void *)b->cur.r16;
-    /* reachable positions of the words the part touches (the team's
-     * threshold and the progress) */
+    /* the part's slice of the tier's bitmap (a complete database: zero,
+     * then its records' bits) and its reachable positions */
     uint64_t reached = 0;
-    for (uint64_t w = p->lo / 64; w * 64 < p->hi; w++) {
-        reached += (uint64_t)__builtin_popcountll(s->t[t].reach[w]);
-    }
     bool found = false;
-    ErrCode rc = dbstore_read(&s->files->dir, name, &info, rec, NULL, s->threads, &found,
-                              &p->file_sum, &p->file_bytes, s->err);
+    ErrCode rc = tier_blocks_slice(s, t, p->lo, p->hi, b->complete, &reached);
+    if (rc == ERR_OK) {
+        rc = dbstore_read(&s->files->dir, name, &info, rec, NULL, s->threads, &found, &p->file_sum,
+                          &p->file_bytes, s->err);
+    }
     if (rc == ERR_OK && b->complete && !found) {
         rc = error_set(s->err, ERR_IO,
                        "%s/%s is missing, though the manifest lists it; remove the manifest (the "
                        "tiers will be solved again) or use another --db",
                        s->files->work_dir, name);
     } else if (rc == ERR_OK && b->complete) {
-        uint64_t *reach = s->t[t].reach;
+        uint64_t *reach = s->t[t].reach, w0 = s->t[t].reach_w0;
         for (uint64_t i = p->lo; i < p->hi; i++) {
-            reach[i / 64] |= (uint64_t)db_raw_reached(db_peek(&b->cur, i - p->lo)) << (i % 64);
+            uint64_t bit = db_raw_reached(db_peek(&b->cur, i - p->lo));
+            reach[i / 64 - w0] |= bit << (i % 64);
+            reached += bit;
         }
         b->parts_loaded++;
     } else if (rc == ERR_OK && found) {
@@ -531,11 +491,12 @@ static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved)
             *solved = true;
         }
         if (rc == ERR_OK) {
-            stop_point(b);
+            tier_blocks_stop_point(b);
         }
     }
     if (rc == ERR_OK) {
         rc = tally_part(s, t, p, sum);
+        *tier_reached += reached;
     }
     return rc;
 }
@@ -634,153 +595,6 @@ static ErrCode caches_create(TierSolve *s) {
     return rc;
 }
 
-/* ------------------------------------------------ bitmaps out of core */
-
-static void reach_info(const TierSolve *s, int t, DbStoreInfo *info) {
-    memset(info, 0, sizeof *info);
-    info->kind = DBSTORE_REACH;
-    snprintf(info->spec, sizeof info->spec, "%s", s->spec);
-    info->count = s->gr.ntiers;
-    info->index = t;
-    info->width = 8;
-    info->records = tier_words(s->gr.node[t].size);
-}
-
-static bool reach_exists(const TierSolve *s, int t) {
-    char name[DBSTORE_NAME_MAX];
-    dbranks_reach_name(t, name, sizeof name);
-    return dbstore_exists(&s->files->dir, name);
-}
-
-/* Tier t's bitmap in memory (zero), unless it is there. */
-static ErrCode bitmap_alloc(TierSolve *s, int t) {
-    TierInfo *ti = &s->t[t];
-    if (ti->reach == NULL) {
-        uint64_t words = tier_words(s->gr.node[t].size);
-        ti->reach = mem_calloc((size_t)words + 1, sizeof *ti->reach, "a bitmap", s->err);
-        if (ti->reach == NULL) {
-            return ERR_MEMORY;
-        }
-        tier_huge_pages(ti->reach, words * 8);
-    }
-    return ERR_OK;
-}
-
-static void bitmap_free(TierSolve *s, int t) {
-    free(s->t[t].reach);
-    s->t[t].reach = NULL;
-}
-
-/* Tier t's bitmap from DIR/reach-TTTT.gmdb (*found false when missing),
- * checked: no bit past the tier's end, the initial position reached. */
-static ErrCode bitmap_load(TierSolve *s, int t, bool *found) {
-    ErrCode rc = bitmap_alloc(s, t);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    TierInfo *ti = &s->t[t];
-    char name[DBSTORE_NAME_MAX];
-    DbStoreInfo info;
-    dbranks_reach_name(t, name, sizeof name);
-    reach_info(s, t, &info);
-    rc = dbstore_read(&s->files->dir, name, &info, ti->reach, NULL, s->threads, found, NULL, NULL,
-                      s->err);
-    uint64_t size = s->gr.node[t].size, r = s->gr.root_index;
-    if (rc == ERR_OK && *found &&
-        ((size % 64 != 0 && (ti->reach[size / 64] >> (size % 64)) != 0) ||
-         (t == s->gr.root_tier && !((ti->reach[r / 64] >> (r % 64)) & 1)))) {
-        rc = error_set(s->err, ERR_IO,
-                       "%s/%s holds an impossible bitmap (bits past the tier's end, or the "
-                       "initial position not reached); remove it (it will be computed again) or "
-                       "use another --db",
-                       s->files->work_dir, name);
-    }
-    if (rc == ERR_OK && *found) {
-        ti->reached = tier_popcount(ti->reach, tier_words(size));
-    }
-    return rc;
-}
-
-static ErrCode bitmap_save(TierSolve *s, int t) {
-    char name[DBSTORE_NAME_MAX];
-    DbStoreInfo info;
-    dbranks_reach_name(t, name, sizeof name);
-    reach_info(s, t, &info);
-    ErrCode rc = dbstore_write(&s->files->dir, name, &info, s->t[t].reach, NULL, s->threads, NULL,
-                               NULL, s->err);
-    if (rc == ERR_OK) {
-        stop_point(s->blocks);
-    }
-    return rc;
-}
-
-/* The forward pass with the bitmaps out of core: tiers in topological
- * order, each walked with its own bitmap and its child tiers' in memory
- * (allocated when a parent first marks them), then written to
- * DIR/reach-TTTT.gmdb and freed, so memory holds the bitmaps of a tier and
- * its children (graph.h tier_graph_reach_peak), not the game's. Resuming:
- * a tier whose file and whose children's files are all there is skipped
- * (its marks are on disk); one whose file is there is loaded and walked
- * again for its children's marks. The files are written in order, so a
- * child's file on disk means its parents' are. A complete database
- * (manifest) needs no forward pass: each tier's bitmap comes from its
- * records (do_part). */
-ErrCode tier_blocks_reach(TierSolve *s) {
-    TierBlocks *b = s->blocks;
-    DbManifest m;
-    bool have = false;
-    ErrCode rc = dbstore_manifest_read(&s->files->dir, &m, &have, s->err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    b->complete = have && m.complete && strcmp(m.layout, "tiers") == 0;
-    dbstore_manifest_free(&m);
-    if (b->complete) {
-        return ERR_OK;
-    }
-    s->total_reached = 0;
-    for (int k = s->gr.ntiers - 1; k >= 0 && rc == ERR_OK; k--) {
-        int t = s->gr.order[k];
-        const TierNode *n = &s->gr.node[t];
-        TierInfo *ti = &s->t[t];
-        bool here = reach_exists(s, t), children = true, found = false;
-        for (int c = 0; c < n->nchildren; c++) {
-            children = children && reach_exists(s, n->children[c]);
-        }
-        if (here && children) {
-            bitmap_free(s, t);
-            continue;
-        }
-        if (here) {
-            rc = bitmap_load(s, t, &found);
-        }
-        if (rc == ERR_OK && !found) {
-            rc = bitmap_alloc(s, t);
-            if (rc == ERR_OK && t == s->gr.root_tier) {
-                uint64_t r = s->gr.root_index;
-                ti->reach[r / 64] |= UINT64_C(1) << (r % 64);
-            }
-        }
-        for (int c = 0; c < n->nchildren && rc == ERR_OK; c++) {
-            rc = bitmap_alloc(s, n->children[c]);
-        }
-        if (rc != ERR_OK) {
-            break;
-        }
-        ti->reached = tier_popcount(ti->reach, tier_words(n->size));
-        tier_walk(s, t, "reach", tier_mark_children, s->parallel_min);
-        rc = tier_failed(s) ? s->err->code : ERR_OK;
-        if (rc == ERR_OK && !found) {
-            rc = bitmap_save(s, t);
-        }
-        tier_progress(s, "reach", t, ti->reached, ti->reached, true);
-        s->done_before += ti->reached;
-        s->total_reached += ti->reached;
-        bitmap_free(s, t);
-    }
-    return rc;
-}
-
 ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum) {
     TierBlocks *b = s->blocks;
     ErrCode rc = caches_create(s);
@@ -793,35 +607,29 @@ ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum) {
         for (int c = 0; c < n->nchildren && rc == ERR_OK; c++) {
             rc = parts_open(s, n->children[c]);
         }
-        /* the tier's bitmap: from its file, or (a complete database) from
-         * its records as they are loaded */
-        bool found = false;
-        if (rc == ERR_OK && b->complete) {
-            rc = bitmap_alloc(s, t);
-        } else if (rc == ERR_OK) {
-            rc = bitmap_load(s, t, &found);
-            if (rc == ERR_OK && !found) {
-                char name[DBSTORE_NAME_MAX];
-                dbranks_reach_name(t, name, sizeof name);
-                rc = error_set(s->err, ERR_IO, "%s/%s is gone since the forward pass; run again",
-                               s->files->work_dir, name);
-            }
+        /* the tier's bitmap, a part's slice at a time: from its file, or
+         * (a complete database) from the part's records */
+        if (rc == ERR_OK && !b->complete) {
+            rc = tier_blocks_slice_open(s, t);
         }
         dbfile_sum_init(&b->sum, 0);
         b->ncarry = 0;
         b->tier_done = 0;
         bool solved = false;
+        uint64_t reached = 0;
+        s->t[t].reached = b->count != NULL && b->count[t] != UINT64_MAX ? b->count[t] : 0;
         for (int k = b->first[t]; k < b->first[t + 1] && rc == ERR_OK; k++) {
-            rc = do_part(s, t, k, sum, &solved);
+            rc = do_part(s, t, k, sum, &solved, &reached);
+        }
+        tier_blocks_slice_close(s);
+        if (rc == ERR_OK && !b->complete) {
+            rc = tier_blocks_count_check(s, t, reached);
         }
         if (rc != ERR_OK) {
             break;
         }
+        s->t[t].reached = reached;
         s->t[t].checksum = dbfile_sum_final(&b->sum, b->carry, b->ncarry);
-        if (b->complete) {
-            s->t[t].reached = tier_popcount(s->t[t].reach, tier_words(n->size));
-        }
-        bitmap_free(s, t);
         if (solved) {
             s->tiers_solved++;
         } else {
@@ -894,16 +702,16 @@ uint64_t tier_blocks_estimate(const TierSolve *s, uint64_t budget, double reacha
             return 0;
         }
     }
-    char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+    char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32];
     fprintf(stderr,
-            "tier:blocks: peak %s (bitmaps of a tier and its children %s, 3 parts %s, caches %s on "
-            "%d threads, child block indexes %s, the rest %s); %" PRIu64
+            "tier:blocks: peak %s (whole bitmaps of the child tiers marked %s, bitmap slices %s, "
+            "3 parts %s, caches %s on %d threads, child block indexes %s, the rest %s); %" PRIu64
             " parts of at most %" PRIu64 " records, largest block %" PRIu64 "; budget %s: %s\n",
             mem_format(m->total, a, sizeof a), mem_format(m->bitmaps, b, sizeof b),
-            mem_format(m->parts, c, sizeof c), mem_format(m->caches, d, sizeof d), s->threads,
-            mem_format(m->indexes, e, sizeof e), mem_format(m->rest, g, sizeof g), m->nparts,
-            m->largest_part, m->largest_block, mem_format(budget, f, sizeof f),
-            m->total <= budget ? "fits" : "does NOT fit");
+            mem_format(m->slices, h, sizeof h), mem_format(m->parts, c, sizeof c),
+            mem_format(m->caches, d, sizeof d), s->threads, mem_format(m->indexes, e, sizeof e),
+            mem_format(m->rest, g, sizeof g), m->nparts, m->largest_part, m->largest_block,
+            mem_format(budget, f, sizeof f), m->total <= budget ? "fits" : "does NOT fit");
     solve_result_extra(s->res, "est_blocks_peak_bytes", (double)m->total);
     solve_result_extra(s->res, "est_blocks_parts", (double)m->nparts);
     /* The disk: what tier_files_open and tier_blocks_disk_check check */
@@ -950,7 +758,9 @@ void tier_blocks_free(TierSolve *s) {
     }
     for (int t = 0; t < s->gr.ntiers && b->first != NULL && b->part != NULL; t++) {
         parts_close(b, t);
-        bitmap_free(s, t);
+    }
+    if (s->t != NULL) {
+        tier_blocks_reach_free(s);
     }
     for (int i = 0; i < s->threads && b->cache != NULL; i++) {
         free(b->cache[i].data);

@@ -207,30 +207,39 @@ uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t t
 }
 
 uint64_t tier_graph_reach_peak(const TierGraph *gr) {
-    uint8_t *state = calloc((size_t)gr->ntiers, 1); /* 0 new, 1 in memory, 2 walked */
-    if (state == NULL) {
+    int *left = malloc((size_t)gr->ntiers * sizeof *left); /* parent tiers not yet walked */
+    bool *held = calloc((size_t)gr->ntiers, sizeof *held); /* whole in memory */
+    if (left == NULL || held == NULL) {
+        free(left);
+        free(held);
         return tier_graph_words(gr) * 8; /* every bitmap: a bound */
+    }
+    for (int t = 0; t < gr->ntiers; t++) {
+        left[t] = gr->node[t].parents;
     }
     uint64_t cur = 0, peak = 0;
     for (int k = gr->ntiers - 1; k >= 0; k--) {
         int t = gr->order[k];
         const TierNode *n = &gr->node[t];
-        if (state[t] == 0) {
-            cur += tier_words(n->size) * 8;
+        if (n->parents == 0) { /* made, written and freed at its turn */
+            uint64_t own = tier_words(n->size) * 8;
+            peak = cur + own > peak ? cur + own : peak;
         }
-        state[t] = 1;
-        for (int c = 0; c < n->nchildren; c++) {
+        for (int c = 0; c < n->nchildren; c++) { /* marked: whole in memory */
             int ct = n->children[c];
-            if (state[ct] == 0) {
-                state[ct] = 1;
-                cur += tier_words(gr->node[ct].size) * 8;
-            }
+            cur += held[ct] ? 0 : tier_words(gr->node[ct].size) * 8;
+            held[ct] = true;
         }
         peak = cur > peak ? cur : peak;
-        state[t] = 2;
-        cur -= tier_words(n->size) * 8;
+        for (int c = 0; c < n->nchildren; c++) {
+            int ct = n->children[c];
+            if (--left[ct] == 0) { /* its last parent: written and freed */
+                cur -= tier_words(gr->node[ct].size) * 8;
+            }
+        }
     }
-    free(state);
+    free(left);
+    free(held);
     return peak;
 }
 
@@ -238,7 +247,7 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
                               int threads, TierBlocksMemory *m) {
     memset(m, 0, sizeof *m);
     m->bitmaps = tier_graph_reach_peak(gr);
-    uint64_t per_block = DBSTORE_BLOCK_BYTES / width;
+    uint64_t per_block = DBSTORE_BLOCK_BYTES / width, reach_blocks = 0;
     const TierOps *to = gr->g->tiers;
     uint64_t *parts = calloc((size_t)gr->ntiers, sizeof *parts);
     for (int t = 0; t < gr->ntiers; t++) {
@@ -254,7 +263,12 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
         }
         uint64_t bs = to->block_size != NULL && gr->tier_major ? to->block_size(gr->g, t) : 0;
         m->largest_block = bs > m->largest_block ? bs : m->largest_block;
+        /* its bitmap file: words in blocks of DBSTORE_BLOCK_BYTES / 8 */
+        uint64_t rb = (tier_words(size) + DBSTORE_BLOCK_BYTES / 8 - 1) / (DBSTORE_BLOCK_BYTES / 8);
+        reach_blocks = rb > reach_blocks ? rb : reach_blocks;
     }
+    m->slices = (m->largest_part / 64 + 2) * 8 + TIER_BLOCKS_FILE_BYTES + reach_blocks * 16 +
+                TIER_BLOCKS_SLICE_IO_BYTES;
     for (int t = 0; t < gr->ntiers; t++) {
         uint64_t idx = 0;
         for (int k = 0; k < gr->node[t].nchildren; k++) {
@@ -270,5 +284,5 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
     m->parts = 3 * m->largest_part * width;
     m->caches = (uint64_t)threads * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES;
     m->rest = TIER_BLOCKS_REST_BYTES + (uint64_t)threads * TIER_BLOCKS_THREAD_BYTES;
-    m->total = m->bitmaps + m->parts + m->caches + m->indexes + m->rest;
+    m->total = m->bitmaps + m->slices + m->parts + m->caches + m->indexes + m->rest;
 }

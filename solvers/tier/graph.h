@@ -98,16 +98,25 @@ void tier_graph_memory(const TierGraph *gr, unsigned width, bool winby, int slic
  * alone exceeds the target, and never holds more than target records. */
 uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t target);
 
-/* The bitmaps tier:blocks' forward pass holds at its fullest (bytes): a
- * tier's while it is walked and its child tiers' from their first parent's
- * walk to their own, the solve order replayed backwards. The backward pass
- * holds one tier's. O(tiers + edges). */
+/* The whole bitmaps tier:blocks' forward pass holds at its fullest
+ * (bytes): a tier's bitmap is whole in memory from its first parent's walk
+ * (which marks it) to its last parent's (then it is written to disk); a
+ * tier without a parent tier has its own while it is made and written. The
+ * tier walked is read from its file slice by slice (not counted here:
+ * TierBlocksMemory.slices). The solve order replayed backwards. Connect
+ * Four, a chain of tiers: the largest tier's bitmap. O(tiers + edges). */
 uint64_t tier_graph_reach_peak(const TierGraph *gr);
 
 /* The memory model of tier:blocks on `threads` threads with parts of at
  * most part_records records (each record `width` bytes; no WinBy):
- *   bitmaps   tier_graph_reach_peak: the bitmaps of a tier and its
- *             children, one bit a slot (the others on disk);
+ *   bitmaps   tier_graph_reach_peak: the whole bitmaps of the child tiers
+ *             the forward pass marks, one bit a slot (the others on disk);
+ *   slices    the tier walked (forward) or solved (backward), one part at
+ *             a time: the part's words of its bitmap (part_records / 64 +
+ *             2 words), its bitmap file open (TIER_BLOCKS_FILE_BYTES and 16
+ *             bytes of block index per file block, at the largest tier),
+ *             and TIER_BLOCKS_SLICE_IO_BYTES (a zstd decompression context,
+ *             a file block);
  *   parts     3 parts: the one being solved, the one the background writer
  *             compresses meanwhile, and its compressed pieces in flight (at
  *             most its raw size);
@@ -130,8 +139,9 @@ uint64_t tier_graph_reach_peak(const TierGraph *gr);
 #define TIER_BLOCKS_FILE_BYTES (UINT64_C(48) << 10)
 #define TIER_BLOCKS_REST_BYTES (UINT64_C(1) << 20)
 #define TIER_BLOCKS_THREAD_BYTES (UINT64_C(512) << 10)
+#define TIER_BLOCKS_SLICE_IO_BYTES (UINT64_C(256) << 10)
 typedef struct TierBlocksMemory {
-    uint64_t bitmaps, parts, caches, indexes, rest, total;
+    uint64_t bitmaps, slices, parts, caches, indexes, rest, total;
     uint64_t nparts, largest_part, largest_block;
 } TierBlocksMemory;
 void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,

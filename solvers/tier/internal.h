@@ -40,7 +40,8 @@
 
 /* A tier while it is solved (its shape is in TierGraph.node). */
 typedef struct TierInfo {
-    uint64_t *reach; /* bitmap of reachable positions, (size + 63) / 64 words */
+    uint64_t *reach;   /* bitmap of reachable positions, (size + 63) / 64 words */
+    uint64_t reach_w0; /* reach holds words reach_w0 on: 0, or a slice (tier:blocks) */
     uint64_t reached;
     uint64_t lo, hi;   /* this rank's range of bitmap words (0, nwords with one rank) */
     uint64_t checksum; /* of the records (then WinBy scores), once solved */
@@ -222,6 +223,13 @@ void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint6
  * positions visited. */
 uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit visit, bool team,
                         uint64_t a, uint64_t z, uint64_t done_base);
+/* tier_walk's observer for a walk in spans (tier:blocks' forward pass):
+ * tier_walk_observe returns the visit to walk tier `tier` with (visit, or
+ * its wrapper that shows each position to the observer, after tier_begin
+ * with `reached`); tier_walk_unobserve, given what it returned, ends the
+ * observed pass (tier_end). */
+TierVisit tier_walk_observe(TierSolve *s, int tier, TierVisit visit, uint64_t reached);
+void tier_walk_unobserve(TierSolve *s, int tier, TierVisit used);
 /* The visits of the forward pass, the backward pass and the sliced mark. */
 void tier_mark_children(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e);
 void tier_solve_position(TierSolve *s, int tier, uint64_t i, Position p, const TierExpansion *e);
@@ -342,8 +350,9 @@ uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected);
  * against the free space (tier_files_fit), refused with its figures; the
  * bitmaps stay, so a rerun with more space resumes after them. */
 ErrCode tier_blocks_disk_check(TierSolve *s);
-/* The forward pass with the bitmaps on disk, a tier and its children in
- * memory (replaces solve.c's reachability). */
+/* The forward pass with the bitmaps on disk (blocks_reach.c): a tier
+ * walked by slices, its children's bitmaps whole in memory (replaces
+ * solve.c's reachability). */
 ErrCode tier_blocks_reach(TierSolve *s);
 /* The backward pass, part by part (replaces solve.c's per-tier phases). */
 ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum);

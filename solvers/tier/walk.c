@@ -183,6 +183,8 @@ static void observed_visit(TierSolve *s, int tier, uint64_t i, Position p, const
 uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit visit, bool team,
                         uint64_t a, uint64_t z, uint64_t done_base) {
     const TierInfo *ti = &s->t[tier];
+    /* the bitmap held: words reach_w0 on (a slice with tier:blocks) */
+    const uint64_t *reach = ti->reach, w0 = ti->reach_w0;
     uint64_t chunk = s->chunk_words * 64, start = a - a % chunk;
     uint64_t nchunks = z > a ? (z - start + chunk - 1) / chunk : 0, done = 0;
     double t0 = clock_seconds();
@@ -204,10 +206,10 @@ uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit vis
             hi = hi < z ? hi : z;
             FastVisit f = {s, tier, visit, 0};
             if (s->fast) { /* the game walks the chunk */
-                s->g->tiers->expand_run(s->g, tier, ti->reach, lo, hi, fast_visit, &f);
+                s->g->tiers->expand_run(s->g, tier, reach + (lo / 64 - w0), lo, hi, fast_visit, &f);
             } else {
                 for (uint64_t w = lo / 64; w * 64 < hi; w++) {
-                    uint64_t bits = ti->reach[w];
+                    uint64_t bits = reach[w - w0];
                     if (w * 64 < lo) {
                         bits &= ~UINT64_C(0) << (lo % 64);
                     }
@@ -236,6 +238,31 @@ uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit vis
     return done;
 }
 
+TierVisit tier_walk_observe(TierSolve *s, int tier, TierVisit visit, uint64_t reached) {
+    const TierObserver *obs = s->observer;
+    if (obs == NULL) { /* once a pass over a tier: the walk itself is tier's */
+        return visit;
+    }
+    TierPass pass = visit == tier_solve_position  ? TIER_PASS_SOLVE
+                    : visit == tier_mark_children ? TIER_PASS_REACH
+                                                  : TIER_PASS_NEED;
+    if (!tier_observer_shows(obs, pass)) {
+        return visit;
+    }
+    s->observed_visit = visit;
+    s->observed_pass = pass;
+    if (obs->tier_begin != NULL) {
+        obs->tier_begin(obs->ctx, pass, tier, reached);
+    }
+    return observed_visit;
+}
+
+void tier_walk_unobserve(TierSolve *s, int tier, TierVisit used) {
+    if (used == observed_visit && s->observer->tier_end != NULL) {
+        s->observer->tier_end(s->observer->ctx, s->observed_pass, tier);
+    }
+}
+
 /* The whole of the tier in this rank's range (tier_walk_span), shown to
  * the observer when there is one. */
 void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint64_t parallel_min) {
@@ -243,26 +270,10 @@ void tier_walk(TierSolve *s, int tier, const char *phase, TierVisit visit, uint6
     uint64_t size = s->gr.node[tier].size;
     uint64_t lo = ti->lo, hi = ti->hi;
     bool team = ti->reached >= parallel_min && s->threads > 1;
-    const TierObserver *obs = s->observer;
-    if (obs != NULL) { /* once a pass over a tier: the loop below is tier's */
-        TierPass pass = visit == tier_solve_position  ? TIER_PASS_SOLVE
-                        : visit == tier_mark_children ? TIER_PASS_REACH
-                                                      : TIER_PASS_NEED;
-        obs = tier_observer_shows(obs, pass) ? obs : NULL;
-        if (obs != NULL) {
-            s->observed_visit = visit;
-            s->observed_pass = pass;
-            visit = observed_visit;
-        }
-        if (obs != NULL && obs->tier_begin != NULL) {
-            obs->tier_begin(obs->ctx, pass, tier, ti->reached);
-        }
-    }
+    visit = tier_walk_observe(s, tier, visit, ti->reached);
     uint64_t end = hi * 64 < size ? hi * 64 : size;
     tier_walk_span(s, tier, phase, visit, team, lo * 64, end, 0);
-    if (obs != NULL && obs->tier_end != NULL) {
-        obs->tier_end(obs->ctx, s->observed_pass, tier);
-    }
+    tier_walk_unobserve(s, tier, visit);
 }
 
 /* ------------------------------------------------------------- visits */
