@@ -395,21 +395,32 @@ static ErrCode check_part(TierSolve *s, int t, const BlockPart *p, const char *n
 static ErrCode tally_part(TierSolve *s, int t, const BlockPart *p, DbSummary *sum) {
     TierBlocks *b = s->blocks;
     const Database *v = &b->cur;
-    for (uint64_t i = 0; i < v->size; i++) {
-        uint32_t raw = db_peek(v, i);
-        if (raw == DB_UNREACHED) {
-            continue;
+    /* the reached positions only, by the part's slice of the bitmap (a
+     * record is nonzero exactly there: solved, checked by check_part, or
+     * the bits made from the records), not every slot */
+    const uint64_t *reach = s->t[t].reach, w0 = s->t[t].reach_w0;
+    for (uint64_t w = p->lo / 64; w * 64 < p->hi; w++) {
+        uint64_t bits = reach[w - w0];
+        if (w * 64 < p->lo) {
+            bits &= ~UINT64_C(0) << (p->lo % 64);
         }
-        if (!db_raw_solved(v, raw)) {
-            return error_set(s->err, ERR_INTERNAL, "tier %d: position %" PRIu64 " left unsolved", t,
-                             p->lo + i);
+        if (w * 64 + 64 > p->hi) {
+            bits &= (UINT64_C(1) << (p->hi % 64)) - 1;
         }
-        Value val = db_raw_value(v, raw);
-        uint32_t r = db_raw_remoteness(v, raw);
-        sum->positions++;
-        sum->count[val]++;
-        sum->max_remoteness = r > sum->max_remoteness ? r : sum->max_remoteness;
-        sum->by_remoteness[r][val]++;
+        for (; bits != 0; bits &= bits - 1) {
+            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits) - p->lo;
+            uint32_t raw = db_peek(v, i);
+            if (!db_raw_solved(v, raw)) {
+                return error_set(s->err, ERR_INTERNAL,
+                                 "tier %d: position %" PRIu64 " left unsolved", t, p->lo + i);
+            }
+            Value val = db_raw_value(v, raw);
+            uint32_t r = db_raw_remoteness(v, raw);
+            sum->positions++;
+            sum->count[val]++;
+            sum->max_remoteness = r > sum->max_remoteness ? r : sum->max_remoteness;
+            sum->by_remoteness[r][val]++;
+        }
     }
     sum_add(b, v->width == 1 ? (const unsigned char *)v->r8 : (const unsigned char *)v->r16,
             v->size * v->width);
