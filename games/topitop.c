@@ -807,6 +807,26 @@ static bool tt_tier_legal(const Game *g, int tier, Position pos) {
     return (p.star < 0 || t->adjacent[p.star][p.gap]) && tt_castles(&p, p.turn) < t->castles;
 }
 
+/* A tier's name: the count of each content on the board, letter and
+ * count, in the text's letters (B, R: the buckets; S, L: small and large
+ * piles; X, O: a bucket on a small pile; C: a castle, small on large; P,
+ * Q: a bucket on a castle), the absent ones left out: "B1S2C1"; "empty"
+ * for the empty board. A tier is its counts, so the names are unique. */
+static void tt_tier_name(const Game *g, int tier, char *buf, size_t n) {
+    const TtTier *ti = &tt(g)->tier[tier];
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 1; k < TT_KINDS && at < n; k++) {
+        if (ti->count[k] > 0) {
+            int w = snprintf(buf + at, n - at, "%c%d", tt_letters[k], ti->count[k]);
+            at += w > 0 ? (size_t)w : 0;
+        }
+    }
+    if (at == 0) {
+        snprintf(buf, n, "empty");
+    }
+}
+
 static const TierOps tt_tiers = {
     .count = tt_tier_count,
     .size = tt_tier_size,
@@ -814,6 +834,7 @@ static const TierOps tt_tiers = {
     .children = tt_tier_children,
     .first = tt_tier_first,
     .legal = tt_tier_legal,
+    .name = tt_tier_name,
 };
 
 static const GameOps tt_ops = {

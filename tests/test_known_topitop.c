@@ -229,6 +229,26 @@ static void symmetries(void **state) {
     game_destroy(g);
 }
 
+/* Tier names, by hand from the contents on the board (games/topitop.c
+ * tt_tier_name): the kinds in the text's order, absent ones left out. */
+static void tier_names(void **state) {
+    (void)state;
+    Game *g = test_game("topitop");
+    static const struct {
+        const char *pos, *name;
+    } cases[] = {
+        {"---------:B:-", "empty"},    {"B--------:R:-", "B1"},
+        {"S---C---B:R:-", "B1S1C1"},   {"SSL-R---B:B:-", "B1R1S2L1"},
+        {"P-X--L--O:R:-", "L1X1O1P1"}, {"Q-P-C-L-S:B:-", "S1L1C1P1Q1"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char name[GAME_TIER_NAME_MAX];
+        int t = g->tiers->tier_of(g, test_parse_ok(g, cases[i].pos));
+        assert_string_equal(game_tier_name(g, t, name, sizeof name), cases[i].name);
+    }
+    game_destroy(g);
+}
+
 static void refusals(void **state) {
     (void)state;
     Game *g = NULL;
@@ -278,7 +298,7 @@ int main(void) {
         cmocka_unit_test(no_undo),    cmocka_unit_test(pass),
         cmocka_unit_test(wins),       cmocka_unit_test(values),
         cmocka_unit_test(draw),       cmocka_unit_test(symmetries),
-        cmocka_unit_test(refusals),
+        cmocka_unit_test(tier_names), cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests_name("known figures: topitop", tests, NULL, NULL);
 }
