@@ -64,6 +64,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -159,30 +160,74 @@ static void part_info(const TierSolve *s, int t, const BlockPart *p, DbStoreInfo
     info->first = p->lo;
 }
 
-uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
+bool tier_blocks_parts_on_disk(const TierSolve *s, int t) {
     const TierBlocks *b = s->blocks;
-    uint64_t left = 0, per = DBSTORE_BLOCK_BYTES / s->width;
-    for (int t = 0; t < s->gr.ntiers; t++) {
-        bool missing = false;
-        for (int k = b->first[t]; k < b->first[t + 1]; k++) {
-            char name[DBSTORE_NAME_MAX];
-            part_name(t, &b->part[k], name, sizeof name);
-            if (!dbstore_exists(&s->files->dir, name)) {
-                uint64_t records = b->part[k].hi - b->part[k].lo;
-                left += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES + 8 * ((records + per - 1) / per);
-                missing = true;
-            }
-        }
-        if (missing && projected) { /* tier_blocks_disk_check counted them */
-            left += TIER_BLOCKS_DISK_RATE * b->count[t];
-        }
+    for (int k = b->first[t]; k < b->first[t + 1]; k++) {
         char name[DBSTORE_NAME_MAX];
-        dbranks_reach_name(t, name, sizeof name);
-        if (missing && !b->complete && !dbstore_exists(&s->files->dir, name)) {
-            left += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
+        part_name(t, &b->part[k], name, sizeof name);
+        if (!dbstore_exists(&s->files->dir, name)) {
+            return false;
         }
     }
-    return left;
+    return true;
+}
+
+/* Tier t's part files not in DIR: their fixed bytes (header, largest
+ * dictionary, block index) into *fixed; true when there is one. */
+static bool parts_missing(const TierSolve *s, int t, uint64_t *fixed) {
+    const TierBlocks *b = s->blocks;
+    uint64_t per = DBSTORE_BLOCK_BYTES / s->width;
+    bool missing = false;
+    for (int k = b->first[t]; k < b->first[t + 1]; k++) {
+        char name[DBSTORE_NAME_MAX];
+        part_name(t, &b->part[k], name, sizeof name);
+        if (!dbstore_exists(&s->files->dir, name)) {
+            uint64_t records = b->part[k].hi - b->part[k].lo;
+            *fixed += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES + 8 * ((records + per - 1) / per);
+            missing = true;
+        }
+    }
+    return missing;
+}
+
+/* The bytes of DIR/NAME on disk (0: none). */
+static uint64_t file_bytes(const TierSolve *s, const char *name) {
+    struct stat st;
+    return fstatat(s->files->dir.fd, name, &st, 0) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
+    const TierBlocks *b = s->blocks;
+    if (!projected) { /* before the forward pass: the bitmaps it writes, raw */
+        uint64_t left = 0;
+        for (int t = 0; t < s->gr.ntiers; t++) {
+            char name[DBSTORE_NAME_MAX];
+            dbranks_reach_name(t, name, sizeof name);
+            if (parts_missing(s, t, &left) && !b->complete &&
+                !dbstore_exists(&s->files->dir, name)) {
+                left += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
+            }
+        }
+        return left;
+    }
+    /* After it, in the backward pass's order: a tier's parts are written,
+     * then (at the next tier) its bitmap file is removed; the most the disk
+     * holds beyond today's is the largest running sum. */
+    int64_t now = 0, most = 0;
+    for (int j = 0; j < s->gr.ntiers; j++) {
+        int t = s->gr.order[j];
+        if (j > 0 && !b->complete) {
+            char name[DBSTORE_NAME_MAX];
+            dbranks_reach_name(s->gr.order[j - 1], name, sizeof name);
+            now -= (int64_t)file_bytes(s, name);
+        }
+        uint64_t fixed = 0;
+        if (parts_missing(s, t, &fixed)) { /* tier_blocks_disk_check counted them */
+            now += (int64_t)(fixed + TIER_BLOCKS_DISK_RATE * b->count[t]);
+        }
+        most = now > most ? now : most;
+    }
+    return (uint64_t)most;
 }
 
 ErrCode tier_blocks_disk_check(TierSolve *s) {
@@ -463,17 +508,23 @@ static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved,
      * then its records' bits) and its reachable positions */
     uint64_t reached = 0;
     bool found = false;
-    ErrCode rc = tier_blocks_slice(s, t, p->lo, p->hi, b->complete, &reached);
+    ErrCode rc = tier_blocks_slice(s, t, p->lo, p->hi, b->records_bits, &reached);
     if (rc == ERR_OK) {
         rc = dbstore_read(&s->files->dir, name, &info, rec, NULL, s->threads, &found, &p->file_sum,
                           &p->file_bytes, s->err);
     }
-    if (rc == ERR_OK && b->complete && !found) {
-        rc = error_set(s->err, ERR_IO,
-                       "%s/%s is missing, though the manifest lists it; remove the manifest (the "
-                       "tiers will be solved again) or use another --db",
-                       s->files->work_dir, name);
-    } else if (rc == ERR_OK && b->complete) {
+    if (rc == ERR_OK && b->records_bits && !found) {
+        rc = b->complete
+                 ? error_set(s->err, ERR_IO,
+                             "%s/%s is missing, though the manifest lists it; remove the "
+                             "manifest (the tiers will be solved again) or use another --db",
+                             s->files->work_dir, name)
+                 : error_set(s->err, ERR_IO,
+                             "%s/%s is missing, though its tier was solved (its bitmap "
+                             "removed); remove the tier's other part files (it will be "
+                             "solved again) or use another --db",
+                             s->files->work_dir, name);
+    } else if (rc == ERR_OK && b->records_bits) {
         uint64_t *reach = s->t[t].reach, w0 = s->t[t].reach_w0;
         for (uint64_t i = p->lo; i < p->hi; i++) {
             uint64_t bit = db_raw_reached(db_peek(&b->cur, i - p->lo));
@@ -615,12 +666,29 @@ ErrCode tier_blocks_backward(TierSolve *s, DbSummary *sum) {
         /* The child tiers' files are complete before they are read. */
         rc = dbwriter_wait(tier_writer(s), s->err);
         b->busy = -1;
+        /* the tier solved before is on disk: its bitmap file goes (the disk
+         * holds the bitmaps of the tiers still to solve and the parts of
+         * those solved, not both of every tier) */
+        if (rc == ERR_OK && j > 0 && !b->complete) {
+            char name[DBSTORE_NAME_MAX];
+            dbranks_reach_name(s->gr.order[j - 1], name, sizeof name);
+            dbstore_remove(&s->files->dir, name);
+        }
         for (int c = 0; c < n->nchildren && rc == ERR_OK; c++) {
             rc = parts_open(s, n->children[c]);
         }
         /* the tier's bitmap, a part's slice at a time: from its file, or
          * (a complete database) from the part's records */
-        if (rc == ERR_OK && !b->complete) {
+        char rname[DBSTORE_NAME_MAX];
+        dbranks_reach_name(t, rname, sizeof rname);
+        b->records_bits = b->complete || !dbstore_exists(&s->files->dir, rname);
+        if (rc == ERR_OK && b->records_bits && !b->complete && !tier_blocks_parts_on_disk(s, t)) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/%s is gone, and tier %d's parts are not all there; run again "
+                           "with a new --db",
+                           s->files->work_dir, rname, t);
+        }
+        if (rc == ERR_OK && !b->records_bits) {
             rc = tier_blocks_slice_open(s, t);
         }
         dbfile_sum_init(&b->sum, 0);

@@ -63,11 +63,19 @@ struct TierBlocks {
     uint64_t *slice, slice_words;
     unsigned char *rblock;
     uint64_t *count;
+    /* the tier the backward pass is on takes its bits from its parts'
+     * records: a complete database, or a tier solved before a kill, whose
+     * bitmap file was removed once its parts were on disk */
+    bool records_bits;
 };
 
 /* blocks.c: the test hook (GAMESMAN_TIER_BLOCKS_STOP): like a kill once
  * this run has written (or handed to the writer) that many files. */
 void tier_blocks_stop_point(TierBlocks *b);
+/* blocks.c: every part file of tier t is in DIR (the tier is solved: its
+ * bitmap is no longer needed, its records say which positions are
+ * reached). */
+bool tier_blocks_parts_on_disk(const TierSolve *s, int t);
 
 /* blocks_reach.c: tier t's bitmap file opened for slices (closing the
  * one open); ERR_IO naming it when it is not in DIR. */

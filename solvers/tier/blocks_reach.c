@@ -29,8 +29,11 @@
  * Resuming: a bitmap file is written only once all its tier's parent tiers
  * have been walked, so a file in DIR is complete. A tier is walked again
  * when one of its child tiers has no file (its marks were lost with the
- * killed process); then a child whose file is there is marked into a
- * scratch bitmap that is dropped, not written. (A tier without child tiers
+ * killed process) and is not solved; then a child whose file is there is
+ * marked into a scratch bitmap that is dropped, not written. The backward
+ * pass removes a tier's bitmap file once the tier's parts are on disk
+ * (blocks.c), so a solved tier needs no marks and a resumed run takes its
+ * bits from its records. (A tier without child tiers
  * is walked once its bitmap is written in this run: its walk marks nothing
  * but expands its positions, so a run's counters are the other modes'.) Each file written is a stop
  * point (GAMESMAN_TIER_BLOCKS_STOP). A complete database (manifest) needs
@@ -70,6 +73,12 @@ static bool reach_exists(const TierSolve *s, int t) {
     char name[DBSTORE_NAME_MAX];
     dbranks_reach_name(t, name, sizeof name);
     return dbstore_exists(&s->files->dir, name);
+}
+
+/* Tier t needs no marks: its bitmap file is there, or the tier is solved
+ * (every part on disk; its bitmap file was removed then). */
+static bool reach_done(const TierSolve *s, int t) {
+    return reach_exists(s, t) || tier_blocks_parts_on_disk(s, t);
 }
 
 /* ------------------------------------------------------------- slices */
@@ -336,7 +345,7 @@ ErrCode tier_blocks_reach(TierSolve *s) {
         const TierNode *node = &s->gr.node[t];
         /* No parent tier: made and written here. With parents: written
          * after the last of them, which all came before. */
-        if (!reach_exists(s, t) && node->parents == 0) {
+        if (!reach_done(s, t) && node->parents == 0) {
             rc = bitmap_alloc(s, t);
             rc = rc == ERR_OK ? bitmap_save(s, t) : rc;
             bitmap_free(s, t);
@@ -346,7 +355,7 @@ ErrCode tier_blocks_reach(TierSolve *s) {
          * it expands every position, as the other modes' forward pass) */
         bool walk = node->nchildren == 0 && b->count[t] != UINT64_MAX;
         for (int c = 0; c < node->nchildren; c++) {
-            walk = walk || !reach_exists(s, node->children[c]);
+            walk = walk || !reach_done(s, node->children[c]);
         }
         for (int c = 0; c < node->nchildren && rc == ERR_OK && walk; c++) {
             rc = bitmap_alloc(s, node->children[c]);
@@ -360,7 +369,7 @@ ErrCode tier_blocks_reach(TierSolve *s) {
         for (int c = 0; c < node->nchildren && rc == ERR_OK; c++) {
             int ct = node->children[c];
             if (--left[ct] == 0) { /* every parent walked: the marks are complete */
-                if (s->t[ct].reach != NULL && !reach_exists(s, ct)) {
+                if (s->t[ct].reach != NULL && !reach_done(s, ct)) {
                     rc = bitmap_save(s, ct);
                 }
                 bitmap_free(s, ct);

@@ -340,11 +340,13 @@ ErrCode tier_blocks_fits(TierSolve *s);
  * above the raw size): a disk that fills anyway stops the run with its
  * files kept, and a rerun resumes. */
 #define TIER_BLOCKS_DISK_RATE 1
-/* Bytes still to write in the directory: the bitmaps not on disk (raw,
- * an upper bound) and, for the part files not there, their header,
- * largest dictionary and block index, plus (projected) the records at
- * TIER_BLOCKS_DISK_RATE bytes a reachable position of their tiers (the
- * counts s->t[t].reached of the forward pass). */
+/* Bytes the directory still needs: before the forward pass (projected
+ * false), the bitmaps not on disk (raw, an upper bound) and, for the part
+ * files not there, their header, largest dictionary and block index;
+ * after it (projected), in the backward pass's order, those fixed bytes
+ * plus the records at TIER_BLOCKS_DISK_RATE bytes a reachable position of
+ * their tiers, less each solved tier's bitmap file as it is removed: the
+ * largest running sum. */
 uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected);
 /* After the forward pass, before any record is written: the projection
  * against the free space (tier_files_fit), refused with its figures; the
