@@ -173,8 +173,10 @@ bool tier_blocks_parts_on_disk(const TierSolve *s, int t) {
 }
 
 /* Tier t's part files not in DIR: their fixed bytes (header, largest
- * dictionary, block index) into *fixed; true when there is one. */
-static bool parts_missing(const TierSolve *s, int t, uint64_t *fixed) {
+ * dictionary, block index) added to *fixed and, when bound is not NULL,
+ * their worst case (every file block at zstd's bound) to *bound; true
+ * when there is one. */
+static bool parts_missing(const TierSolve *s, int t, uint64_t *fixed, uint64_t *bound) {
     const TierBlocks *b = s->blocks;
     uint64_t per = DBSTORE_BLOCK_BYTES / s->width;
     bool missing = false;
@@ -182,8 +184,12 @@ static bool parts_missing(const TierSolve *s, int t, uint64_t *fixed) {
         char name[DBSTORE_NAME_MAX];
         part_name(t, &b->part[k], name, sizeof name);
         if (!dbstore_exists(&s->files->dir, name)) {
-            uint64_t records = b->part[k].hi - b->part[k].lo;
-            *fixed += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES + 8 * ((records + per - 1) / per);
+            uint64_t blocks = (b->part[k].hi - b->part[k].lo + per - 1) / per;
+            *fixed += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES + 8 * blocks;
+            if (bound != NULL) {
+                *bound += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES +
+                          blocks * (8 + ZSTD_COMPRESSBOUND(DBSTORE_BLOCK_BYTES));
+            }
             missing = true;
         }
     }
@@ -203,7 +209,7 @@ uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
         for (int t = 0; t < s->gr.ntiers; t++) {
             char name[DBSTORE_NAME_MAX];
             dbranks_reach_name(t, name, sizeof name);
-            if (parts_missing(s, t, &left) && !b->complete &&
+            if (parts_missing(s, t, &left, NULL) && !b->complete &&
                 !dbstore_exists(&s->files->dir, name)) {
                 left += tier_words(s->gr.node[t].size) * 8 + DBSTORE_HEADER_BYTES;
             }
@@ -222,7 +228,7 @@ uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
             now -= (int64_t)file_bytes(s, name);
         }
         uint64_t fixed = 0;
-        if (parts_missing(s, t, &fixed)) { /* tier_blocks_disk_check counted them */
+        if (parts_missing(s, t, &fixed, NULL)) { /* tier_blocks_disk_check counted them */
             now += (int64_t)(fixed + TIER_BLOCKS_DISK_RATE * b->count[t]);
         }
         most = now > most ? now : most;
@@ -233,24 +239,12 @@ uint64_t tier_blocks_disk_left(const TierSolve *s, bool projected) {
 ErrCode tier_blocks_disk_check(TierSolve *s) {
     TierBlocks *b = s->blocks;
     ErrCode rc = ERR_OK;
-    /* the worst case: every file block at zstd's bound */
-    uint64_t bound = 0, per = DBSTORE_BLOCK_BYTES / s->width;
+    uint64_t fixed = 0, bound = 0; /* the worst case: zstd's bound */
     for (int t = 0; t < s->gr.ntiers && rc == ERR_OK; t++) {
-        bool missing = false;
-        for (int k = b->first[t]; k < b->first[t + 1]; k++) {
-            char name[DBSTORE_NAME_MAX];
-            part_name(t, &b->part[k], name, sizeof name);
-            if (!dbstore_exists(&s->files->dir, name)) {
-                uint64_t blocks = (b->part[k].hi - b->part[k].lo + per - 1) / per;
-                bound += DBSTORE_HEADER_BYTES + DBSTORE_DICT_BYTES +
-                         blocks * (8 + ZSTD_COMPRESSBOUND(DBSTORE_BLOCK_BYTES));
-                missing = true;
-            }
-        }
         /* the tiers the forward pass skipped (resumed) are counted from
          * their bitmap files */
         uint64_t reached;
-        if (missing && !b->complete) {
+        if (parts_missing(s, t, &fixed, &bound) && !b->complete) {
             rc = tier_blocks_count(s, t, &reached);
         }
     }
