@@ -876,13 +876,8 @@ expand_run_body(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uin
     Position col_base[C4_MAX_COLS]; /* the child block's first position */
     uint64_t colours = 0, rank = 0; /* rank: colex rank of colours within the block */
     for (uint64_t w = lo / 64; w * 64 < hi; w++) {
-        uint64_t bits = reach[w - lo / 64]; /* reach starts at word lo / 64 (game.h) */
-        if (w * 64 < lo) {
-            bits &= ~UINT64_C(0) << (lo % 64);
-        }
-        if (hi - w * 64 < 64) {
-            bits &= (UINT64_C(1) << (hi - w * 64)) - 1;
-        }
+        /* reach starts at word lo / 64 (game.h) */
+        uint64_t bits = game_bits_in(reach[w - lo / 64], w, lo, hi);
         for (; bits != 0; bits &= bits - 1) {
             uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
             STAT_INC(unhash);

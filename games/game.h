@@ -438,4 +438,17 @@ static inline Position gps_child(const Game *g, const GpsOps *f, GpsState *st, M
     return c;
 }
 
+/* The bits of bitmap word w (indices w * 64 ..) that stand for indices in
+ * [lo, hi): how a walk over a span of a reach bitmap (expand_run, the
+ * tier solver's walks and tallies) cuts its first and last word. */
+static inline uint64_t game_bits_in(uint64_t bits, uint64_t w, uint64_t lo, uint64_t hi) {
+    if (w * 64 < lo) {
+        bits &= ~UINT64_C(0) << (lo % 64);
+    }
+    if (hi - w * 64 < 64) {
+        bits &= (UINT64_C(1) << (hi - w * 64)) - 1;
+    }
+    return bits;
+}
+
 #endif /* GAMES_GAME_H */

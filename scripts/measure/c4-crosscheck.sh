@@ -9,7 +9,7 @@
 # tier solver's backward pass. Values only: search gives no remoteness.
 #
 #   scripts/measure/c4-crosscheck.sh SPEC DB [N [D [S]]]
-#   scripts/measure/c4-crosscheck.sh connect4:w=5,h=7 /data/c57 200 20 1
+#   scripts/measure/c4-crosscheck.sh connect4:w=5,h=7 "$DB" 200 20 1
 #
 # Defaults N=100, D=half the cells, S=1; BIN (default bin/solve) is the
 # program. Prints one line per disagreement and a summary line (the date,

@@ -439,13 +439,7 @@ static ErrCode tally_part(TierSolve *s, int t, const BlockPart *p, DbSummary *su
      * the bits made from the records), not every slot */
     const uint64_t *reach = s->t[t].reach, w0 = s->t[t].reach_w0;
     for (uint64_t w = p->lo / 64; w * 64 < p->hi; w++) {
-        uint64_t bits = reach[w - w0];
-        if (w * 64 < p->lo) {
-            bits &= ~UINT64_C(0) << (p->lo % 64);
-        }
-        if (w * 64 + 64 > p->hi) {
-            bits &= (UINT64_C(1) << (p->hi % 64)) - 1;
-        }
+        uint64_t bits = game_bits_in(reach[w - w0], w, p->lo, p->hi);
         for (; bits != 0; bits &= bits - 1) {
             uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits) - p->lo;
             uint32_t raw = db_peek(v, i);

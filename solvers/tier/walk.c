@@ -209,13 +209,7 @@ uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit vis
                 s->g->tiers->expand_run(s->g, tier, reach + (lo / 64 - w0), lo, hi, fast_visit, &f);
             } else {
                 for (uint64_t w = lo / 64; w * 64 < hi; w++) {
-                    uint64_t bits = reach[w - w0];
-                    if (w * 64 < lo) {
-                        bits &= ~UINT64_C(0) << (lo % 64);
-                    }
-                    if (hi - w * 64 < 64) {
-                        bits &= (UINT64_C(1) << (hi - w * 64)) - 1;
-                    }
+                    uint64_t bits = game_bits_in(reach[w - w0], w, lo, hi);
                     for (; bits != 0; bits &= bits - 1) {
                         uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
                         Position p = tier_position(s, tier, i);
