@@ -477,6 +477,21 @@ BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie
 NOLOCK=1 BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' \
     >/dev/null 2>&1 && [ -s "$db/bs/results/big/t.json" ] && ok "big-solve.sh: NOLOCK=1 skips the lock" ||
     bad "big-solve.sh: NOLOCK=1"
+# A solve in segments: a run that stops (exit 3) keeps only its segment;
+# the rerun that ends well dates the record from the first start and lists
+# both segments in s.txt; a solve in one run (t above) keeps three lines.
+rc=0
+NOLOCK=1 "$db/bs/scripts/big-solve.sh" s sh -c 'exit 3' >/dev/null 2>&1 || rc=$?
+segs="$db/bs/results/big/.s.segments"
+[ "$rc" = 3 ] && [ ! -e "$db/bs/results/big/s.json" ] && grep -q '^segment=end .* exit 3 ' "$segs" &&
+    ok "big-solve.sh: a stopped run keeps its segment" || bad "big-solve.sh: a stopped run: exit $rc"
+first=$(sed -n '1s/^segment=start \([^ ]*\) .*/\1/p' "$segs")
+sed -i "1s/^segment=start [^ ]*/segment=start 2000-01-01T00:00:00Z/" "$segs"
+NOLOCK=1 "$db/bs/scripts/big-solve.sh" s echo '{"value":"tie"}' >/dev/null 2>&1 &&
+    [ "$(grep -c '^segment=start' "$db/bs/results/big/s.txt")" = 2 ] &&
+    grep -qx 'date=2000-01-01T00:00:00Z' "$db/bs/results/big/s.txt" && [ -n "$first" ] && [ ! -e "$segs" ] &&
+    [ "$(grep -c . "$db/bs/results/big/t.txt")" = 3 ] && ok "big-solve.sh: a solve in segments is recorded whole" ||
+    bad "big-solve.sh: a solve in segments: $(cat "$db/bs/results/big/s.txt" 2>&1)"
 # A tier solved over a held child whose block is corrupt is refused, not
 # solved from wrong records: the empty board again, after one byte of its
 # only child's (tier 2, hands 2-3, a white stone on the board) one block,
