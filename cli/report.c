@@ -62,6 +62,16 @@ void report_text(const Game *g, const char *solver, const SolveResult *res, cons
                    c[VALUE_WIN], c[VALUE_LOSE], c[VALUE_TIE], c[VALUE_DRAW]);
         }
     }
+    if (sum != NULL && sum->by_tier != NULL) {
+        printf("\n      tier        positions              win             lose              tie"
+               "             draw\n");
+        for (int t = 0; t < sum->ntiers; t++) {
+            const uint64_t *c = sum->by_tier[t];
+            printf("%10d %16" PRIu64 " %16" PRIu64 " %16" PRIu64 " %16" PRIu64 " %16" PRIu64 "\n",
+                   t, c[VALUE_WIN] + c[VALUE_LOSE] + c[VALUE_TIE] + c[VALUE_DRAW], c[VALUE_WIN],
+                   c[VALUE_LOSE], c[VALUE_TIE], c[VALUE_DRAW]);
+        }
+    }
     if (q != NULL) {
         char board[GAME_TEXT_MAX];
         Position pos;
@@ -152,6 +162,20 @@ void report_json(const Game *g, const char *solver, const char *source, const So
             const uint64_t *c = sum->by_remoteness[r];
             json_object_begin(&w, NULL);
             json_uint(&w, "remoteness", r);
+            json_uint(&w, "win", c[VALUE_WIN]);
+            json_uint(&w, "lose", c[VALUE_LOSE]);
+            json_uint(&w, "tie", c[VALUE_TIE]);
+            json_uint(&w, "draw", c[VALUE_DRAW]);
+            json_object_end(&w);
+        }
+        json_array_end(&w);
+    }
+    if (sum != NULL && sum->by_tier != NULL) {
+        json_array_begin(&w, "by_tier");
+        for (int t = 0; t < sum->ntiers; t++) {
+            const uint64_t *c = sum->by_tier[t];
+            json_object_begin(&w, NULL);
+            json_uint(&w, "tier", (uint64_t)t);
             json_uint(&w, "win", c[VALUE_WIN]);
             json_uint(&w, "lose", c[VALUE_LOSE]);
             json_uint(&w, "tie", c[VALUE_TIE]);

@@ -103,4 +103,6 @@ ErrCode db_summarize(const Database *db, bool with_histogram, DbSummary *s, Erro
 void db_summary_free(DbSummary *s) {
     free(s->by_remoteness);
     s->by_remoteness = NULL;
+    free(s->by_tier);
+    s->by_tier = NULL;
 }

@@ -143,6 +143,11 @@ typedef struct DbSummary {
     uint32_t max_remoteness; /* largest remoteness seen */
     /* by_remoteness[r][v]: positions of value v at remoteness r, r <= max_remoteness */
     uint64_t (*by_remoteness)[VALUE_COUNT];
+    /* by_tier[t][v]: positions of value v in tier t, t < ntiers; NULL
+     * unless the counts were taken from a database of layout tiers
+     * (store_analyze) */
+    int ntiers;
+    uint64_t (*by_tier)[VALUE_COUNT];
 } DbSummary;
 
 /* Counts values over the database; with_histogram also fills by_remoteness

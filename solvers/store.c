@@ -576,7 +576,19 @@ ErrCode store_summary_alloc(const Store *st, DbSummary *sum, Error *err) {
     memset(sum, 0, sizeof *sum);
     sum->by_remoteness = mem_calloc((size_t)st->fmt.max_remoteness + 1, sizeof *sum->by_remoteness,
                                     "the remoteness histogram", err);
-    return sum->by_remoteness != NULL ? ERR_OK : ERR_MEMORY;
+    if (sum->by_remoteness == NULL) {
+        return ERR_MEMORY;
+    }
+    if (st->tiers && st->ntiers > 0) {
+        sum->by_tier =
+            mem_calloc((size_t)st->ntiers, sizeof *sum->by_tier, "the counts by tier", err);
+        if (sum->by_tier == NULL) {
+            db_summary_free(sum);
+            return ERR_MEMORY;
+        }
+        sum->ntiers = st->ntiers;
+    }
+    return ERR_OK;
 }
 
 /* Adds n positions holding record raw. */
@@ -615,10 +627,14 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
     }
     ErrCode rc = store_summary_alloc(st, sum, err);
     unsigned char *buf = NULL;
+    int tier = 0; /* layout tiers: file k's, the last t with tier_file[t] <= k */
     for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
         rc = store_open_file(st, k, err);
         if (rc != ERR_OK) {
             break;
+        }
+        while (sum->by_tier != NULL && tier + 1 < st->ntiers && st->tier_file[tier + 1] <= k) {
+            tier++;
         }
         const DbStoreFile *f = &st->files[k];
         free(buf);
@@ -646,6 +662,9 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
                     break;
                 }
                 summary_add(st, sum, raw);
+                if (sum->by_tier != NULL) {
+                    sum->by_tier[tier][db_raw_value(&st->fmt, raw)]++;
+                }
             }
         }
     }

@@ -157,6 +157,33 @@ static void round_trip(void **state) {
         assert_int_equal(disk.max_remoteness, sum.max_remoteness);
         assert_memory_equal(disk.by_remoteness, sum.by_remoteness,
                             (sum.max_remoteness + 1) * sizeof *sum.by_remoteness);
+        /* the counts by tier (layout tiers only) against the solved
+         * records grouped by the game's tier_of */
+        assert_int_equal(disk.by_tier != NULL, st.tiers);
+        if (disk.by_tier != NULL) {
+            assert_int_equal(disk.ntiers, g->tiers->count(g));
+            uint64_t(*want)[VALUE_COUNT] = calloc((size_t)disk.ntiers, sizeof *want);
+            assert_non_null(want);
+            for (Position p = 0; p < g->num_positions; p++) {
+                uint32_t raw = db_peek(&res.db, p);
+                if (raw != DB_UNREACHED) {
+                    want[g->tiers->tier_of(g, p)][db_raw_value(&res.db, raw)]++;
+                }
+            }
+            for (int t = 0; t < disk.ntiers; t++) {
+                if (memcmp(want[t], disk.by_tier[t], sizeof want[t]) != 0) {
+                    fail_msg("%s on %s: tier %d counts %llu/%llu/%llu on disk, %llu/%llu/%llu "
+                             "solved (win/lose/tie)",
+                             s->name, g->variant, t, (unsigned long long)disk.by_tier[t][VALUE_WIN],
+                             (unsigned long long)disk.by_tier[t][VALUE_LOSE],
+                             (unsigned long long)disk.by_tier[t][VALUE_TIE],
+                             (unsigned long long)want[t][VALUE_WIN],
+                             (unsigned long long)want[t][VALUE_LOSE],
+                             (unsigned long long)want[t][VALUE_TIE]);
+                }
+            }
+            free(want);
+        }
         uint64_t checked = 0;
         if (store_verify(&st, 2, false, &checked, &err) != ERR_OK) {
             fail_msg("verify %s on %s: %s", s->name, g->variant, err.msg);
