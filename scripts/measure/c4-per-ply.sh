@@ -13,8 +13,30 @@
 # Example:
 #   scripts/measure/c4-per-ply.sh bin/solve connect4:w=5,h=5 "$DB" results_solve_w5_h5.csv
 set -eu
+# With --progress LOG CSV instead, the positions per ply only, from a
+# solve's --progress log (the last `reach tier T (...): N/N positions` line
+# of each tier: the forward pass's counts, before the values exist), against
+# the table's win + draw + loss, for the plies the log has reached.
+if [ $# -eq 3 ] && [ "$1" = --progress ] && [ -f "$2" ] && [ -f "$3" ]; then
+    sed -n 's/^tier: reach tier \([0-9]*\) ([^)]*): \([0-9]*\)\/\([0-9]*\) positions.*/\1 \2 \3/p' "$2" |
+        awk -F '[ ,]+' '
+        NR == FNR { if ($2 == $3) ours[$1] = $2; next }  # a tier finished
+        FNR == 1 { next }
+        { theirs[$3] = $4 + $5 + $6 }
+        END {
+            n = 0; bad = 0
+            for (p in ours) {
+                n++
+                same = (ours[p] == theirs[p])
+                if (!same) { printf "ply %d: %s here, %s in the table\n", p, ours[p], theirs[p]; bad++ }
+            }
+            if (bad == 0) printf "positions equal on all %d plies reached\n", n
+            exit bad > 0
+        }' - "$3"
+    exit
+fi
 [ $# -eq 4 ] && [ -x "$1" ] && [ -d "$3" ] && [ -f "$4" ] || {
-    echo "usage: scripts/measure/c4-per-ply.sh SOLVE GAME DB CSV" >&2
+    echo "usage: scripts/measure/c4-per-ply.sh SOLVE GAME DB CSV, or --progress LOG CSV" >&2
     exit 2
 }
 out=$(mktemp)
