@@ -576,19 +576,7 @@ ErrCode store_summary_alloc(const Store *st, DbSummary *sum, Error *err) {
     memset(sum, 0, sizeof *sum);
     sum->by_remoteness = mem_calloc((size_t)st->fmt.max_remoteness + 1, sizeof *sum->by_remoteness,
                                     "the remoteness histogram", err);
-    if (sum->by_remoteness == NULL) {
-        return ERR_MEMORY;
-    }
-    if (st->tiers && st->ntiers > 0) {
-        sum->by_tier =
-            mem_calloc((size_t)st->ntiers, sizeof *sum->by_tier, "the counts by tier", err);
-        if (sum->by_tier == NULL) {
-            db_summary_free(sum);
-            return ERR_MEMORY;
-        }
-        sum->ntiers = st->ntiers;
-    }
-    return ERR_OK;
+    return sum->by_remoteness != NULL ? ERR_OK : ERR_MEMORY;
 }
 
 /* Adds n positions holding record raw. */
@@ -626,6 +614,12 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
         return symdb_analyze(st->bdd, sum, NULL, err);
     }
     ErrCode rc = store_summary_alloc(st, sum, err);
+    if (rc == ERR_OK && st->tiers && st->ntiers > 0) { /* and the counts by tier */
+        sum->by_tier =
+            mem_calloc((size_t)st->ntiers, sizeof *sum->by_tier, "the counts by tier", err);
+        rc = sum->by_tier != NULL ? ERR_OK : ERR_MEMORY;
+        sum->ntiers = st->ntiers;
+    }
     unsigned char *buf = NULL;
     int tier = 0; /* layout tiers: file k's, the last t with tier_file[t] <= k */
     for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {

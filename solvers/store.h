@@ -127,9 +127,9 @@ bool store_tier_held(const Store *st, int t);
  * memory first (tier size times the record width). Layout tiers only. */
 ErrCode store_tier_load(Store *st, int t, int threads, Database *v, Error *err);
 
-/* The counts and the by-remoteness histogram, streamed from the files;
- * refuses a database whose counts differ from its manifest's. Free with
- * db_summary_free. */
+/* The counts, the by-remoteness histogram and (layout tiers) the counts by
+ * tier, streamed from the files; refuses a database whose counts differ
+ * from its manifest's. Free with db_summary_free. */
 ErrCode store_analyze(Store *st, DbSummary *sum, Error *err);
 
 /* Checks the database (see the top). ERR_IO names the first disagreement
