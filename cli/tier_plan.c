@@ -93,7 +93,7 @@
  * itself or of another board, --profile-game GAME, whose reachable
  * fraction per tier is carried to the game's tiers by relative depth;
  * with --positions they are scaled to that total. Every mode uses them.
- * tier:blocks (a tier-major game without WinBy) is planned last, by the
+ * tier:blocks (a tier-major game without WinBy or loopy tiers) is planned last, by the
  * model of solvers/tier/plan.h: with one rank the mode built (its memory
  * is tier:estimate's), with N > 1 A DESIGN, NOT BUILT (parts of at most
  * --part records, default 2^25, dealt round-robin; the forward pass's
@@ -665,10 +665,12 @@ static int plan_game(const Game *g, const Plan *p) {
                "%.3g s)\n",
                whole + p->startup, sliced + p->startup, p->startup);
     }
-    int rc = 0;
-    if (gr.tier_major && !g->has_winby) {
-        rc = plan_blocks(g, p, &gr, width, reach);
+    /* tier:blocks solves tier-major games without WinBy or loopy tiers */
+    bool blocks = gr.tier_major && !g->has_winby;
+    for (int t = 0; t < n && blocks; t++) {
+        blocks = !gr.node[t].loopy;
     }
+    int rc = blocks ? plan_blocks(g, p, &gr, width, reach) : 0;
     free(reach);
     tier_graph_free(&gr);
     return rc;

@@ -1137,6 +1137,11 @@ if [ -x "$plan" ]; then
         sed -n 's/.* \([^ ]*\) reachable positions.*/\1/p')
     [ "$got" = "$want" ] && ok "tier-plan: --profile of another board, by relative depth ($got)" ||
         bad "tier-plan: --profile of 4x4 on 5x4: plan '$got', by hand '$want'"
+    # a game tier:blocks does not solve (loopy tiers) gets no such plan
+    out=$("$plan" morris:n=3 --ranks 2 2>&1)
+    [ $? -eq 0 ] && echo "$out" | grep -q "^time" && ! echo "$out" | grep -q "tier:blocks over\|^  parts" &&
+        ok "tier-plan: no tier:blocks plan for loopy tiers (morris:n=3)" ||
+        bad "tier-plan: morris:n=3's plan: $out"
     plan_refuse "part 0" "--part takes records a part, a whole number" connect4:w=4,h=4 --ranks 2 --part 0
     plan_refuse "part twice" "--part given twice" connect4:w=4,h=4 --ranks 2 --part 1000 --part 2000
     plan_refuse "part too small for the game" "--part 1 cuts the game's" connect4:w=7,h=6 --ranks 2 --part 1
