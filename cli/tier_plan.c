@@ -464,13 +464,14 @@ static int plan_blocks(const Game *g, const Plan *p, const TierGraph *gr, unsign
     printf("  parts       %" PRIu64 " of at most %" PRIu64 " records; rank 0 holds %" PRIu64
            " (the most); the fullest rank's slots, over the tiers: %.0f\n",
            b.nparts, m.part, b.rank0_parts, b.share_slots);
-    printf("  memory      per rank %s: shares of the bitmaps marked %s + marks in flight %s + the "
-           "one-process rest %s (bitmap slices %s, 3 parts %s, caches %s, child block indexes "
-           "%s, the rest %s)\n",
-           fmt(b.memory, a, sizeof a), fmt(b.bitmaps, d, sizeof d), fmt(b.marks, e, sizeof e),
-           fmt((double)(o->total - o->bitmaps), f, sizeof f), fmt((double)o->slices, h, sizeof h),
-           fmt((double)o->parts, i, sizeof i), fmt((double)o->caches, j, sizeof j),
-           fmt((double)o->indexes, k, sizeof k), fmt((double)o->rest, l, sizeof l));
+    printf("  memory      per rank %s (%.0f bytes): shares of the bitmaps marked %s + marks in "
+           "flight %s + the one-process rest %s (bitmap slices %s, 3 parts %s, caches %s, child "
+           "block indexes %s, the rest %s)\n",
+           fmt(b.memory, a, sizeof a), b.memory, fmt(b.bitmaps, d, sizeof d),
+           fmt(b.marks, e, sizeof e), fmt((double)(o->total - o->bitmaps), f, sizeof f),
+           fmt((double)o->slices, h, sizeof h), fmt((double)o->parts, i, sizeof i),
+           fmt((double)o->caches, j, sizeof j), fmt((double)o->indexes, k, sizeof k),
+           fmt((double)o->rest, l, sizeof l));
     printf("  database    %s with remoteness (%.0f bytes: %.4g a reachable position, %.4g an "
            "unreachable slot)\n",
            fmt(b.database, a, sizeof a), b.database, c.bytes_position, c.bytes_slot);

@@ -1114,9 +1114,9 @@ if [ -x "$plan" ]; then
     [ "$got" = "$want" ] && ok "tier-plan: 4x4's database bytes ($got)" ||
         bad "tier-plan: 4x4's database bytes: plan '$got', by hand '$want'"
     # one rank is the mode built: its memory is tier:estimate's tier:blocks peak
-    want=$("$solve" connect4:w=4,h=4 --solver tier:estimate,blocks --threads 2 2>&1 >/dev/null |
-        sed -n 's/^tier:blocks: peak \([^(]*\) (.*/\1/p')
-    got=$("$plan" connect4:w=4,h=4 --ranks 1 --threads 2 | sed -n 's/^  memory      per rank \([^:]*\): shares.*/\1/p')
+    want=$("$solve" connect4:w=4,h=4 --solver tier:estimate,blocks --threads 2 --json 2>/dev/null |
+        jq .solver_stats.est_blocks_peak_bytes)
+    got=$("$plan" connect4:w=4,h=4 --ranks 1 --threads 2 | sed -n 's/^  memory      per rank .* (\([0-9]*\) bytes): shares.*/\1/p')
     [ -n "$want" ] && [ "$got" = "$want" ] && ok "tier-plan: one rank's memory is tier:estimate's ($got)" ||
         bad "tier-plan: one rank's memory: plan '$got', tier:estimate '$want'"
     # --profile: the game's own counts are taken as they are; another
