@@ -3,7 +3,9 @@
  *
  *   tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S]
  *             [--bandwidth B] [--latency S] [--imbalance F]
- *             [--imbalance-sliced F] [--setup S] [--startup S] [--tiers]
+ *             [--imbalance-sliced F] [--setup S] [--startup S] [--part N]
+ *             [--fs-bandwidth B] [--read-latency S]
+ *             [--profile FILE [--profile-game GAME]] [--tiers]
  *   tier-plan GAME --list
  *   tier-plan GAME --tier NAME
  *
@@ -38,7 +40,7 @@
  *                     tier:blocks (one process, a tier-major game without
  *                     WinBy): the whole bitmaps of the child tiers its
  *                     forward pass marks (the others on disk), a part's
- *                     bitmap slice, 3 parts of the default size,
+ *                     bitmap slice, 3 parts of --part records,
  *                     the threads' block caches and the child parts' block
  *                     indexes (solvers/tier/graph.h).
  *                     With N > 1, also the memory of a design NOT BUILT
@@ -86,6 +88,22 @@
  * --tiers adds the per-tier table (number, name) with each rank's slice
  * (by slots: the solver re-cuts by reachable positions once a tier's
  * bitmap is known).
+ * Reachable positions per tier: --profile FILE gives them measured, one
+ * line "TIER POSITIONS" a tier (plan_reach, read_profile), of the game
+ * itself or of another board, --profile-game GAME, whose reachable
+ * fraction per tier is carried to the game's tiers by relative depth;
+ * with --positions they are scaled to that total. Every mode uses them.
+ * tier:blocks (a tier-major game without WinBy or loopy tiers) is planned last, by the
+ * model of solvers/tier/plan.h: with one rank the mode built (its memory
+ * is tier:estimate's), with N > 1 A DESIGN, NOT BUILT (parts of at most
+ * --part records, default 2^25, dealt round-robin; the forward pass's
+ * marks sent to their owners; the child file blocks read from a shared
+ * file system): parts, memory per rank, the database with remoteness, disk
+ * per rank and on the shared file system, exchange and time per rank, from
+ * per-thread costs measured on 5x7. --fs-bandwidth bounds the shared file
+ * system's bytes a second, all ranks together (default: only --bandwidth
+ * per rank); --read-latency adds seconds per child file block read over the
+ * network, per thread (default 0: reads overlapped).
  * Options follow bin/solve's rules: each value option once, every number
  * finite and in its range (plan_options), a plan that could not be
  * written to standard output an error (exit 5).
@@ -104,6 +122,7 @@
 #include "core/options.h"
 #include "games/game.h"
 #include "solvers/tier/graph.h"
+#include "solvers/tier/plan.h"
 
 /* The default cost per position per thread (both passes), measured by
  * scripts/measure/mpi-bench.sh on connect4:w=6,h=4, 1 rank x 2 threads
@@ -119,6 +138,10 @@
  * this many bytes of 8-byte indexes. */
 #define PLAN_MARK_ROUND 1073741824.0
 
+/* The most parts tier:blocks' models walk (--part against the slots): 7x6
+ * at the default part is some 2.1 million. */
+#define PLAN_PARTS_MAX 1e8
+
 typedef struct Plan {
     int ranks, threads;
     double positions; /* 0: the slots */
@@ -127,6 +150,11 @@ typedef struct Plan {
     double imbalance, imbalance_sliced; /* N > 1: slowest rank / even split */
     double setup;                       /* seconds per slot outside the walks */
     double startup;                     /* mpirun's start and end, seconds */
+    double part;                        /* tier:blocks: records a part at most */
+    double fs_bandwidth;                /* the shared file system's bytes a second */
+    double read_latency;                /* seconds a child file block read from it */
+    const char *profile;                /* --profile FILE: measured positions per tier */
+    const char *profile_game;           /* --profile-game GAME: the board FILE counts */
     bool tiers;
 } Plan;
 
@@ -134,8 +162,9 @@ static int usage(const char *msg) {
     fprintf(stderr, "tier-plan: %s\n", msg);
     fprintf(stderr, "usage: tier-plan GAME --ranks N [--threads T] [--positions P] [--cost S] "
                     "[--bandwidth B] [--latency S] [--imbalance F] [--imbalance-sliced F] "
-                    "[--setup S] [--startup S] [--tiers]; tier-plan GAME --list; tier-plan "
-                    "GAME --tier NAME\n");
+                    "[--setup S] [--startup S] [--part N] [--fs-bandwidth B] [--read-latency S] "
+                    "[--profile FILE [--profile-game GAME]] [--tiers]; tier-plan GAME --list; "
+                    "tier-plan GAME --tier NAME\n");
     return ERR_USAGE;
 }
 
@@ -163,15 +192,19 @@ static const PlanOption plan_options[] = {
     {"--imbalance-sliced", "times the even split", 1000, false},
     {"--setup", "seconds per slot", 1, false},
     {"--startup", "seconds", 86400, false},
+    {"--part", "records a part", 1099511627776.0, true},
+    {"--fs-bandwidth", "bytes per second of the shared file system", 1e18, false},
+    {"--read-latency", "seconds per file block read", 10, false},
 };
 #define PLAN_NOPTIONS (int)(sizeof plan_options / sizeof plan_options[0])
 #define PLAN_POSITIONS 2 /* the index of --positions in plan_options */
 
 /* Where option k's value goes (in the order of plan_options). */
 static double *plan_slot(Plan *p, int k, double *ranks, double *threads) {
-    double *slots[PLAN_NOPTIONS] = {ranks,         threads,     &p->positions, &p->cost,
-                                    &p->bandwidth, &p->latency, &p->imbalance, &p->imbalance_sliced,
-                                    &p->setup,     &p->startup};
+    double *slots[PLAN_NOPTIONS] = {
+        ranks,       threads,          &p->positions,        &p->cost,  &p->bandwidth,
+        &p->latency, &p->imbalance,    &p->imbalance_sliced, &p->setup, &p->startup,
+        &p->part,    &p->fs_bandwidth, &p->read_latency};
     return slots[k];
 }
 
@@ -252,6 +285,216 @@ static int list_game(const Game *g, const char *tier) {
     return 0;
 }
 
+/* --profile FILE: the reachable positions of each tier of the profile's
+ * board pg (the game planned, or --profile-game's), one line "TIER
+ * POSITIONS" a tier, tiers 0, 1, ... in order, each tier once, blank lines
+ * and lines starting with '#' skipped; POSITIONS a whole number at most
+ * the tier's slots. Into count[ntiers]; false with one line said. */
+static bool read_profile(const char *path, const TierGraph *pg, double *count) {
+    char quoted[128];
+    text_escape(path, quoted, sizeof quoted);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        fprintf(stderr, "tier-plan: --profile '%s': %s\n", quoted, strerror(errno));
+        return false;
+    }
+    char line[256];
+    int next = 0, lineno = 0;
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f) != NULL) {
+        lineno++;
+        char *q = line;
+        while (*q == ' ' || *q == '\t') {
+            q++;
+        }
+        if (*q == '#' || *q == '\n' || *q == '\0') {
+            continue;
+        }
+        char *end = NULL;
+        errno = 0;
+        unsigned long long tier = strtoull(q, &end, 10);
+        bool good = *q != '-' && end != q && errno == 0 && (*end == ' ' || *end == '\t');
+        unsigned long long pos = 0;
+        if (good) {
+            q = end;
+            pos = strtoull(q, &end, 10);
+            good = end != q && errno == 0 && q[strspn(q, " \t")] != '-';
+            while (good && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r')) {
+                end++;
+            }
+            good = good && *end == '\0';
+        }
+        if (!good) {
+            fprintf(
+                stderr,
+                "tier-plan: --profile '%s' line %d: not \"TIER POSITIONS\" (two whole numbers)\n",
+                quoted, lineno);
+            ok = false;
+        } else if (next >= pg->ntiers || tier != (unsigned long long)next) {
+            fprintf(stderr,
+                    "tier-plan: --profile '%s' line %d: tier %llu where tier %d%s is due (every "
+                    "tier of its board from 0, in order, once)\n",
+                    quoted, lineno, tier, next, next >= pg->ntiers ? " (past the last)" : "");
+            ok = false;
+        } else if (pos > pg->node[next].size) {
+            fprintf(
+                stderr,
+                "tier-plan: --profile '%s' line %d: %llu positions in tier %d, which has %" PRIu64
+                " slots\n",
+                quoted, lineno, pos, next, pg->node[next].size);
+            ok = false;
+        } else {
+            count[next++] = (double)pos;
+        }
+    }
+    if (ok && ferror(f)) {
+        fprintf(stderr, "tier-plan: --profile '%s': cannot read it\n", quoted);
+        ok = false;
+    }
+    fclose(f);
+    if (ok && next != pg->ntiers) {
+        fprintf(stderr, "tier-plan: --profile '%s' gives %d tiers; its board has %d\n", quoted,
+                next, pg->ntiers);
+        ok = false;
+    }
+    return ok;
+}
+
+/* Every tier's reachable positions, into reach[ntiers]. Without --profile,
+ * --positions spread in proportion to the slots (none: the slots). With a
+ * profile of the game itself (the same tiers), its counts; of another
+ * board, each tier's slots times the profile's reachable fraction at the
+ * same relative depth (tier t of n at t / (n - 1) of the profile's tiers,
+ * linearly between its two nearest): meant for a chain of tiers such as
+ * Connect Four's plies. Either scaled to --positions when given. False
+ * with one line said. */
+static bool plan_reach(const Plan *p, const Game *g, const TierGraph *gr, double slots,
+                       double *reach) {
+    int n = gr->ntiers;
+    if (p->profile == NULL) {
+        for (int t = 0; t < n; t++) {
+            double size = (double)gr->node[t].size;
+            reach[t] = p->positions > 0 ? p->positions * size / slots : size;
+        }
+        return true;
+    }
+    Error err = {0};
+    Game *pgame = NULL;
+    if (p->profile_game != NULL && game_create(p->profile_game, &pgame, &err) != ERR_OK) {
+        fprintf(stderr, "tier-plan: --profile-game: %s\n", err.msg);
+        return false;
+    }
+    const Game *pg = pgame != NULL ? pgame : g;
+    if (pg->tiers == NULL) {
+        fprintf(stderr, "tier-plan: --profile-game '%s' declares no tiers\n", pg->module->name);
+        game_destroy(pgame);
+        return false;
+    }
+    TierGraph pgr = {0};
+    bool ok = graph_or_say(pg, &pgr) == ERR_OK;
+    double *count = ok ? calloc((size_t)pgr.ntiers, sizeof *count) : NULL;
+    ok = ok && count != NULL && read_profile(p->profile, &pgr, count);
+    bool same = ok && pgr.ntiers == n;
+    for (int t = 0; same && t < n; t++) {
+        same = pgr.node[t].size == gr->node[t].size;
+    }
+    double sum = 0;
+    for (int t = 0; ok && t < n; t++) {
+        if (same) {
+            reach[t] = count[t];
+        } else {
+            double x = n > 1 ? (double)t / (n - 1) * (pgr.ntiers - 1) : 0;
+            int i = (int)floor(x);
+            int j = i + 1 < pgr.ntiers ? i + 1 : i;
+            double fi = pgr.node[i].size > 0 ? count[i] / (double)pgr.node[i].size : 0;
+            double fj = pgr.node[j].size > 0 ? count[j] / (double)pgr.node[j].size : 0;
+            reach[t] = (fi + (x - i) * (fj - fi)) * (double)gr->node[t].size;
+        }
+        sum += reach[t];
+    }
+    if (ok && sum <= 0) {
+        fprintf(stderr, "tier-plan: --profile '%s' gives no reachable position\n", p->profile);
+        ok = false;
+    }
+    for (int t = 0; ok && p->positions > 0 && t < n; t++) {
+        reach[t] *= p->positions / sum;
+    }
+    free(count);
+    if (pgr.node != NULL || pgr.order != NULL) {
+        tier_graph_free(&pgr);
+    }
+    game_destroy(pgame);
+    return ok;
+}
+
+/* tier:blocks over N ranks, the design of solvers/tier/plan.h. */
+static int plan_blocks(const Game *g, const Plan *p, const TierGraph *gr, unsigned width,
+                       const double *reach) {
+    TierPlanCosts c;
+    tier_plan_costs_measured(&c);
+    TierPlanMachine m = {.ranks = p->ranks,
+                         .threads = p->threads,
+                         .part = (uint64_t)p->part,
+                         .moves = g->max_moves,
+                         .bandwidth = p->bandwidth,
+                         .fs_bandwidth = p->fs_bandwidth,
+                         .latency = p->latency,
+                         .read_latency = p->read_latency,
+                         .imbalance = p->imbalance};
+    TierPlanBlocks b;
+    Error err = {0};
+    ErrCode rc = tier_plan_blocks(gr, width, reach, &c, &m, &b, &err);
+    if (rc != ERR_OK) {
+        fprintf(stderr, "tier-plan: %s\n", err.msg);
+        return rc;
+    }
+    char a[32], d[32], e[32], f[32], h[32], i[32], j[32], k[32], l[32];
+    const TierBlocksMemory *o = &b.one;
+    bool many = p->ranks > 1;
+    if (many) {
+        printf("\ntier:blocks over %d ranks x %d threads (A DESIGN, NOT BUILT; docs/scaling.md: "
+               "parts dealt round-robin, the marks sent to their owners, the child file blocks "
+               "read from a shared file system)\n",
+               p->ranks, p->threads);
+    } else {
+        printf("\ntier:blocks, one process x %d threads (the mode built; time by the model "
+               "measured on 5x7, docs/scaling.md)\n",
+               p->threads);
+    }
+    printf("  parts       %" PRIu64 " of at most %" PRIu64 " records; rank 0 holds %" PRIu64
+           " (the most); the fullest rank's slots, over the tiers: %.0f\n",
+           b.nparts, m.part, b.rank0_parts, b.share_slots);
+    printf("  memory      per rank %s (%.0f bytes): shares of the bitmaps marked %s + marks in "
+           "flight %s + the one-process rest %s (bitmap slices %s, 3 parts %s, caches %s, child "
+           "block indexes %s, the rest %s)\n",
+           fmt(b.memory, a, sizeof a), b.memory, fmt(b.bitmaps, d, sizeof d),
+           fmt(b.marks, e, sizeof e), fmt((double)(o->total - o->bitmaps), f, sizeof f),
+           fmt((double)o->slices, h, sizeof h), fmt((double)o->parts, i, sizeof i),
+           fmt((double)o->caches, j, sizeof j), fmt((double)o->indexes, k, sizeof k),
+           fmt((double)o->rest, l, sizeof l));
+    printf("  database    %s with remoteness (%.0f bytes: %.4g a reachable position, %.4g an "
+           "unreachable slot)\n",
+           fmt(b.database, a, sizeof a), b.database, c.bytes_position, c.bytes_slot);
+    if (many) {
+        printf("  disk        per rank %s (its bitmap files, local); shared file system %s (the "
+               "database)\n",
+               fmt(b.disk_rank, a, sizeof a), fmt(b.database, d, sizeof d));
+        printf("  exchange    per rank %s of marks sent (forward, at most) and %s of child file "
+               "blocks read (backward); %.4g child file blocks read in all\n",
+               fmt(b.fwd_bytes, a, sizeof a), fmt(b.bwd_bytes, d, sizeof d), b.reads);
+    } else {
+        printf("  disk        peak %s (the bitmap files %s, then the parts as the bitmaps go)\n",
+               fmt(b.disk_peak, a, sizeof a), fmt(b.bitmap_files, d, sizeof d));
+        printf("  exchange    none; %.4g child file blocks read from the local disk\n", b.reads);
+    }
+    double fwd = b.fwd_compute + b.fwd_wire, bwd = b.bwd_compute + b.bwd_wire;
+    printf("  time        %.4g s per rank: forward %.4g s (compute %.4g + exchange %.4g), "
+           "backward %.4g s (compute %.4g + exchange %.4g)%s\n",
+           fwd + bwd, fwd, b.fwd_compute, b.fwd_wire, bwd, b.bwd_compute, b.bwd_wire,
+           many && p->imbalance != 1 ? " (compute x --imbalance)" : "");
+    return 0;
+}
+
 static int plan_game(const Game *g, const Plan *p) {
     /* The solver's own tier graph: sizes, children, the solve order and
      * the window's peak (solvers/tier/graph.h). */
@@ -265,10 +508,31 @@ static int plan_game(const Game *g, const Plan *p) {
     for (int t = 0; t < n; t++) {
         slots += (double)gr.node[t].size;
     }
+    if (gr.tier_major && !g->has_winby && slots / p->part > PLAN_PARTS_MAX) {
+        /* tier:blocks' models walk every part */
+        fprintf(stderr,
+                "tier-plan: --part %.0f cuts the game's %.0f slots into more than %.0f parts; "
+                "give a larger --part\n",
+                p->part, slots, PLAN_PARTS_MAX);
+        tier_graph_free(&gr);
+        return ERR_USAGE;
+    }
     unsigned width = db_width_for(g->max_depth);
     double per_slot = width + (g->has_winby ? 2.0 : 0.0);
     double N = p->ranks, T = p->threads;
-    double positions = p->positions > 0 ? p->positions : slots;
+    double *reach = malloc((size_t)n * sizeof *reach);
+    if (reach == NULL || !plan_reach(p, g, &gr, slots, reach)) {
+        if (reach == NULL) {
+            fprintf(stderr, "tier-plan: out of memory\n");
+        }
+        free(reach);
+        tier_graph_free(&gr);
+        return reach == NULL ? ERR_MEMORY : ERR_USAGE;
+    }
+    double positions = 0;
+    for (int t = 0; t < n; t++) {
+        positions += reach[t];
+    }
     double share = (N - 1) / N;
     double window = (double)tier_graph_window_peak(&gr, width, g->has_winby);
     double bitmaps = 0, records = 0, net = 0, compute = 0, comm = 0;
@@ -280,7 +544,10 @@ static int plan_game(const Game *g, const Plan *p) {
            p->threads);
     printf("tiers       %d, %.0f slots, %u-byte records%s, %.4g reachable positions%s\n", n, slots,
            width, g->has_winby ? " + 2-byte WinBy" : "", positions,
-           p->positions > 0 ? "" : " (the slots: give --positions)");
+           p->profile != NULL ? (p->positions > 0 ? " (per tier: the profile, scaled)"
+                                                  : " (per tier: the profile)")
+           : p->positions > 0 ? ""
+                              : " (the slots: give --positions)");
     if (p->tiers) {
         printf("\n%5s %-14s %14s %12s %12s %12s %10s  %s\n", "tier", "name", "slots", "records",
                "bitmap", "net/rank", "seconds", "slice of rank 0 (slots; re-cut by reachable)");
@@ -292,7 +559,7 @@ static int plan_game(const Game *g, const Plan *p) {
         double rec = (double)size * per_slot;
         double bits = ceil((double)size / 64) * 8;
         double bytes = 2 * bits * share + rec * share; /* received per rank */
-        double pos = positions * (double)size / slots;
+        double pos = reach[t];
         double secs = pos * p->cost / (N * T);
         double wire = bytes / p->bandwidth + (p->ranks > 1 ? 4 * p->latency : 0);
         /* tier:sliced: the OR, then per child tier the requests and answers */
@@ -300,7 +567,7 @@ static int plan_game(const Game *g, const Plan *p) {
         for (int c2 = 0; c2 < node->nchildren; c2++) {
             uint64_t csize = gr.node[node->children[c2]].size;
             double cbits = ceil((double)csize / 64) * 8;
-            double cpos = positions * (double)csize / slots;
+            double cpos = reach[node->children[c2]];
             double reach = fmin(cpos, p->branching * pos / N);
             double answers = reach * share * per_slot;
             sbytes += cbits * share + answers;
@@ -349,9 +616,9 @@ static int plan_game(const Game *g, const Plan *p) {
            fmt(sextra, e, sizeof e));
     if (gr.tier_major && !g->has_winby) {
         /* tier:blocks, one process (solvers/tier/blocks.c): the tier
-         * graph's model for parts of the default size */
+         * graph's model for parts of --part records (default 2^25) */
         TierBlocksMemory bm;
-        tier_graph_blocks_memory(&gr, width, TIER_BLOCKS_PART_DEFAULT, p->threads, &bm);
+        tier_graph_blocks_memory(&gr, width, (uint64_t)p->part, p->threads, &bm);
         printf("            tier:blocks (one process): %s: whole bitmaps of the child tiers "
                "marked %s + bitmap slices %s + 3 parts of %" PRIu64
                " records %s + caches %s + child block indexes %s + the rest %.3g MiB (%" PRIu64
@@ -399,8 +666,15 @@ static int plan_game(const Game *g, const Plan *p) {
                "%.3g s)\n",
                whole + p->startup, sliced + p->startup, p->startup);
     }
+    /* tier:blocks solves tier-major games without WinBy or loopy tiers */
+    bool blocks = gr.tier_major && !g->has_winby;
+    for (int t = 0; t < n && blocks; t++) {
+        blocks = !gr.node[t].loopy;
+    }
+    int rc = blocks ? plan_blocks(g, p, &gr, width, reach) : 0;
+    free(reach);
     tier_graph_free(&gr);
-    return 0;
+    return rc;
 }
 
 static int run(int argc, char **argv) {
@@ -410,7 +684,8 @@ static int run(int argc, char **argv) {
               .latency = 50e-6,
               .branching = 0,
               .imbalance = 1,
-              .imbalance_sliced = 1};
+              .imbalance_sliced = 1,
+              .part = (double)TIER_BLOCKS_PART_DEFAULT};
     const char *game = NULL;
     const char *seen[PLAN_NOPTIONS] = {0};
     const char *tier = NULL; /* --tier NAME */
@@ -427,6 +702,20 @@ static int run(int argc, char **argv) {
             p.tiers = true;
         } else if (strcmp(arg, "--list") == 0) {
             list = true;
+        } else if (strcmp(arg, "--profile") == 0 || strcmp(arg, "--profile-game") == 0) {
+            const char **dst = arg[9] == '\0' ? &p.profile : &p.profile_game;
+            planned = true;
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tier-plan: %s needs a value\n", arg);
+                return ERR_USAGE;
+            }
+            if (*dst != NULL) {
+                char a[64], b[64];
+                fprintf(stderr, "tier-plan: %s given twice ('%s' and '%s'); give it once\n", arg,
+                        text_escape(*dst, a, sizeof a), text_escape(argv[i + 1], b, sizeof b));
+                return ERR_USAGE;
+            }
+            *dst = argv[++i];
         } else if (strcmp(arg, "--tier") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "tier-plan: --tier needs a value\n");
@@ -462,6 +751,10 @@ static int run(int argc, char **argv) {
         } else {
             return usage("one game at a time");
         }
+    }
+    if (p.profile_game != NULL && p.profile == NULL) {
+        fprintf(stderr, "tier-plan: --profile-game names the board of --profile FILE: give both\n");
+        return ERR_USAGE;
     }
     if (list && tier != NULL) {
         fprintf(stderr, "tier-plan: --list lists every tier, --tier NAME one: give one of them\n");

@@ -1066,6 +1066,111 @@ if [ -x "$plan" ]; then
         ok "tier-plan: the largest values, finite figures" ||
         bad "tier-plan: the largest values: $out"
 
+    # tier:blocks over N ranks (solvers/tier/plan.h), against a count by
+    # hand: connect4:w=4,h=4's tier n holds one block of C(n, ceil(n/2))
+    # slots per vector of column heights (4 columns of 0..4 discs summing to
+    # n); parts of at most 1000 records are runs of whole blocks, or pieces
+    # of 1000 of a larger block (docs/connect-four.md); the parts of a tier
+    # go round-robin to the ranks. The awk below counts them and the
+    # fullest rank's slots from that rule, not from the program.
+    c4parts() { # RANKS: "parts rank0_parts fullest_slots slots"
+        awk -v N="$1" -v P=1000 'function C(n, k, r, i) { r = 1; for (i = 1; i <= k; i++) r = r * (n - k + i) / i; return r }
+        BEGIN {
+            v[0] = 1 # height vectors by their sum, column by column
+            for (c = 0; c < 4; c++) {
+                for (s = 0; s <= 16; s++) w[s] = 0
+                for (s = 0; s <= 16; s++) for (h = 0; h <= 4 && s + h <= 16; h++) w[s + h] += v[s]
+                for (s = 0; s <= 16; s++) v[s] = w[s]
+            }
+            for (n = 0; n <= 16; n++) {
+                bs = C(n, int((n + 1) / 2)); size = v[n] * bs; slots += size
+                for (r = 0; r < N; r++) got[r] = 0
+                k = 0
+                for (lo = 0; lo < size; k++) {
+                    end = size - lo <= P ? size : lo + P
+                    if (end < size && (int(lo / bs) + 1) * bs - lo <= P) end = lo + P - (lo + P) % bs
+                    got[k % N] += end - lo; lo = end
+                }
+                parts += k; rank0 += int((k + N - 1) / N)
+                most = 0; for (r = 0; r < N; r++) if (got[r] > most) most = got[r]
+                fullest += most
+            }
+            printf "%d %d %d %d\n", parts, rank0, fullest, slots
+        }'
+    }
+    for n in 1 2 3; do
+        want=$(c4parts $n)
+        out=$("$plan" connect4:w=4,h=4 --ranks $n --part 1000 2>&1)
+        got=$(echo "$out" | awk '/^tiers / { s = $3 }
+            /^  parts / { p = $2; sub(/.*rank 0 holds /, ""); r = $1; sub(/.*over the tiers: /, ""); f = $1 }
+            END { print p, r, f, s }')
+        [ "$got" = "$want" ] && ok "tier-plan: 4x4's parts dealt to $n ranks by hand ($got)" ||
+            bad "tier-plan: 4x4's parts on $n ranks: plan '$got', by hand '$want'"
+    done
+    # the database: 0.4162 bytes a reachable position, 0.0119 an unreachable
+    # slot (scripts/measure/tier-bytes.sh on 5x7), whatever the spread
+    want=$(awk 'BEGIN { printf "%.0f\n", 0.4162 * 161029 + 0.0119 * (201755 - 161029) }')
+    got=$("$plan" connect4:w=4,h=4 --ranks 2 --positions 161029 | sed -n 's/^  database .*(\([0-9]*\) bytes:.*/\1/p')
+    [ "$got" = "$want" ] && ok "tier-plan: 4x4's database bytes ($got)" ||
+        bad "tier-plan: 4x4's database bytes: plan '$got', by hand '$want'"
+    # one rank is the mode built: its memory is tier:estimate's tier:blocks peak
+    want=$("$solve" connect4:w=4,h=4 --solver tier:estimate,blocks --threads 2 --json 2>/dev/null |
+        jq .solver_stats.est_blocks_peak_bytes)
+    got=$("$plan" connect4:w=4,h=4 --ranks 1 --threads 2 | sed -n 's/^  memory      per rank .* (\([0-9]*\) bytes): shares.*/\1/p')
+    [ -n "$want" ] && [ "$got" = "$want" ] && ok "tier-plan: one rank's memory is tier:estimate's ($got)" ||
+        bad "tier-plan: one rank's memory: plan '$got', tier:estimate '$want'"
+    # --profile: the game's own counts are taken as they are; another
+    # board's reachable fractions go to the tiers by relative depth (here
+    # 4x4's 17 tiers onto 5x4's 21: tier t at t / 20 x 16 of 4x4's), by hand
+    printf '# tier positions\n' >/tmp/cli_prof.$$
+    "$plan" connect4:w=4,h=4 --list | awk '!/^#/ { printf "%d %d\n", $1, int($3 / (1 + $1 % 3)) }' >>/tmp/cli_prof.$$
+    want=$(awk '!/^#/ { s += $2 } END { printf "%.4g\n", s }' /tmp/cli_prof.$$)
+    got=$("$plan" connect4:w=4,h=4 --ranks 2 --profile /tmp/cli_prof.$$ | sed -n 's/.* \([^ ]*\) reachable positions.*/\1/p')
+    [ "$got" = "$want" ] && ok "tier-plan: --profile of the game itself ($got positions)" ||
+        bad "tier-plan: --profile of the game itself: plan '$got', the file's '$want'"
+    want=$({ "$plan" connect4:w=4,h=4 --list; echo; "$plan" connect4:w=5,h=4 --list; } | awk '
+        /^#/ { next } /^$/ { five = 1; next }
+        !five { f[$1] = $3 > 0 ? int($3 / (1 + $1 % 3)) / $3 : 0; next }
+        { x = $1 / 20 * 16; i = int(x); j = i < 16 ? i + 1 : i; s += (f[i] + (x - i) * (f[j] - f[i])) * $3 }
+        END { printf "%.4g\n", s }')
+    got=$("$plan" connect4:w=5,h=4 --ranks 2 --profile /tmp/cli_prof.$$ --profile-game connect4:w=4,h=4 |
+        sed -n 's/.* \([^ ]*\) reachable positions.*/\1/p')
+    [ "$got" = "$want" ] && ok "tier-plan: --profile of another board, by relative depth ($got)" ||
+        bad "tier-plan: --profile of 4x4 on 5x4: plan '$got', by hand '$want'"
+    # a game tier:blocks does not solve (loopy tiers) gets no such plan
+    out=$("$plan" morris:n=3 --ranks 2 2>&1)
+    [ $? -eq 0 ] && echo "$out" | grep -q "^time" && ! echo "$out" | grep -q "tier:blocks over\|^  parts" &&
+        ok "tier-plan: no tier:blocks plan for loopy tiers (morris:n=3)" ||
+        bad "tier-plan: morris:n=3's plan: $out"
+    plan_refuse "part 0" "--part takes records a part, a whole number" connect4:w=4,h=4 --ranks 2 --part 0
+    plan_refuse "part twice" "--part given twice" connect4:w=4,h=4 --ranks 2 --part 1000 --part 2000
+    plan_refuse "part too small for the game" "--part 1 cuts the game's" connect4:w=7,h=6 --ranks 2 --part 1
+    plan_refuse "fs-bandwidth inf" "--fs-bandwidth takes" connect4:w=4,h=4 --ranks 2 --fs-bandwidth inf
+    plan_refuse "read-latency 11" "--read-latency takes seconds per file block read" connect4:w=4,h=4 --ranks 2 \
+        --read-latency 11
+    plan_refuse "profile missing" "--profile '/nonexistent/p': No such file" connect4:w=4,h=4 --ranks 2 \
+        --profile /nonexistent/p
+    plan_refuse "profile twice" "--profile given twice" connect4:w=4,h=4 --ranks 2 --profile a --profile b
+    plan_refuse "profile-game alone" "--profile-game names the board of --profile FILE" connect4:w=4,h=4 \
+        --ranks 2 --profile-game connect4:w=5,h=4
+    plan_refuse "profile with --list" "--list and --tier print the tiers only" connect4:w=4,h=4 --list \
+        --profile /tmp/cli_prof.$$
+    plan_refuse "profile of another board's tiers" "--profile '/tmp/cli_prof.$$' gives 17 tiers; its board has 21" connect4:w=4,h=4 \
+        --ranks 2 --profile /tmp/cli_prof.$$ --profile-game connect4:w=5,h=4
+    printf '0 1\n1 5\n' >/tmp/cli_prof.$$
+    plan_refuse "profile over the slots" "--profile '/tmp/cli_prof.$$' line 2: 5 positions in tier 1, which has 4 slots" connect4:w=4,h=4 \
+        --ranks 2 --profile /tmp/cli_prof.$$
+    printf '0 1\n2 5\n' >/tmp/cli_prof.$$
+    plan_refuse "profile out of order" "--profile '/tmp/cli_prof.$$' line 2: tier 2 where tier 1 is due" connect4:w=4,h=4 --ranks 2 \
+        --profile /tmp/cli_prof.$$
+    printf '0 1\n1 -3\n' >/tmp/cli_prof.$$
+    plan_refuse "profile negative" "--profile '/tmp/cli_prof.$$' line 2: not \"TIER POSITIONS\"" connect4:w=4,h=4 --ranks 2 \
+        --profile /tmp/cli_prof.$$
+    printf '0 1 2\n' >/tmp/cli_prof.$$
+    plan_refuse "profile of three columns" "--profile '/tmp/cli_prof.$$' line 1: not \"TIER POSITIONS\"" connect4:w=4,h=4 --ranks 2 \
+        --profile /tmp/cli_prof.$$
+    rm -f /tmp/cli_prof.$$
+
     # The tiers by name (TierOps.name). Three men's morris has 50 tiers,
     # the movement sectors last: W-B is tier 34 + 4 W + B (games/morris.c's
     # layout, tests/test_games.c), so 3-2 is 48, a loopy tier whose

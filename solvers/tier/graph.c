@@ -206,13 +206,24 @@ uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t t
     return end;
 }
 
-uint64_t tier_graph_reach_peak(const TierGraph *gr) {
+uint64_t tier_graph_reach_peak(const TierGraph *gr) { return tier_graph_reach_peak_of(gr, NULL); }
+
+/* Tier t's bitmap bytes in the replay: bytes[t], or the whole bitmap. */
+static uint64_t reach_bytes(const TierGraph *gr, const uint64_t *bytes, int t) {
+    return bytes != NULL ? bytes[t] : tier_words(gr->node[t].size) * 8;
+}
+
+uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes) {
     int *left = malloc((size_t)gr->ntiers * sizeof *left); /* parent tiers not yet walked */
     bool *held = calloc((size_t)gr->ntiers, sizeof *held); /* whole in memory */
     if (left == NULL || held == NULL) {
         free(left);
         free(held);
-        return tier_graph_words(gr) * 8; /* every bitmap: a bound */
+        uint64_t all = 0; /* every bitmap: a bound */
+        for (int t = 0; t < gr->ntiers; t++) {
+            all += reach_bytes(gr, bytes, t);
+        }
+        return all;
     }
     for (int t = 0; t < gr->ntiers; t++) {
         left[t] = gr->node[t].parents;
@@ -222,19 +233,19 @@ uint64_t tier_graph_reach_peak(const TierGraph *gr) {
         int t = gr->order[k];
         const TierNode *n = &gr->node[t];
         if (n->parents == 0) { /* made, written and freed at its turn */
-            uint64_t own = tier_words(n->size) * 8;
+            uint64_t own = reach_bytes(gr, bytes, t);
             peak = cur + own > peak ? cur + own : peak;
         }
         for (int c = 0; c < n->nchildren; c++) { /* marked: whole in memory */
             int ct = n->children[c];
-            cur += held[ct] ? 0 : tier_words(gr->node[ct].size) * 8;
+            cur += held[ct] ? 0 : reach_bytes(gr, bytes, ct);
             held[ct] = true;
         }
         peak = cur > peak ? cur : peak;
         for (int c = 0; c < n->nchildren; c++) {
             int ct = n->children[c];
             if (--left[ct] == 0) { /* its last parent: written and freed */
-                cur -= tier_words(gr->node[ct].size) * 8;
+                cur -= reach_bytes(gr, bytes, ct);
             }
         }
     }

@@ -106,6 +106,10 @@ uint64_t tier_graph_part_end(const TierGraph *gr, int t, uint64_t lo, uint64_t t
  * TierBlocksMemory.slices). The solve order replayed backwards. Connect
  * Four, a chain of tiers: the largest tier's bitmap. O(tiers + edges). */
 uint64_t tier_graph_reach_peak(const TierGraph *gr);
+/* The same replay with bytes[t] the bytes of tier t's bitmap held (a
+ * rank's share of it: solvers/tier/plan.h); bytes NULL: whole bitmaps,
+ * tier_graph_reach_peak. */
+uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes);
 
 /* The memory model of tier:blocks on `threads` threads with parts of at
  * most part_records records (each record `width` bytes; no WinBy):
