@@ -18,7 +18,7 @@ void tier_plan_costs_measured(TierPlanCosts *c) {
     *c = (TierPlanCosts){
         /* least squares over the 36 tiers' seconds of the 5x7 run's passes
          * (results/big/connect4-5x7-blocks/progress-per-tier.txt), times 2
-         * threads, per move (5) */
+         * threads, per move (5): scripts/measure/blocks-fit.sh */
         .fwd_position = 1.10095e-8,
         .fwd_slot = 2.55992e-10,
         .bwd_position = 3.43499e-8,
