@@ -104,6 +104,18 @@ void report_text(const Game *g, const char *solver, const SolveResult *res, cons
     }
 }
 
+/* One element of by_remoteness or by_tier: {key: k, "win": .., "lose": ..,
+ * "tie": .., "draw": ..}. */
+static void counts_json(JsonWriter *w, const char *key, uint64_t k, const uint64_t *c) {
+    json_object_begin(w, NULL);
+    json_uint(w, key, k);
+    json_uint(w, "win", c[VALUE_WIN]);
+    json_uint(w, "lose", c[VALUE_LOSE]);
+    json_uint(w, "tie", c[VALUE_TIE]);
+    json_uint(w, "draw", c[VALUE_DRAW]);
+    json_object_end(w);
+}
+
 void report_json(const Game *g, const char *solver, const char *source, const SolveResult *res,
                  const DbSummary *sum, const Query *q) {
     JsonWriter w;
@@ -159,28 +171,14 @@ void report_json(const Game *g, const char *solver, const char *source, const So
     if (sum != NULL && sum->by_remoteness != NULL && !res->no_remoteness) {
         json_array_begin(&w, "by_remoteness");
         for (uint32_t r = 0; r <= sum->max_remoteness; r++) {
-            const uint64_t *c = sum->by_remoteness[r];
-            json_object_begin(&w, NULL);
-            json_uint(&w, "remoteness", r);
-            json_uint(&w, "win", c[VALUE_WIN]);
-            json_uint(&w, "lose", c[VALUE_LOSE]);
-            json_uint(&w, "tie", c[VALUE_TIE]);
-            json_uint(&w, "draw", c[VALUE_DRAW]);
-            json_object_end(&w);
+            counts_json(&w, "remoteness", r, sum->by_remoteness[r]);
         }
         json_array_end(&w);
     }
     if (sum != NULL && sum->by_tier != NULL) {
         json_array_begin(&w, "by_tier");
         for (int t = 0; t < sum->ntiers; t++) {
-            const uint64_t *c = sum->by_tier[t];
-            json_object_begin(&w, NULL);
-            json_uint(&w, "tier", (uint64_t)t);
-            json_uint(&w, "win", c[VALUE_WIN]);
-            json_uint(&w, "lose", c[VALUE_LOSE]);
-            json_uint(&w, "tie", c[VALUE_TIE]);
-            json_uint(&w, "draw", c[VALUE_DRAW]);
-            json_object_end(&w);
+            counts_json(&w, "tier", (uint64_t)t, sum->by_tier[t]);
         }
         json_array_end(&w);
     }
