@@ -129,6 +129,10 @@ typedef struct Baghchal {
     /* Lines: for each point and direction, the neighbour, or -1. */
     int8_t step[BC_MAX_POINTS][8];
     int8_t mid[BC_MAX_POINTS][BC_MAX_POINTS]; /* the point a jump from -> to passes, or -1 */
+    /* The fast path's lines from each point, in direction order: the
+     * neighbour, and the point beyond it on the same line or -1. */
+    uint8_t nlines[BC_MAX_POINTS];
+    int8_t line_to[BC_MAX_POINTS][8], line_land[BC_MAX_POINTS][8];
     uint64_t serial; /* this variant's number for the decoding cache, 1 up */
     uint64_t binom[BC_MAX_POINTS + 1][BC_MAX_POINTS + 1]; /* C(a, k) for bc_hash */
     /* The fast path's symmetric images of a board's bit mask (bit i: point
@@ -667,7 +671,12 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
  *     and tigers below and above i come from prefix sums made once a
  *     position, so O(1) a child;
  *   - a tiger's slide keeps the goat rank and ranks the tigers anew (O(T));
- *   - a capture and a goat's slide rank the child's masks (O(N)).
+ *   - a capture moves the goats above the captured one a place down in
+ *     the goats' order (prefix sums made at the position's first capture)
+ *     and ranks the tigers anew, each above it one compressed point up;
+ *   - a goat's slide (sliding tiers only) ranks the child's masks (O(N)).
+ * The moves come from each point's list of lines (no direction off the
+ * board is tried).
  * With `sym` each child's masks are mapped by each symmetry a byte at a
  * time (Baghchal.img) and the least image in point order kept, as
  * bc_canonical_hash orders boards (empty < goat < tiger at the first point
@@ -774,29 +783,37 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
                                    uint32_t goats, uint32_t tigers, uint32_t empty, uint64_t gr,
                                    const Position base[4], Position *child) {
     const int np = b->points, on_board = b->goats - t->hand - t->captured;
-    uint8_t gb[BC_MAX_POINTS + 1], tb[BC_MAX_POINTS + 1]; /* goats, tigers below point p */
-    gb[0] = tb[0] = 0;
+    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p */
+    gb[0] = 0;
     for (int p = 0; p < np; p++) {
         gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
-        tb[p + 1] = (uint8_t)(tb[p] + (tigers >> p & 1));
     }
+    /* The goats' rank terms summed over the first k goats: pg as they
+     * are, pg1 with one goat more below them (a placement), pgm with one
+     * goat fewer (a capture; made at the position's first capture). */
+    uint64_t pg[BC_MAX_POINTS + 1], pg1[BC_MAX_POINTS + 1], pgm[BC_MAX_POINTS + 1];
     int n = 0;
-    if (turn == 0 && t->hand > 0) { /* placements, point by point */
-        uint64_t pg[BC_MAX_POINTS + 1], pg1[BC_MAX_POINTS + 1], pt[5], pt1[5];
+    if (turn == 0 && t->hand > 0) {    /* placements, point by point */
+        uint8_t tb[BC_MAX_POINTS + 1]; /* the tigers below point p */
+        tb[0] = 0;
+        for (int p = 0; p < np; p++) {
+            tb[p + 1] = (uint8_t)(tb[p] + (tigers >> p & 1));
+        }
+        uint64_t pt[5], pt1[5]; /* the tigers' terms, as they are and with a goat below */
         pg[0] = pg1[0] = pt[0] = pt1[0] = 0;
         int k = 0;
         for (uint32_t m = goats; m != 0; m &= m - 1) {
             int s = __builtin_ctz(m);
             k++;
-            pg[k] = pg[k - 1] + b->binom[s][k];       /* its term now */
-            pg1[k] = pg1[k - 1] + b->binom[s][k + 1]; /* with a goat below it */
+            pg[k] = pg[k - 1] + b->binom[s][k];
+            pg1[k] = pg1[k - 1] + b->binom[s][k + 1];
         }
         k = 0;
         for (uint32_t m = tigers; m != 0; m &= m - 1) {
             int x = __builtin_ctz(m), c = x - gb[x];
             k++;
-            pt[k] = pt[k - 1] + b->binom[c][k];                     /* its term now */
-            pt1[k] = pt1[k - 1] + (c > 0 ? b->binom[c - 1][k] : 0); /* a goat below it */
+            pt[k] = pt[k - 1] + b->binom[c][k];
+            pt1[k] = pt1[k - 1] + (c > 0 ? b->binom[c - 1][k] : 0);
         }
         const uint64_t mult = b->binom[np][on_board + 1];
         for (uint32_t m = empty; m != 0; m &= m - 1) {
@@ -812,14 +829,13 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
         return n;
     }
     const uint64_t mult = b->binom[np][on_board];
+    const uint64_t mult_capture = on_board > 0 ? b->binom[np][on_board - 1] : 0;
+    bool have_pgm = false;
     uint32_t movers = turn == 0 ? goats : tigers;
     for (uint32_t m = movers; m != 0; m &= m - 1) {
         int from = __builtin_ctz(m);
-        for (int d = 0; d < 8; d++) {
-            int to = b->step[from][d];
-            if (to < 0) {
-                continue;
-            }
+        for (int l = 0; l < b->nlines[from]; l++) {
+            int to = b->line_to[from][l];
             uint32_t g2 = goats, t2 = tigers;
             uint64_t r;
             Position at;
@@ -840,13 +856,34 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
                     at = base[1];
                 }
             } else if (turn == 1 && (goats >> to & 1) != 0) {
-                int land = b->step[to][d];
+                int land = b->line_land[from][l];
                 if (land < 0 || (empty >> land & 1) == 0) {
                     continue;
                 }
-                g2 ^= UINT32_C(1) << to; /* a capture */
+                /* A capture: the goats above `to` move one place down in
+                 * the goats' order, the tigers above it one compressed
+                 * point up. */
+                if (!have_pgm) {
+                    pg[0] = pgm[0] = 0;
+                    int k = 0;
+                    for (uint32_t x = goats; x != 0; x &= x - 1) {
+                        int s = __builtin_ctz(x);
+                        k++;
+                        pg[k] = pg[k - 1] + b->binom[s][k];
+                        pgm[k] = pgm[k - 1] + b->binom[s][k - 1];
+                    }
+                    have_pgm = true;
+                }
+                g2 ^= UINT32_C(1) << to;
                 t2 ^= UINT32_C(1) << from | UINT32_C(1) << land;
-                r = bc_rank_masks(b, g2, t2);
+                int j = gb[to]; /* the captured goat is the (j + 1)-th */
+                uint64_t tr = 0;
+                int k = 1;
+                for (uint32_t x = t2; x != 0; x &= x - 1, k++) {
+                    int p = __builtin_ctz(x);
+                    tr += b->binom[p - gb[p] + (p > to)][k];
+                }
+                r = pg[j] + (pgm[on_board] - pgm[j + 1]) + mult_capture * tr;
                 at = base[2];
             } else {
                 continue;
@@ -1001,6 +1038,15 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
         b->binom[a][0] = 1;
         for (int k = 1; k <= a; k++) {
             b->binom[a][k] = b->binom[a - 1][k - 1] + (k < a ? b->binom[a - 1][k] : 0);
+        }
+    }
+    for (int i = 0; i < b->points; i++) {
+        for (int d = 0; d < 8; d++) {
+            int to = b->step[i][d];
+            if (to >= 0) {
+                b->line_to[i][b->nlines[i]] = (int8_t)to;
+                b->line_land[i][b->nlines[i]++] = b->step[to][d];
+            }
         }
     }
     memset(b->mid, -1, sizeof b->mid);
