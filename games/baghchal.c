@@ -71,6 +71,14 @@
  * count (baghchal_test_nocache, games/baghchal.h, turns the cache off for
  * the tests that compare the two).
  *
+ * Tier fast path (TierOps.expand_run, 2026-11-27; bc_expand_run): a run
+ * of a tier's slots walked in index order on bit masks of the goats and
+ * tigers, the goats' set stepped to the next in colex order, each child
+ * ranked from its parent's rank (a placement in O(1) from prefix sums), a
+ * child's canonical board by byte tables of the symmetries; the same
+ * expansions and counters as the stateless family's (the comment above
+ * bc_expand_run has the details).
+ *
  * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
  * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
  * Names (TierOps.name): "hand12-cap0-G" (goats in hand, captured, the
@@ -121,8 +129,16 @@ typedef struct Baghchal {
     /* Lines: for each point and direction, the neighbour, or -1. */
     int8_t step[BC_MAX_POINTS][8];
     int8_t mid[BC_MAX_POINTS][BC_MAX_POINTS]; /* the point a jump from -> to passes, or -1 */
+    /* The fast path's lines from each point, in direction order: the
+     * neighbour, and the point beyond it on the same line or -1. */
+    uint8_t nlines[BC_MAX_POINTS];
+    int8_t line_to[BC_MAX_POINTS][8], line_land[BC_MAX_POINTS][8];
     uint64_t serial; /* this variant's number for the decoding cache, 1 up */
     uint64_t binom[BC_MAX_POINTS + 1][BC_MAX_POINTS + 1]; /* C(a, k) for bc_hash */
+    /* The fast path's symmetric images of a board's bit mask (bit i: point
+     * i), a byte at a time: img[s][k][v] is the image under symmetry s of
+     * the points 8k + j for the bits j of v. */
+    uint32_t img[GRID_SQUARE_SYMS][4][256];
 } Baghchal;
 
 typedef struct BcPos {
@@ -635,6 +651,326 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
     return bc_parents(g, pos, parents, true);
 }
 
+/* ------------------------------------------------------------ fast path */
+
+/* The tier solver's fast path (TierOps.expand_run; games/game.h). A tier's
+ * slots in index order are the boards of its counts in the generic rank's
+ * order: index = goat rank + C(N, b) * tiger rank (after the goats' boards
+ * in a sliding tier when the tigers are to move), the goat rank being the
+ * colex rank of the b goats' points and the tiger rank that of the tigers'
+ * "compressed" points, their places among the points without a goat.
+ * Colex order is the numeric order of the sets' bit masks, so the walk
+ * holds the board as masks, steps to the next marked slot with Gosper's
+ * hack on the goats' mask (carrying into the tigers' compressed mask when
+ * the goats' wraps) across gaps of at most BC_GAP_STEPS slots and unranks
+ * after longer ones. Per position, the tigers' points from their
+ * compressed mask (O(N)); per child, its rank from the parent's:
+ *   - a placement at point i: the goat adds C(i, j + 1) (j goats below
+ *     it), each goat above i moves one place up in the goats' order and
+ *     each tiger above i one compressed point down; sums over the goats
+ *     and tigers below and above i come from prefix sums made once a
+ *     position, so O(1) a child;
+ *   - a tiger's slide keeps the goat rank and ranks the tigers anew (O(T));
+ *   - a capture moves the goats above the captured one a place down in
+ *     the goats' order (prefix sums made at the position's first capture)
+ *     and ranks the tigers anew, each above it one compressed point up;
+ *   - a goat's slide (sliding tiers only) ranks the child's masks (O(N)).
+ * The moves come from each point's list of lines (no direction off the
+ * board is tried).
+ * With `sym` each child's masks are mapped by each symmetry a byte at a
+ * time (Baghchal.img) and the least image in point order kept, as
+ * bc_canonical_hash orders boards (empty < goat < tiger at the first point
+ * that differs); a child that is its own least image keeps the rank above.
+ * The children are bc_moves' in its order. Counted as the stateless family
+ * counts the same expansion (bc_primitive, bc_generate_moves, bc_do_move,
+ * bc_canonical; the decoding cache's hits count as unhashes): one unhash
+ * and one primitive a position; for one that is not primitive one
+ * generate_moves and one unhash more, and per child one do_move, one
+ * unhash and one hash, with `sym` one unhash and one hash more (its
+ * canonical). Any tier: the tier solver walks only the loop-free
+ * (placement) ones with it, the sliding ones going through
+ * solvers/tier/loopy.c, but store_verify (solvers/store_verify.c) walks
+ * every tier of a database with it. tests/test_tier.c compares it with
+ * `tier:generic`, records and counters, on every test variant. */
+enum { BC_GAP_STEPS = 16 }; /* a longer gap between marked slots unranks */
+
+/* The next set of the same size in colex order (Gosper's hack); x != 0. */
+static inline uint32_t bc_next_set(uint32_t x) {
+    uint32_t low = x & -x, r = x + low;
+    return r | (((x ^ r) >> 2) >> __builtin_ctz(x));
+}
+
+/* The k-subset of [0, n) of colex rank r < C(n, k), as a mask. O(n). */
+static uint32_t bc_unrank_set(const Baghchal *b, uint64_t r, int n, int k) {
+    uint32_t m = 0;
+    for (int s = n - 1; k > 0; s--) {
+        if (b->binom[s][k] <= r) {
+            r -= b->binom[s][k];
+            m |= UINT32_C(1) << s;
+            k--;
+        }
+    }
+    return m;
+}
+
+/* The board's rank in its tier (bc_hash's, without the tier's offset) in
+ * one pass over the occupied points: a goat at p, the k-th, adds C(p, k) to
+ * the goat rank, a tiger at p, the k-th, C(p - goats below p, k) to the
+ * tiger rank. Selects, not branches (goat or tiger is a coin toss to the
+ * predictor), and no popcount (the build targets no POPCNT: a libgcc
+ * call). O(occupied points). */
+static inline uint64_t bc_rank_masks(const Baghchal *b, uint32_t goats, uint32_t tigers) {
+    uint64_t gr = 0, tr = 0;
+    int kg = 0, kt = 0;
+    for (uint32_t m = goats | tigers; m != 0; m &= m - 1) {
+        int p = __builtin_ctz(m), goat = (int)(goats >> p & 1);
+        kg += goat;
+        kt += 1 - goat;
+        /* both read, one kept; p - kg + goat is in range for a goat too */
+        uint64_t add_g = b->binom[p][kg], add_t = b->binom[p - kg + goat][kt];
+        gr += goat ? add_g : 0;
+        tr += goat ? 0 : add_t;
+    }
+    return gr + b->binom[b->points][kg] * tr;
+}
+
+/* The image of the points m under symmetry s. */
+static inline uint32_t bc_image(const Baghchal *b, int s, uint32_t m) {
+    const uint32_t(*t)[256] = b->img[s];
+    return t[0][m & 255] | t[1][(m >> 8) & 255] | t[2][(m >> 16) & 255] | t[3][m >> 24];
+}
+
+/* Replaces the board (goats, tigers) with its least image in point order
+ * (empty 0 < goat 1 < tiger 2 at the lowest point that differs); false
+ * when the board is its own least image. O(symmetries). */
+static inline bool bc_least_masks(const Baghchal *b, uint32_t *goats, uint32_t *tigers) {
+    uint32_t bg = *goats, bt = *tigers;
+    bool moved = false;
+    for (int s = 1; s < b->nsyms; s++) {
+        uint32_t ig = bc_image(b, s, *goats), it = bc_image(b, s, *tigers);
+        uint32_t d = (ig ^ bg) | (it ^ bt), low = d & -d;
+        int vi = ((ig & low) != 0) + 2 * ((it & low) != 0);
+        int vb = ((bg & low) != 0) + 2 * ((bt & low) != 0);
+        if (vi < vb) {
+            bg = ig;
+            bt = it;
+            moved = true;
+        }
+    }
+    *goats = bg;
+    *tigers = bt;
+    return moved;
+}
+
+/* The position of rank 0 of the boards with `hand` goats in hand,
+ * `captured` captured and player `turn` to move (0 for no such tier). */
+static Position bc_base(const Baghchal *b, int hand, int captured, int turn) {
+    int id = bc_tier_of_state(b, hand, captured, turn);
+    if (id < 0) {
+        return 0;
+    }
+    const BcTier *t = &b->tier[id];
+    return t->first + (t->turn < 0 ? (uint64_t)turn * t->boards : 0);
+}
+
+/* The canonical children of the board (goats, tigers), whose goat rank is
+ * gr, in tier `t` with player `turn` to move, into child[] in bc_moves'
+ * order; returns how many. `empty`: the points with no piece; base: the
+ * child tiers' rank-0 positions by kind of move (bc_expand_run). The
+ * goats and tigers below each point are counted once, in one pass (no
+ * popcount a child: see bc_rank_masks). */
+static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t, int turn,
+                                   uint32_t goats, uint32_t tigers, uint32_t empty, uint64_t gr,
+                                   const Position base[4], Position *child) {
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p */
+    gb[0] = 0;
+    for (int p = 0; p < np; p++) {
+        gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
+    }
+    /* The goats' rank terms summed over the first k goats: pg as they
+     * are, pg1 with one goat more below them (a placement), pgm with one
+     * goat fewer (a capture; made at the position's first capture). */
+    uint64_t pg[BC_MAX_POINTS + 1], pg1[BC_MAX_POINTS + 1], pgm[BC_MAX_POINTS + 1];
+    int n = 0;
+    if (turn == 0 && t->hand > 0) {    /* placements, point by point */
+        uint8_t tb[BC_MAX_POINTS + 1]; /* the tigers below point p */
+        tb[0] = 0;
+        for (int p = 0; p < np; p++) {
+            tb[p + 1] = (uint8_t)(tb[p] + (tigers >> p & 1));
+        }
+        uint64_t pt[5], pt1[5]; /* the tigers' terms, as they are and with a goat below */
+        pg[0] = pg1[0] = pt[0] = pt1[0] = 0;
+        int k = 0;
+        for (uint32_t m = goats; m != 0; m &= m - 1) {
+            int s = __builtin_ctz(m);
+            k++;
+            pg[k] = pg[k - 1] + b->binom[s][k];
+            pg1[k] = pg1[k - 1] + b->binom[s][k + 1];
+        }
+        k = 0;
+        for (uint32_t m = tigers; m != 0; m &= m - 1) {
+            int x = __builtin_ctz(m), c = x - gb[x];
+            k++;
+            pt[k] = pt[k - 1] + b->binom[c][k];
+            pt1[k] = pt1[k - 1] + (c > 0 ? b->binom[c - 1][k] : 0);
+        }
+        const uint64_t mult = b->binom[np][on_board + 1];
+        for (uint32_t m = empty; m != 0; m &= m - 1) {
+            int i = __builtin_ctz(m), j = gb[i], q = tb[i];
+            uint64_t r = pg[j] + b->binom[i][j + 1] + (pg1[on_board] - pg1[j]) +
+                         mult * (pt[q] + (pt1[b->tigers] - pt1[q]));
+            uint32_t g2 = goats | UINT32_C(1) << i, t2 = tigers;
+            if (sym && bc_least_masks(b, &g2, &t2)) {
+                r = bc_rank_masks(b, g2, t2);
+            }
+            child[n++] = base[0] + r;
+        }
+        return n;
+    }
+    const uint64_t mult = b->binom[np][on_board];
+    const uint64_t mult_capture = on_board > 0 ? b->binom[np][on_board - 1] : 0;
+    bool have_pgm = false;
+    uint32_t movers = turn == 0 ? goats : tigers;
+    for (uint32_t m = movers; m != 0; m &= m - 1) {
+        int from = __builtin_ctz(m);
+        for (int l = 0; l < b->nlines[from]; l++) {
+            int to = b->line_to[from][l];
+            uint32_t g2 = goats, t2 = tigers;
+            uint64_t r;
+            Position at;
+            if ((empty >> to & 1) != 0) {
+                if (turn == 0) { /* a goat's slide */
+                    g2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
+                    r = bc_rank_masks(b, g2, t2);
+                    at = base[3];
+                } else { /* a tiger's slide: the goats stay, the tigers ranked */
+                    t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
+                    uint64_t tr = 0;
+                    int k = 1;
+                    for (uint32_t x = t2; x != 0; x &= x - 1, k++) {
+                        int p = __builtin_ctz(x);
+                        tr += b->binom[p - gb[p]][k];
+                    }
+                    r = gr + mult * tr;
+                    at = base[1];
+                }
+            } else if (turn == 1 && (goats >> to & 1) != 0) {
+                int land = b->line_land[from][l];
+                if (land < 0 || (empty >> land & 1) == 0) {
+                    continue;
+                }
+                /* A capture: the goats above `to` move one place down in
+                 * the goats' order, the tigers above it one compressed
+                 * point up. */
+                if (!have_pgm) {
+                    pg[0] = pgm[0] = 0;
+                    int k = 0;
+                    for (uint32_t x = goats; x != 0; x &= x - 1) {
+                        int s = __builtin_ctz(x);
+                        k++;
+                        pg[k] = pg[k - 1] + b->binom[s][k];
+                        pgm[k] = pgm[k - 1] + b->binom[s][k - 1];
+                    }
+                    have_pgm = true;
+                }
+                g2 ^= UINT32_C(1) << to;
+                t2 ^= UINT32_C(1) << from | UINT32_C(1) << land;
+                int j = gb[to]; /* the captured goat is the (j + 1)-th */
+                uint64_t tr = 0;
+                int k = 1;
+                for (uint32_t x = t2; x != 0; x &= x - 1, k++) {
+                    int p = __builtin_ctz(x);
+                    tr += b->binom[p - gb[p] + (p > to)][k];
+                }
+                r = pg[j] + (pgm[on_board] - pgm[j + 1]) + mult_capture * tr;
+                at = base[2];
+            } else {
+                continue;
+            }
+            if (sym && bc_least_masks(b, &g2, &t2)) {
+                r = bc_rank_masks(b, g2, t2);
+            }
+            child[n++] = at + r;
+        }
+    }
+    return n;
+}
+
+static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64_t lo, uint64_t hi,
+                          TierExpandVisit visit, void *ctx) {
+    const Baghchal *b = bc(g);
+    const BcTier *t = &b->tier[tier];
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    const uint32_t full = (UINT32_C(1) << np) - 1;
+    const uint64_t goat_sets = b->binom[np][on_board];
+    const bool sym = g->symmetric, over = t->captured >= b->captures;
+    /* The children's rank-0 positions: a placement, a tiger's slide, a
+     * capture, a goat's slide. */
+    const Position base[4] = {
+        t->hand > 0 ? bc_base(b, t->hand - 1, t->captured, 1) : 0,
+        bc_base(b, t->hand, t->captured, 0),
+        t->captured < b->captures ? bc_base(b, t->hand, t->captured + 1, 0) : 0,
+        t->hand == 0 ? bc_base(b, 0, t->captured, 1) : 0,
+    };
+    TierExpansion e;
+    e.winby = 0;
+    e.turn = 0;
+    /* The board held: slot `at` (UINT64_MAX: none yet), the player to
+     * move, the goats' mask and rank, the tigers' compressed mask. */
+    uint64_t at = UINT64_MAX, gr = 0;
+    int turn = 0;
+    uint32_t goats = 0, tc = 0;
+    for (uint64_t w = lo / 64; w * 64 < hi; w++) {
+        /* reach starts at word lo / 64 (game.h) */
+        uint64_t bits = game_bits_in(reach[w - lo / 64], w, lo, hi);
+        for (; bits != 0; bits &= bits - 1) {
+            uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            STAT_INC(unhash);
+            STAT_INC(primitive);
+            bool same_turn = t->turn >= 0 || (i >= t->boards) == (at >= t->boards);
+            if (at != UINT64_MAX && i - at <= BC_GAP_STEPS && same_turn) {
+                for (; at < i; at++) {
+                    uint32_t next = on_board > 0 ? bc_next_set(goats) : full + 1;
+                    if (next > full) { /* the goats wrap: the tigers' next set */
+                        goats = (UINT32_C(1) << on_board) - 1;
+                        gr = 0;
+                        tc = bc_next_set(tc);
+                    } else {
+                        goats = next;
+                        gr++;
+                    }
+                }
+            } else {
+                at = i;
+                turn = t->turn >= 0 ? t->turn : i >= t->boards;
+                uint64_t r = i - (t->turn < 0 && turn ? t->boards : 0);
+                gr = r % goat_sets;
+                goats = bc_unrank_set(b, gr, np, on_board);
+                tc = bc_unrank_set(b, r / goat_sets, np - on_board, b->tigers);
+            }
+            /* The tigers' points: bit k of tc puts a tiger on the k-th
+             * point without a goat. */
+            uint32_t tigers = 0, rest = tc;
+            for (uint32_t open = full & ~goats; rest != 0; rest >>= 1, open &= open - 1) {
+                tigers |= (rest & 1) != 0 ? open & -open : 0;
+            }
+            e.n = over ? 0
+                       : bc_fast_children(b, sym, t, turn, goats, tigers, full & ~(goats | tigers),
+                                          gr, base, e.child);
+            e.primitive = e.n == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
+            if (e.n > 0) {
+                uint64_t per_child = sym ? 2 : 1;
+                STAT_INC(generate_moves);
+                STAT_ADD(unhash, 1 + per_child * (uint64_t)e.n);
+                STAT_ADD(hash, per_child * (uint64_t)e.n);
+                STAT_ADD(do_move, e.n);
+            }
+            visit(ctx, i, t->first + i, &e);
+        }
+    }
+}
+
 static const TierOps bc_tiers = {
     .count = bc_tier_count,
     .size = bc_tier_size,
@@ -645,6 +981,7 @@ static const TierOps bc_tiers = {
     .name = bc_tier_name,
     .legal = bc_tier_legal,
     .parents_in = bc_tier_parents_in,
+    .expand_run = bc_expand_run,
 };
 
 static const GameOps bc_ops = {
@@ -703,6 +1040,15 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
             b->binom[a][k] = b->binom[a - 1][k - 1] + (k < a ? b->binom[a - 1][k] : 0);
         }
     }
+    for (int i = 0; i < b->points; i++) {
+        for (int d = 0; d < 8; d++) {
+            int to = b->step[i][d];
+            if (to >= 0) {
+                b->line_to[i][b->nlines[i]] = (int8_t)to;
+                b->line_land[i][b->nlines[i]++] = b->step[to][d];
+            }
+        }
+    }
     memset(b->mid, -1, sizeof b->mid);
     for (int i = 0; i < b->points; i++) {
         for (int d = 0; d < 8; d++) {
@@ -727,6 +1073,17 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
                 b->inv[b->nsyms][b->sym[b->nsyms][i]] = (uint8_t)i;
             }
             b->nsyms++;
+        }
+    }
+    for (int s = 0; s < b->nsyms; s++) {
+        for (int k = 0; k < 4; k++) {
+            for (int v = 0; v < 256; v++) {
+                uint32_t m = 0;
+                for (int j = 0; j < 8 && 8 * k + j < b->points; j++) {
+                    m |= (uint32_t)((v >> j) & 1) << b->sym[s][8 * k + j];
+                }
+                b->img[s][k][v] = m;
+            }
         }
     }
     const int min[3] = {0, 0, b->tigers};

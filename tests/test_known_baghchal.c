@@ -31,6 +31,12 @@
  * the small boards, with two variants interleaved so that one's cached
  * slots could answer for the other's.
  *
+ * The tier fast path (TierOps.expand_run, 2026-11-27) against the
+ * stateless family, slot by slot on every tier (sliding ones too) over
+ * random spans and marks: the same slots visited, the same expansions,
+ * the same counters; tests/test_tier.c compares whole solves with
+ * `tier:generic`.
+ *
  * The sliding phase alone (tier:sector of the tier (0, 0)): every position
  * retro reaches from the start and the sector holds has retro's record, and
  * each sliding tier holds exactly the slots whose text parse() accepts and
@@ -43,7 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "games/baghchal.h"
+#include "solvers/expand.h"
 
 static void placement(void **state) {
     (void)state;
@@ -459,6 +467,111 @@ static void sliding_phase_sector(void **state) {
     }
 }
 
+/* What the fast path's walk of one span saw, checked as it goes. */
+typedef struct FastSeen {
+    const Game *g;
+    int tier;
+    const uint64_t *marks; /* the tier's whole bitmap */
+    uint64_t next, hi;     /* the first slot not yet passed; the span's end */
+    uint64_t visited;
+    Counters fast, generic; /* what each path counted */
+} FastSeen;
+
+static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *e) {
+    FastSeen *f = ctx;
+    const Game *g = f->g;
+    stats_thread_collect(&f->fast); /* the fast path's counts up to here */
+    uint64_t want = f->next;
+    while (want < f->hi && (f->marks[want / 64] >> (want % 64) & 1) == 0) {
+        want++;
+    }
+    if (i != want) {
+        fail_msg("%s tier %d: the fast path visits slot %" PRIu64 ", not %" PRIu64, g->variant,
+                 f->tier, i, want);
+    }
+    f->next = i + 1;
+    f->visited++;
+    assert_int_equal(pos, g->tiers->first(g, f->tier) + i);
+    TierExpansion ref;
+    solver_expand(g, NULL, NULL, pos, &ref);
+    stats_thread_collect(&f->generic);
+    if (e->primitive != ref.primitive || e->n != ref.n || e->turn != ref.turn ||
+        e->winby != ref.winby ||
+        memcmp(e->child, ref.child, (size_t)ref.n * sizeof ref.child[0]) != 0) {
+        char text[GAME_TEXT_MAX];
+        g->ops->format(g, pos, text, sizeof text);
+        int k = 0;
+        while (k < e->n && k < ref.n && e->child[k] == ref.child[k]) {
+            k++;
+        }
+        fail_msg("%s %s: fast path value %d, %d children; stateless %d, %d (first difference at "
+                 "child %d)",
+                 g->variant, text, e->primitive, e->n, ref.primitive, ref.n, k);
+    }
+}
+
+/* The tier fast path (TierOps.expand_run, games/baghchal.c) against the
+ * stateless family (solvers/expand.h without a GPS state: what
+ * `tier:generic` runs), on every tier, the sliding ones too (store_verify
+ * walks those with it), over every slot, reachable or not: on each tier
+ * the whole of it and random spans, the slots marked at random word by
+ * word (every slot, none, one in 16, one in 2, so that the walk both steps
+ * and unranks, and crosses the two players' halves of a sliding tier);
+ * the walk must visit exactly the marked slots of the span in increasing
+ * order, each with the family's expansion (value, canonical children in
+ * order), and count what the family counts. Boards of 9, 16 and 25 points
+ * (every byte of the image tables), 4 and 8 symmetries, captures. */
+static void fast_path_matches_stateless(void **state) {
+    (void)state;
+    static const char *const specs[] = {
+        "baghchal:n=3",
+        "baghchal:n=3,sym",
+        "baghchal:n=3,tigers=2,goats=5,captures=2",
+        "baghchal:n=4,tigers=2,goats=3,captures=2,diag=1,sym",
+        "baghchal:n=4,goats=2,captures=1,sym",
+        "baghchal:n=4,tigers=3,goats=3,captures=2",
+        "baghchal:n=5,tigers=2,goats=2,captures=1,sym",
+        "baghchal:n=5,tigers=1,goats=3,captures=2",
+    };
+    uint64_t rng = 0x243f6a8885a308d3u;
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        Game *g = test_game(specs[v]);
+        assert_non_null(g->tiers->expand_run);
+        for (int t = 0; t < g->tiers->count(g); t++) {
+            uint64_t size = g->tiers->size(g, t), words = (size + 63) / 64;
+            uint64_t *marks = calloc(words, sizeof *marks);
+            assert_non_null(marks);
+            for (uint64_t w = 0; w < words; w++) {
+                uint64_t r = test_rng(&rng), kind = test_rng(&rng) % 4;
+                marks[w] = kind == 0   ? ~UINT64_C(0)
+                           : kind == 1 ? 0
+                           : kind == 2 ? r & test_rng(&rng) & test_rng(&rng) & test_rng(&rng)
+                                       : r;
+            }
+            for (int span = 0; span < 3; span++) {
+                uint64_t lo = span == 0 ? 0 : test_rng(&rng) % size;
+                uint64_t hi = span == 0 ? size : lo + 1 + test_rng(&rng) % (size - lo);
+                FastSeen f = {.g = g, .tier = t, .marks = marks, .next = lo, .hi = hi};
+                stats_thread_reset();
+                g->tiers->expand_run(g, t, marks + lo / 64, lo, hi, fast_seen, &f);
+                stats_thread_collect(&f.fast);
+                uint64_t left = f.next;
+                while (left < hi && (marks[left / 64] >> (left % 64) & 1) == 0) {
+                    left++;
+                }
+                if (left < hi) {
+                    fail_msg("%s tier %d: the fast path leaves out slot %" PRIu64 " of [%" PRIu64
+                             ", %" PRIu64 ")",
+                             g->variant, t, left, lo, hi);
+                }
+                assert_memory_equal(&f.fast, &f.generic, sizeof f.fast);
+            }
+            free(marks);
+        }
+        game_destroy(g);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(placement),
@@ -472,6 +585,7 @@ int main(void) {
         cmocka_unit_test(cache_keeps_variants_apart),
         cmocka_unit_test(cache_keeps_databases),
         cmocka_unit_test(sliding_phase_sector),
+        cmocka_unit_test(fast_path_matches_stateless),
     };
     return cmocka_run_group_tests_name("known figures: bagh chal", tests, NULL, NULL);
 }
