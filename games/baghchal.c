@@ -960,10 +960,11 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
                                           gr, base, e.child);
             e.primitive = e.n == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
             if (e.n > 0) {
-                uint64_t per_child = sym ? 2 : 1;
+                /* per child, the stateless path's counts: one hash and
+                 * one unhash, twice with `sym` (its canonical image) */
                 STAT_INC(generate_moves);
-                STAT_ADD(unhash, 1 + per_child * (uint64_t)e.n);
-                STAT_ADD(hash, per_child * (uint64_t)e.n);
+                STAT_ADD(unhash, 1 + (sym ? 2u : 1u) * (uint64_t)e.n);
+                STAT_ADD(hash, (sym ? 2u : 1u) * (uint64_t)e.n);
                 STAT_ADD(do_move, e.n);
             }
             visit(ctx, i, t->first + i, &e);
