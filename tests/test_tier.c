@@ -48,6 +48,8 @@
 
 #include "core/mem.h"
 #include "solvers/store.h"
+#include "core/dbranks.h"
+#include "core/dbstore.h"
 #include "solvers/tier/graph.h"
 
 static void solve_ok(const Game *g, const char *opts, int threads, const char *dir,
@@ -735,6 +737,97 @@ static void blocks_parts(void **state) {
     game_destroy(g);
 }
 
+/* A part file found by tier:blocks (a resumed run) is checked record by
+ * record against the tier's bitmap (blocks.c check_part, which passes a
+ * word of the bitmap with no bit set in one test of its records). Connect
+ * Four 4x4, parts of at most 1000 records: the first part of the deepest
+ * tier that has both a word of 64 unreached positions and a reached one,
+ * put in DIR before the run from dfs's records, is loaded, and the database
+ * is tier:window's; the same part with one record planted where no
+ * position is reached (alone in an all-zero word, at each place in the
+ * word) or an undecided record where one is, is refused naming that
+ * index. */
+static void write_part(const Game *g, const char *dir, int t, const uint8_t *rec, uint64_t n) {
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    DbStoreInfo info = {
+        .kind = DBSTORE_RECORDS, .index = t, .count = g->tiers->count(g), .width = 1, .records = n};
+    game_spec(g, info.spec, sizeof info.spec);
+    char name[DBSTORE_NAME_MAX];
+    dbranks_part_name(t, 0, name, sizeof name);
+    assert_int_equal(dbstore_write(&d, name, &info, rec, NULL, 1, NULL, NULL, &err), ERR_OK);
+    dbstore_dir_close(&d);
+}
+
+static void blocks_part_checked(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    SolveResult oracle, window, res;
+    test_solve("dfs", g, &oracle);
+    solve_ok(g, "window", 2, NULL, &window);
+    assert_int_equal(oracle.db.width, 1);
+    TierGraph gr;
+    Error err = {0};
+    assert_int_equal(tier_graph_build(g, &gr, &err), ERR_OK);
+    /* the tier, its first part [0, n), a zero word w, a reached index */
+    int t = gr.ntiers - 1;
+    uint64_t n = 0, w = 0, reached = 0;
+    uint8_t rec[1000];
+    for (; t > 0; t--) {
+        n = tier_graph_part_end(&gr, t, 0, 1000);
+        Position first = g->tiers->first(g, t);
+        for (uint64_t i = 0; i < n; i++) {
+            rec[i] = (uint8_t)db_peek(&oracle.db, first + i);
+        }
+        for (w = 0; w < n / 64; w++) {
+            uint8_t any = 0;
+            for (int k = 0; k < 64; k++) {
+                any |= rec[w * 64 + k];
+            }
+            if (any == 0) {
+                break;
+            }
+        }
+        for (reached = 0; reached < n && rec[reached] == 0; reached++) {
+        }
+        if (w < n / 64 && reached < n) {
+            break;
+        }
+    }
+    assert_true(t > 0);
+    tier_graph_free(&gr);
+    char *dir = make_dir();
+    write_part(g, dir, t, rec, n);
+    solve_ok(g, "blocks,part=1000", 2, dir, &res);
+    blocks_same_totals(&window, &res);
+    assert_int_equal(test_extra(&res, "blocks_parts_loaded"), 1);
+    solve_result_free(&res);
+    test_remove_dir(dir);
+    const uint64_t at[] = {w * 64, w * 64 + 7, w * 64 + 8, w * 64 + 63, reached};
+    for (size_t k = 0; k < sizeof at / sizeof at[0]; k++) {
+        uint8_t bad[1000];
+        memcpy(bad, rec, n);
+        bool unreached = bad[at[k]] == 0;
+        bad[at[k]] = unreached ? rec[reached] : (uint8_t)DB_VISITED;
+        dir = make_dir();
+        write_part(g, dir, t, bad, n);
+        ErrCode rc = test_run_tier(g, "blocks,part=1000", 2, dir, &res, &err);
+        char *want = test_strdupf("holds impossible records (index %" PRIu64 ": %s)", at[k],
+                                  unreached ? "a record for a position that is not reachable"
+                                            : "an undecided record");
+        if (rc != ERR_IO || strstr(err.msg, want) == NULL) {
+            fail_msg("tier %d, planted at %" PRIu64 ": expected '%s', got %d: %s", t, at[k], want,
+                     rc, err.msg);
+        }
+        free(want);
+        test_remove_dir(dir);
+    }
+    solve_result_free(&window);
+    solve_result_free(&oracle);
+    game_destroy(g);
+}
+
 /* tier:blocks' refusals: no --db, the memory budget (with the model's
  * figures). */
 static void blocks_refused(void **state) {
@@ -920,6 +1013,7 @@ int main(void) {
         {"work dir: corrupt, truncated, foreign files refused", files_refused},
         {"memory budget: tiers in use, then refused", memory_budget},
         {"tier:blocks refused without --db or memory", blocks_refused},
+        {"tier:blocks checks a part file it finds", blocks_part_checked},
         {"tier:blocks parts: whole blocks within the target", blocks_parts},
         {"tier:blocks bitmap slices across words and file blocks", blocks_slices},
         {"cyclic tiers refused", cyclic_tiers_refused},
