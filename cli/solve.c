@@ -342,7 +342,8 @@ static int from_disk(const Game *g, Args *a) {
     }
     DbSummary sum = {0};
     if (rc == ERR_OK && a->analyze) {
-        rc = store_analyze(&st, &sum, &err);
+        res.threads = a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs();
+        rc = store_analyze(&st, &sum, res.threads, &err);
     } else if (rc == ERR_OK) {
         sum.positions = st.m.positions;
         memcpy(sum.count, st.m.count, sizeof sum.count);

@@ -163,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     query_some(&st, r->g, data, size);
     DbSummary sum;
-    if ((data[0] & 32) && store_analyze(&st, &sum, &err) == ERR_OK) {
+    if ((data[0] & 32) && store_analyze(&st, &sum, 1, &err) == ERR_OK) {
         db_summary_free(&sum);
     }
     if (data[0] & 16) {

@@ -10,6 +10,7 @@
 #include "solvers/store.h"
 
 #include <inttypes.h>
+#include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -591,10 +592,6 @@ void store_summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_t
     sum->by_remoteness[r][v] += n;
 }
 
-static void summary_add(const Store *st, DbSummary *sum, uint32_t raw) {
-    store_summary_add_n(st, sum, raw, 1);
-}
-
 ErrCode store_check_counts(const Store *st, const DbSummary *sum, Error *err) {
     const DbManifest *m = &st->m;
     if (sum->positions != m->positions || memcmp(sum->count + 1, m->count + 1, 4 * 8) != 0 ||
@@ -609,7 +606,103 @@ ErrCode store_check_counts(const Store *st, const DbSummary *sum, Error *err) {
     return ERR_OK;
 }
 
-ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
+/* One thread's share of store_analyze: its decompression context and
+ * block buffer, the counts of each record value it has seen (1 << 16: a
+ * record of one or two bytes), and the counts by tier. */
+typedef struct AnalyzeShare {
+    void *dctx;
+    unsigned char *buf;
+    size_t buf_bytes;
+    uint64_t *hist;
+    uint64_t (*by_tier)[VALUE_COUNT];
+} AnalyzeShare;
+
+/* File k streamed into share a: every record's value counted, and its
+ * tier's counts; ERR_IO naming the first record no solve writes. With one
+ * byte a record, 8 records at a time (most are zero: unreached). */
+static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *err) {
+    ErrCode rc = store_open_file(st, k, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    const DbStoreFile *f = &st->files[k];
+    size_t need = (size_t)f->block_records * (f->info.width + 2) + 8;
+    if (need > a->buf_bytes) {
+        free(a->buf);
+        a->buf = malloc(need);
+        a->buf_bytes = a->buf != NULL ? need : 0;
+        if (a->buf == NULL) {
+            return error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
+        }
+    }
+    uint64_t fh[256];
+    memset(fh, 0, sizeof fh);
+    for (uint64_t b = 0; b < f->blocks && rc == ERR_OK; b++) {
+        if (f->csize[b] == 0) {
+            continue; /* all unreached */
+        }
+        rc = dbstore_block_read(f, b, a->dctx, a->buf, err);
+        uint64_t n = dbstore_block_bytes(f, b) / (f->info.width + (f->info.winby ? 2 : 0));
+        if (rc == ERR_OK && f->info.width == 1) {
+            uint64_t j = 0;
+            for (; j + 8 <= n; j += 8) {
+                uint64_t x;
+                memcpy(&x, a->buf + j, 8);
+                for (; x != 0; x >>= 8) {
+                    fh[x & 0xff]++; /* zero bytes among them land in fh[0], unused */
+                }
+            }
+            for (; j < n; j++) {
+                fh[a->buf[j]]++;
+            }
+            continue;
+        }
+        for (uint64_t j = 0; j < n && rc == ERR_OK; j++) {
+            uint32_t raw = (uint32_t)(a->buf[2 * j] | a->buf[2 * j + 1] << 8);
+            if (raw == DB_UNREACHED) {
+                continue;
+            }
+            const char *why = store_record_problem(st, raw);
+            if (why != NULL) {
+                return error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY, f->path,
+                                 why, b * f->block_records + j);
+            }
+            a->hist[raw]++;
+            if (a->by_tier != NULL) {
+                a->by_tier[tier][db_raw_value(&st->fmt, raw)]++;
+            }
+        }
+    }
+    for (uint32_t raw = 1; raw < 256 && rc == ERR_OK; raw++) {
+        if (fh[raw] == 0) {
+            continue;
+        }
+        const char *why = store_record_problem(st, raw);
+        if (why != NULL) { /* the first such record, for the message */
+            uint64_t b = 0, j = 0;
+            for (bool found = false; b < f->blocks && !found && rc == ERR_OK; b++) {
+                if (f->csize[b] != 0 &&
+                    (rc = dbstore_block_read(f, b, a->dctx, a->buf, err)) == ERR_OK) {
+                    uint64_t n = dbstore_block_bytes(f, b);
+                    for (j = 0; j < n && a->buf[j] != raw; j++) {
+                    }
+                    found = j < n;
+                }
+            }
+            return rc != ERR_OK
+                       ? rc
+                       : error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY,
+                                   f->path, why, (b - 1) * f->block_records + j);
+        }
+        a->hist[raw] += fh[raw];
+        if (a->by_tier != NULL) {
+            a->by_tier[tier][db_raw_value(&st->fmt, raw)] += fh[raw];
+        }
+    }
+    return rc;
+}
+
+ErrCode store_analyze(Store *st, DbSummary *sum, int threads, Error *err) {
     if (st->bdd != NULL) {
         return symdb_analyze(st->bdd, sum, NULL, err);
     }
@@ -620,49 +713,83 @@ ErrCode store_analyze(Store *st, DbSummary *sum, Error *err) {
         rc = sum->by_tier != NULL ? ERR_OK : ERR_MEMORY;
         sum->ntiers = st->ntiers;
     }
-    unsigned char *buf = NULL;
-    int tier = 0; /* layout tiers: file k's, the last t with tier_file[t] <= k */
-    for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
-        rc = store_open_file(st, k, err);
-        if (rc != ERR_OK) {
-            break;
-        }
+    /* layout tiers: file k's tier, the last t with tier_file[t] <= k */
+    int *tier_of =
+        rc == ERR_OK ? mem_calloc((size_t)st->nfiles + 1, sizeof *tier_of, "the files' tiers", err)
+                     : NULL;
+    rc = rc == ERR_OK && tier_of == NULL ? ERR_MEMORY : rc;
+    for (int k = 0, tier = 0; rc == ERR_OK && k < st->nfiles; k++) {
         while (sum->by_tier != NULL && tier + 1 < st->ntiers && st->tier_file[tier + 1] <= k) {
             tier++;
         }
-        const DbStoreFile *f = &st->files[k];
-        free(buf);
-        buf = malloc((size_t)f->block_records * (f->info.width + 2) + 1);
-        if (buf == NULL) {
-            rc = error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
-            break;
+        tier_of[k] = tier;
+    }
+    /* The files on the threads, each file by one; the first file (in
+     * order) that fails is the one reported, as one thread would. */
+    threads = threads < 1 ? 1 : threads;
+    int bad = st->nfiles;
+    Error bad_err = {0};
+    ErrCode bad_rc = ERR_OK;
+    AnalyzeShare *share =
+        rc == ERR_OK ? mem_calloc((size_t)threads, sizeof *share, "the analysis' shares", err)
+                     : NULL;
+    rc = rc == ERR_OK && share == NULL ? ERR_MEMORY : rc;
+    for (int t = 0; rc == ERR_OK && t < threads; t++) {
+        share[t].dctx = dbstore_dctx_new();
+        share[t].hist = mem_calloc(1u << 16, sizeof *share[t].hist, "a record histogram", err);
+        if (sum->by_tier != NULL) {
+            share[t].by_tier =
+                mem_calloc((size_t)st->ntiers, sizeof *share[t].by_tier, "the counts by tier", err);
         }
-        for (uint64_t b = 0; b < f->blocks && rc == ERR_OK; b++) {
-            if (f->csize[b] == 0) {
-                continue; /* all unreached */
-            }
-            rc = dbstore_block_read(f, b, st->dctx, buf, err);
-            uint64_t n = dbstore_block_bytes(f, b) / (f->info.width + (f->info.winby ? 2 : 0));
-            for (uint64_t j = 0; j < n && rc == ERR_OK; j++) {
-                uint32_t raw =
-                    f->info.width == 1 ? buf[j] : (uint32_t)(buf[2 * j] | buf[2 * j + 1] << 8);
-                if (raw == DB_UNREACHED) {
-                    continue;
-                }
-                const char *why = store_record_problem(st, raw);
-                if (why != NULL) {
-                    rc = error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY,
-                                   f->path, why, b * f->block_records + j);
-                    break;
-                }
-                summary_add(st, sum, raw);
-                if (sum->by_tier != NULL) {
-                    sum->by_tier[tier][db_raw_value(&st->fmt, raw)]++;
-                }
-            }
+        if (share[t].dctx == NULL || share[t].hist == NULL ||
+            (sum->by_tier != NULL && share[t].by_tier == NULL)) {
+            rc = error_set(err, ERR_MEMORY, "cannot allocate the analysis' buffers");
         }
     }
-    free(buf);
+    if (rc == ERR_OK) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) if (threads > 1)
+        for (int k = 0; k < st->nfiles; k++) {
+            int done_before;
+#pragma omp atomic read
+            done_before = bad;
+            if (k > done_before) {
+                continue; /* an earlier file failed */
+            }
+            Error e = {0};
+            AnalyzeShare *a = &share[threads > 1 ? omp_get_thread_num() : 0];
+            ErrCode r = analyze_file(st, k, tier_of[k], a, &e);
+            if (r != ERR_OK) {
+#pragma omp critical(store_analyze)
+                if (k < bad) {
+                    bad = k;
+                    bad_err = e;
+                    bad_rc = r;
+                }
+            }
+        }
+        if (bad < st->nfiles) {
+            *err = bad_err;
+            rc = bad_rc;
+        }
+    }
+    for (int t = 0; share != NULL && t < threads; t++) {
+        for (uint32_t raw = 1; rc == ERR_OK && raw < (1u << 16); raw++) {
+            if (share[t].hist[raw] != 0) {
+                store_summary_add_n(st, sum, raw, share[t].hist[raw]);
+            }
+        }
+        for (int tier = 0; rc == ERR_OK && share[t].by_tier != NULL && tier < st->ntiers; tier++) {
+            for (int v = 0; v < VALUE_COUNT; v++) {
+                sum->by_tier[tier][v] += share[t].by_tier[tier][v];
+            }
+        }
+        dbstore_dctx_free(share[t].dctx);
+        free(share[t].buf);
+        free(share[t].hist);
+        free(share[t].by_tier);
+    }
+    free(share);
+    free(tier_of);
     if (rc == ERR_OK && !st->m.partial) {
         rc = store_check_counts(st, sum, err);
     }

@@ -128,9 +128,11 @@ bool store_tier_held(const Store *st, int t);
 ErrCode store_tier_load(Store *st, int t, int threads, Database *v, Error *err);
 
 /* The counts, the by-remoteness histogram and (layout tiers) the counts by
- * tier, streamed from the files; refuses a database whose counts differ
- * from its manifest's. Free with db_summary_free. */
-ErrCode store_analyze(Store *st, DbSummary *sum, Error *err);
+ * tier, streamed from the files on `threads` threads (a file each at a
+ * time); refuses a database whose counts differ from its manifest's, or
+ * a record no solve writes (naming the first, in file order). Free with
+ * db_summary_free. */
+ErrCode store_analyze(Store *st, DbSummary *sum, int threads, Error *err);
 
 /* Checks the database (see the top). ERR_IO names the first disagreement
  * (tiers from the last, the smallest index; or the smallest position) exactly. */

@@ -151,7 +151,7 @@ static void round_trip(void **state) {
             }
         }
         DbSummary disk;
-        assert_int_equal(store_analyze(&st, &disk, &err), ERR_OK);
+        assert_int_equal(store_analyze(&st, &disk, 1, &err), ERR_OK);
         assert_int_equal(disk.positions, sum.positions);
         assert_memory_equal(disk.count, sum.count, sizeof sum.count);
         assert_int_equal(disk.max_remoteness, sum.max_remoteness);
@@ -276,6 +276,53 @@ static void flip_caught(const char *spec, int tier) {
         fail_msg("%s: expected '%s', got %d: %s", spec, want, rc, err.msg);
     }
     free(want);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
+/* --analyze (store_analyze) refuses a record no solve writes, naming its
+ * file and index, on 1 and 2 threads: an undecided record planted in
+ * tic-tac-toe's tier 6 at the index of its last reached position, and
+ * then a remoteness longer than the game in tier 3 as well, which is
+ * named since its file comes first (the threads take the files in any
+ * order). */
+static void analyze_refuses_bad_record(void **state) {
+    (void)state;
+    Game *g = test_game("tictactoe");
+    char *dir = make_dir();
+    tier_ok(g, dir);
+    const int tiers[] = {6, 3};
+    const uint32_t raws[] = {DB_VISITED, ((uint32_t)VALUE_WIN << 6) | 63};
+    const char *whys[] = {"an undecided record", "a remoteness longer than the game"};
+    for (int k = 0; k < 2; k++) {
+        Store st;
+        Error err = {0};
+        assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+        uint64_t size = g->tiers->size(g, tiers[k]), index = size;
+        for (uint64_t i = 0; i < size; i++) {
+            uint32_t raw;
+            WinBy w;
+            Position p = g->tiers->first != NULL ? g->tiers->first(g, tiers[k]) + i
+                                                 : g->tiers->position_at(g, tiers[k], i);
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            index = raw != DB_UNREACHED ? i : index;
+        }
+        store_close(&st);
+        assert_true(index < size);
+        rewrite_record(g, dir, tiers[k], index, raws[k]);
+        for (int threads = 1; threads <= 2; threads++) {
+            DbSummary sum;
+            assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+            ErrCode rc = store_analyze(&st, &sum, threads, &err);
+            store_close(&st);
+            char *want = test_strdupf("tier-%04d.gmdb holds %s (record %llu)", tiers[k], whys[k],
+                                      (unsigned long long)index);
+            if (rc != ERR_IO || strstr(err.msg, want) == NULL) {
+                fail_msg("%d threads: expected '%s', got %d: %s", threads, want, rc, err.msg);
+            }
+            free(want);
+        }
+    }
     test_remove_dir(dir);
     game_destroy(g);
 }
@@ -626,7 +673,7 @@ static void sector_database(void **state) {
     }
     assert_true(compared > 0);
     DbSummary sum;
-    assert_int_equal(store_analyze(&st, &sum, &err), ERR_OK);
+    assert_int_equal(store_analyze(&st, &sum, 2, &err), ERR_OK);
     assert_int_equal(sum.positions, res.summary.positions);
     assert_memory_equal(sum.count, res.summary.count, sizeof sum.count);
     db_summary_free(&sum);
@@ -974,6 +1021,8 @@ int main(void) {
     } fixed[] = {
         {"verify catches a flipped record", verify_catches_flip},
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
+        {"analyze refuses a record no solve writes, the first file named",
+         analyze_refuses_bad_record},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"format 1 read, a damaged dictionary refused", dictionary_versions},
