@@ -10,6 +10,8 @@
 # SOLVE is bin/solve; it reads DB with --analyze (every record streamed).
 # Prints one line per ply and "equal on all N plies", exit 0, or the plies
 # that differ, exit 1.
+# KEEP_JSON=FILE keeps the --analyze JSON (the totals and the remoteness
+# histogram as well), so that a big database is streamed once.
 # Example:
 #   scripts/measure/c4-per-ply.sh bin/solve connect4:w=5,h=5 "$DB" results_solve_w5_h5.csv
 set -eu
@@ -42,6 +44,7 @@ fi
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 "$1" "$2" --db "$3" --analyze --json >"$out"
+[ -z "${KEEP_JSON:-}" ] || cp "$out" "$KEEP_JSON"
 jq -r '.by_tier // error("no by_tier: not a database of layout tiers") | .[] |
     "\(.tier) \(.win) \(.tie) \(.lose)"' "$out" |
     awk -F '[ ,]+' '
