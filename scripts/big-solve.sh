@@ -35,6 +35,12 @@ if [ "${NOLOCK:-0}" != 1 ]; then
     load0=$(cut -d' ' -f1-3 /proc/loadavg)
     date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 fi
+# With the kernel's autogroups on, `nice` does not yield to other sessions'
+# jobs (docs/benchmarks.md, "Big solves and the bench lock"); the tests
+# name another file in GAMESMAN_AUTOGROUP_FILE.
+if [ "$(cat "${GAMESMAN_AUTOGROUP_FILE:-/proc/sys/kernel/sched_autogroup_enabled}" 2>/dev/null)" = 1 ]; then
+    echo "big-solve.sh: note: kernel.sched_autogroup_enabled is 1: other sessions' niced jobs share the cores equally with this run (sysctl kernel.sched_autogroup_enabled=0, as root, makes nice apply across sessions)" >&2
+fi
 printf 'segment=start %s load %s\n' "$date" "$load0" >>"$segs"
 rc=0
 "$@" >"$tmp" || rc=$?

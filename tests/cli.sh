@@ -477,6 +477,16 @@ BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie
 NOLOCK=1 BENCH_LOCK="$db/no-dir/lock" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' \
     >/dev/null 2>&1 && [ -s "$db/bs/results/big/t.json" ] && ok "big-solve.sh: NOLOCK=1 skips the lock" ||
     bad "big-solve.sh: NOLOCK=1"
+# The note on the kernel's autogroups (nice does not yield across sessions
+# with them on), by the file big-solve.sh reads: printed for 1, not for 0.
+echo 1 >"$db/ag"
+NOLOCK=1 GAMESMAN_AUTOGROUP_FILE="$db/ag" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' \
+    >/dev/null 2>"$db/ag1.err"
+echo 0 >"$db/ag"
+NOLOCK=1 GAMESMAN_AUTOGROUP_FILE="$db/ag" "$db/bs/scripts/big-solve.sh" t echo '{"value":"tie"}' \
+    >/dev/null 2>"$db/ag0.err"
+grep -q "sched_autogroup_enabled is 1" "$db/ag1.err" && ! grep -q autogroup "$db/ag0.err" &&
+    ok "big-solve.sh: the autogroup note" || bad "big-solve.sh: the autogroup note: $(cat "$db/ag1.err" "$db/ag0.err")"
 # A solve in segments: a run that stops (exit 3) keeps only its segment;
 # the rerun that ends well dates the record from the first start and lists
 # both segments in s.txt; a solve in one run (t above) keeps three lines.
