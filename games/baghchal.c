@@ -35,9 +35,10 @@
  * players (turn * M + rank). Within a tier the board, with its fixed counts
  * (T tigers, b = goats - h - c goats), is ranked by the generic
  * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b); bc_hash
- * computes the same rank in one pass over the points (goats' colex rank,
- * plus C(N, b) times the tigers' among the points without a goat), and
- * generic_unhash decodes it. Tiers are
+ * computes the same rank from the board's bit masks (bc_rank_masks, which
+ * the tier fast path calls too: one pass over the occupied points, the
+ * goats' colex rank plus C(N, b) times the tigers' among the points without
+ * a goat), and generic_unhash decodes it. Tiers are
  * laid out by h from goats down to 1, c up, goats then tigers to move, then
  * the sliding tiers by c. A few slots are not positions of a game (tigers to
  * move with every goat in hand, or after the last capture): parse refuses
@@ -159,24 +160,42 @@ static int bc_tier_of_state(const Baghchal *b, int hand, int captured, int turn)
     return b->tier_id[hand][captured][hand == 0 ? 0 : turn];
 }
 
+/* The board's rank in its tier (bc_hash's, without the tier's offset) in
+ * one pass over the occupied points: a goat at p, the k-th, adds C(p, k) to
+ * the goat rank, a tiger at p, the k-th, C(p - goats below p, k) to the
+ * tiger rank. Selects, not branches (goat or tiger is a coin toss to the
+ * predictor), and no popcount (the build targets no POPCNT: a libgcc
+ * call). O(occupied points). */
+static inline uint64_t bc_rank_masks(const Baghchal *b, uint32_t goats, uint32_t tigers) {
+    uint64_t gr = 0, tr = 0;
+    int kg = 0, kt = 0;
+    for (uint32_t m = goats | tigers; m != 0; m &= m - 1) {
+        int p = __builtin_ctz(m), goat = (int)(goats >> p & 1);
+        kg += goat;
+        kt += 1 - goat;
+        /* both read, one kept; p - kg + goat is in range for a goat too */
+        uint64_t add_g = b->binom[p][kg], add_t = b->binom[p - kg + goat][kt];
+        gr += goat ? add_g : 0;
+        tr += goat ? 0 : add_t;
+    }
+    return gr + b->binom[b->points][kg] * tr;
+}
+
 /* The board's rank in its tier, generic_hash's (hash/generic.h: goats
- * symbol 1, tigers symbol 2) in one pass over the points: the goats' colex
- * rank among all points, plus C(N, goats) times the tigers' colex rank
- * among the points that hold no goat. Counted as one hash. */
+ * symbol 1, tigers symbol 2): the board's masks ranked by bc_rank_masks
+ * (the goats' colex rank among all points, plus C(N, goats) times the
+ * tigers' colex rank among the points that hold no goat). Counted as one
+ * hash. */
 static Position bc_hash(const Baghchal *b, const BcPos *p) {
     STAT_INC(hash);
     const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
-    uint64_t goat_rank = 0, tiger_rank = 0;
-    int goats = 0, tigers = 0;
+    uint32_t goats = 0, tigers = 0;
     for (int i = 0; i < b->points; i++) {
-        if (p->cells[i] == BC_GOAT) {
-            goat_rank += b->binom[i][++goats];
-        } else if (p->cells[i] == BC_TIGER) {
-            tiger_rank += b->binom[i - goats][++tigers];
-        }
+        goats |= (uint32_t)(p->cells[i] == BC_GOAT) << i;
+        tigers |= (uint32_t)(p->cells[i] == BC_TIGER) << i;
     }
-    uint64_t rank = goat_rank + b->binom[b->points][goats] * tiger_rank;
-    return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) + rank;
+    return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) +
+           bc_rank_masks(b, goats, tigers);
 }
 
 static int bc_find_tier(const Baghchal *b, Position pos) {
@@ -711,27 +730,6 @@ static uint32_t bc_unrank_set(const Baghchal *b, uint64_t r, int n, int k) {
         }
     }
     return m;
-}
-
-/* The board's rank in its tier (bc_hash's, without the tier's offset) in
- * one pass over the occupied points: a goat at p, the k-th, adds C(p, k) to
- * the goat rank, a tiger at p, the k-th, C(p - goats below p, k) to the
- * tiger rank. Selects, not branches (goat or tiger is a coin toss to the
- * predictor), and no popcount (the build targets no POPCNT: a libgcc
- * call). O(occupied points). */
-static inline uint64_t bc_rank_masks(const Baghchal *b, uint32_t goats, uint32_t tigers) {
-    uint64_t gr = 0, tr = 0;
-    int kg = 0, kt = 0;
-    for (uint32_t m = goats | tigers; m != 0; m &= m - 1) {
-        int p = __builtin_ctz(m), goat = (int)(goats >> p & 1);
-        kg += goat;
-        kt += 1 - goat;
-        /* both read, one kept; p - kg + goat is in range for a goat too */
-        uint64_t add_g = b->binom[p][kg], add_t = b->binom[p - kg + goat][kt];
-        gr += goat ? add_g : 0;
-        tr += goat ? 0 : add_t;
-    }
-    return gr + b->binom[b->points][kg] * tr;
 }
 
 /* The image of the points m under symmetry s. */
