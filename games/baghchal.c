@@ -35,14 +35,14 @@
  * players (turn * M + rank). Within a tier the board, with its fixed counts
  * (T tigers, b = goats - h - c goats), is ranked by the generic
  * combinatorial hash (hash/generic.h): M = C(N, T) C(N - T, b); bc_hash
- * computes the same rank in one pass over the points (goats' colex rank,
- * plus C(N, b) times the tigers' among the points without a goat), and
- * generic_unhash decodes it. Tiers are
- * laid out by h from goats down to 1, c up, goats then tigers to move, then
- * the sliding tiers by c. A few slots are not positions of a game (tigers to
- * move with every goat in hand, or after the last capture): parse refuses
- * them, nothing moves into them, and TierOps.legal names them (for
- * `tier:sector`, which takes every slot of its tiers).
+ * computes the same rank from the board's bit masks (bc_rank_masks, which
+ * the tier fast path calls too: one pass over the occupied points, the
+ * goats' colex rank plus C(N, b) times the tigers' among the points without
+ * a goat), and bc_unhash decodes it the same way (bc_unrank_set; until 2026-11-27 generic_unhash).
+ * Tiers are laid out by h from goats down to 1, c up, goats then tigers to move, then the sliding
+ * tiers by c. A few slots are not positions of a game (tigers to move with every goat in hand, or
+ * after the last capture): parse refuses them, nothing moves into them, and TierOps.legal names
+ * them (for `tier:sector`, which takes every slot of its tiers).
  *
  * Moves: from * 32 + to; a placement has from == to; a jump lands two
  * points away. Un-moves (generate_parents): a tiger's slide or capture
@@ -55,8 +55,21 @@
  * with diagonals they must also keep the parity of r + c, which all 8 do on
  * an odd board but only 4 (identity, half turn, the two diagonal
  * reflections) on an even one (GamesmanClassic's module notes the same for
- * 4x4). The canonical board is the least image in point order, found
- * by comparing each image with the least so far as it is read.
+ * 4x4). The canonical board (bc_canonical_masks; 2026-11-27, until then
+ * the least image in point order) is, of the images, the one whose tiger
+ * set is least as a bit mask, the tiger set's class representative, and of
+ * those the one whose goat set is least: so that the tier solver can index
+ * a tier by classes of tiger sets (below), as Morris indexes by classes of
+ * white sets. The hash, the text and the moves are the same with or
+ * without `sym`; only which image stands for a class, and so the sym
+ * databases' checksums, changed with it, not a value.
+ *
+ * Index by classes (`sym`; TierOps index_of and position_at, bc_index_of):
+ * a tier's slot = the player's part + the class of the tiger set x
+ * C(N - T, b) + the colex rank of the goats among the points without a
+ * tiger, about 1/8 of the hash's slots (1/4 with 4 symmetries), so the tier
+ * solver's records and bitmaps are too. With `sym` the tiers are not
+ * tier-major for the solver (no TierOps.first); the hash still is.
  *
  * Decoding cache (speed; 2026-11-26): the stateless family is called as
  * primitive(p), generate_moves(p), then do_move(p, m) for each move and
@@ -79,13 +92,15 @@
  * expansions and counters as the stateless family's (the comment above
  * bc_expand_run has the details).
  *
- * Tiers (TierOps, tier-major `first`): placement tiers are loop-free, each
+ * Tiers (TierOps, tier-major `first`, or with `sym` the index by classes):
+ * placement tiers are loop-free, each
  * sliding tier (0, c) is loopy, with the capture tier (0, c + 1) as child.
  * Names (TierOps.name): "hand12-cap0-G" (goats in hand, captured, the
  * player to move), "slide-cap2" (the sliding phase, goats captured).
  * The sliding phase alone is `tier:sector` of the tier (0, 0) (tier 2 *
  * the number of placement (h, c) pairs: 84 on 4x4, 210 on 5x5): it and the
- * tiers (0, c) below it, every legal slot, no placement tier.
+ * tiers (0, c) below it, every legal slot (with `sym`, every legal slot
+ * whose board is canonical), no placement tier.
  */
 #include "games/baghchal.h"
 
@@ -108,12 +123,18 @@ enum {
     BC_GOAT = 1,
     BC_TIGER = 2,
     BC_MOVE_SHIFT = 5,
+    BC_MAX_TIGER_SETS = 12650, /* C(25, 4): the most sets of 1..4 tigers */
 };
+
+#define BC_NO_CLASS UINT16_MAX
 
 typedef struct BcTier {
     int hand, captured, turn; /* turn -1: the sliding phase, both players */
     int tuple;                /* the generic hash block of its board counts */
     uint64_t first, size, boards;
+    /* The index by classes (`sym`; bc_index_of): index_boards = classes x
+     * C(N - T, b) slots a player, index_size = one or two of them. */
+    uint64_t index_boards, index_size;
 } BcTier;
 
 typedef struct Baghchal {
@@ -139,6 +160,17 @@ typedef struct Baghchal {
      * i), a byte at a time: img[s][k][v] is the image under symmetry s of
      * the points 8k + j for the bits j of v. */
     uint32_t img[GRID_SQUARE_SYMS][4][256];
+    /* The classes of tiger sets under the symmetries (bc_classes), for the
+     * canonical board and the index by classes: the T-sets in colex order
+     * (rank r); class_of[r], the class of set r when it is its class's
+     * representative (its least image as a mask), else BC_NO_CLASS;
+     * class_rep[c], class c's representative, classes in increasing order;
+     * rep_syms[r], the symmetries (bit s) that take set r to its
+     * representative. */
+    uint32_t nclass;
+    uint32_t class_rep[BC_MAX_TIGER_SETS];
+    uint16_t class_of[BC_MAX_TIGER_SETS];
+    uint8_t rep_syms[BC_MAX_TIGER_SETS];
 } Baghchal;
 
 typedef struct BcPos {
@@ -159,24 +191,173 @@ static int bc_tier_of_state(const Baghchal *b, int hand, int captured, int turn)
     return b->tier_id[hand][captured][hand == 0 ? 0 : turn];
 }
 
+/* The board's rank in its tier (bc_hash's, without the tier's offset) in
+ * one pass over the occupied points: a goat at p, the k-th, adds C(p, k) to
+ * the goat rank, a tiger at p, the k-th, C(p - goats below p, k) to the
+ * tiger rank. Selects, not branches (goat or tiger is a coin toss to the
+ * predictor), and no popcount (the build targets no POPCNT: a libgcc
+ * call). O(occupied points). */
+static inline uint64_t bc_rank_masks(const Baghchal *b, uint32_t goats, uint32_t tigers) {
+    uint64_t gr = 0, tr = 0;
+    int kg = 0, kt = 0;
+    for (uint32_t m = goats | tigers; m != 0; m &= m - 1) {
+        int p = __builtin_ctz(m), goat = (int)(goats >> p & 1);
+        kg += goat;
+        kt += 1 - goat;
+        /* both read, one kept; p - kg + goat is in range for a goat too */
+        uint64_t add_g = b->binom[p][kg], add_t = b->binom[p - kg + goat][kt];
+        gr += goat ? add_g : 0;
+        tr += goat ? 0 : add_t;
+    }
+    return gr + b->binom[b->points][kg] * tr;
+}
+
+/* The board's bit masks (bit i: point i). */
+static inline void bc_masks(const Baghchal *b, const BcPos *p, uint32_t *goats, uint32_t *tigers) {
+    for (int i = 0; i < b->points; i++) {
+        *goats |= (uint32_t)(p->cells[i] == BC_GOAT) << i;
+        *tigers |= (uint32_t)(p->cells[i] == BC_TIGER) << i;
+    }
+}
+
+/* The position of the board (goats, tigers) with p's counts and player
+ * (p's cells are not read). */
+static inline Position bc_position_masks(const Baghchal *b, const BcPos *p, uint32_t goats,
+                                         uint32_t tigers) {
+    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
+    return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) +
+           bc_rank_masks(b, goats, tigers);
+}
+
 /* The board's rank in its tier, generic_hash's (hash/generic.h: goats
- * symbol 1, tigers symbol 2) in one pass over the points: the goats' colex
- * rank among all points, plus C(N, goats) times the tigers' colex rank
- * among the points that hold no goat. Counted as one hash. */
+ * symbol 1, tigers symbol 2): the board's masks ranked by bc_rank_masks
+ * (the goats' colex rank among all points, plus C(N, goats) times the
+ * tigers' colex rank among the points that hold no goat). Counted as one
+ * hash. */
 static Position bc_hash(const Baghchal *b, const BcPos *p) {
     STAT_INC(hash);
-    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
-    uint64_t goat_rank = 0, tiger_rank = 0;
-    int goats = 0, tigers = 0;
-    for (int i = 0; i < b->points; i++) {
-        if (p->cells[i] == BC_GOAT) {
-            goat_rank += b->binom[i][++goats];
-        } else if (p->cells[i] == BC_TIGER) {
-            tiger_rank += b->binom[i - goats][++tigers];
+    uint32_t goats = 0, tigers = 0;
+    bc_masks(b, p, &goats, &tigers);
+    return bc_position_masks(b, p, goats, tigers);
+}
+
+/* The next set of the same size in colex order (Gosper's hack); x != 0. */
+static inline uint32_t bc_next_set(uint32_t x) {
+    uint32_t low = x & -x, r = x + low;
+    return r | (((x ^ r) >> 2) >> __builtin_ctz(x));
+}
+
+/* The k-subset of [0, n) of colex rank r < C(n, k), as a mask. O(n). */
+static uint32_t bc_unrank_set(const Baghchal *b, uint64_t r, int n, int k) {
+    uint32_t m = 0;
+    for (int s = n - 1; k > 0; s--) {
+        if (b->binom[s][k] <= r) {
+            r -= b->binom[s][k];
+            m |= UINT32_C(1) << s;
+            k--;
         }
     }
-    uint64_t rank = goat_rank + b->binom[b->points][goats] * tiger_rank;
-    return t->first + (t->turn < 0 ? (uint64_t)p->turn * t->boards : 0) + rank;
+    return m;
+}
+
+/* The image of the points m under symmetry s. */
+static inline uint32_t bc_image(const Baghchal *b, int s, uint32_t m) {
+    const uint32_t(*t)[256] = b->img[s];
+    return t[0][m & 255] | t[1][(m >> 8) & 255] | t[2][(m >> 16) & 255] | t[3][m >> 24];
+}
+
+/* The colex rank of the set m among the sets of its size: its k-th point
+ * p (from 1) adds C(p, k). O(|m|). */
+static inline uint64_t bc_colex(const Baghchal *b, uint32_t m) {
+    uint64_t r = 0;
+    int k = 0;
+    for (; m != 0; m &= m - 1) {
+        r += b->binom[__builtin_ctz(m)][++k];
+    }
+    return r;
+}
+
+/* The set m of places among the points not in `holes`, as points: a 0
+ * put in at each hole, lowest first (a pdep onto the complement of holes).
+ * O(|holes|). */
+static inline uint32_t bc_spread(uint32_t m, uint32_t holes) {
+    for (; holes != 0; holes &= holes - 1) {
+        uint32_t low = (holes & -holes) - 1;
+        m = (m & low) | (m & ~low) << 1;
+    }
+    return m;
+}
+
+/* bc_spread undone: the points m (none in `holes`) as places among the
+ * points not in holes (a pext). O(|holes|). */
+static inline uint32_t bc_squeeze(uint32_t m, uint32_t holes) {
+    for (int gone = 0; holes != 0; holes &= holes - 1, gone++) {
+        uint32_t low = ((holes & -holes) >> gone) - 1;
+        m = (m & low) | ((m >> 1) & ~low);
+    }
+    return m;
+}
+
+/* Replaces the board (goats, tigers) with its canonical image (`sym`):
+ * of the images under the symmetries, those whose tiger set is least as a
+ * mask (the tiger set's class representative: the symmetries rep_syms
+ * names, usually one), and of those the one whose goat set is least as a
+ * mask; false when the board is its own canonical image. So the canonical
+ * board's tigers are their class's representative and it has a slot in the
+ * index by classes (bc_index_of). O(T + symmetries taking the tigers to
+ * their representative). */
+static inline bool bc_canonical_masks(const Baghchal *b, uint32_t *goats, uint32_t *tigers) {
+    unsigned syms = b->rep_syms[bc_colex(b, *tigers)];
+    int s = __builtin_ctz(syms);
+    uint32_t rep = bc_image(b, s, *tigers), best = bc_image(b, s, *goats);
+    for (syms &= syms - 1; syms != 0; syms &= syms - 1) {
+        uint32_t g = bc_image(b, __builtin_ctz(syms), *goats);
+        best = g < best ? g : best;
+    }
+    bool moved = rep != *tigers || best != *goats;
+    *goats = best;
+    *tigers = rep;
+    return moved;
+}
+
+/* The index by classes (bc_index_of) of the board (goats, tigers), whose
+ * tigers are their class's representative, in a tier of b goats on the
+ * board: ibase (the player's part of the index) + class x C(N - T, b) +
+ * the colex rank of the goats squeezed into the points without a tiger.
+ * O(T + b). */
+static inline uint64_t bc_index_masks(const Baghchal *b, uint64_t ibase, int on_board,
+                                      uint32_t goats, uint32_t tigers) {
+    return ibase + b->class_of[bc_colex(b, tigers)] * b->binom[b->points - b->tigers][on_board] +
+           bc_colex(b, bc_squeeze(goats, tigers));
+}
+
+/* The index memo (`sym`; speed, 2026-11-27): the tier solver finds each
+ * child's and parent's slot by bc_index_of, which unranks the position's
+ * hash to its masks (O(N)); but the module has just made that position
+ * from masks (bc_canonical_hash, the fast path's children), where its index
+ * costs O(T + b). So each thread keeps the indices of the canonical
+ * positions it made last, in a direct-mapped table of BC_MEMO entries
+ * keyed by the variant's serial and the position, and bc_index_of looks
+ * there first. An index is a function of the variant and the position, so
+ * an entry is right however old; a miss computes it. Not counted (index_of
+ * is no counted call); baghchal_test_nocache turns the look-ups off. */
+enum { BC_MEMO = 256 };
+typedef struct BcMemo {
+    uint64_t serial; /* 0: empty */
+    Position pos;
+    uint64_t index;
+} BcMemo;
+static _Thread_local BcMemo bc_memo[BC_MEMO];
+
+static inline BcMemo *bc_memo_at(Position pos) {
+    return &bc_memo[(pos * UINT64_C(0x9e3779b97f4a7c15)) >> 56];
+}
+
+static inline void bc_memo_put(const Baghchal *b, Position pos, uint64_t index) {
+    BcMemo *m = bc_memo_at(pos);
+    m->serial = b->serial;
+    m->pos = pos;
+    m->index = index;
 }
 
 static int bc_find_tier(const Baghchal *b, Position pos) {
@@ -203,7 +384,17 @@ static void bc_unhash(const Baghchal *b, Position pos, BcPos *p) {
     } else {
         p->turn = t->turn;
     }
-    generic_unhash(&b->hash, b->hash.offset[t->tuple] + i, p->cells);
+    /* generic_unhash's board, from the masks (bc_rank_masks undone):
+     * the goats' set of colex rank i mod C(N, b), the tigers' places
+     * among the other points of rank i / C(N, b). Counted as one unhash. */
+    STAT_INC(unhash);
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    uint64_t goat_sets = b->binom[np][on_board];
+    uint32_t goats = bc_unrank_set(b, i % goat_sets, np, on_board);
+    uint32_t tigers = bc_spread(bc_unrank_set(b, i / goat_sets, np - on_board, b->tigers), goats);
+    for (int k = 0; k < np; k++) {
+        p->cells[k] = (uint8_t)((goats >> k & 1) | (tigers >> k & 1) << 1);
+    }
 }
 
 /* --------------------------------------------------------------- rules */
@@ -266,28 +457,22 @@ static void bc_play(const Baghchal *b, BcPos *p, Move move) {
     p->turn = 1 - p->turn;
 }
 
-/* The hash of the least image of p's board under the symmetries in use.
- * Each image is compared with the least so far point by point as it is
- * read (image point j holds p's point inv[s][j]) and dropped at the first
- * difference when larger, so most images cost a few points, not n * n. */
+/* The hash of p's canonical board (bc_canonical_masks) with `symmetric`,
+ * else of p. Counted as one hash. */
 static Position bc_canonical_hash(const Baghchal *b, bool symmetric, const BcPos *p) {
     if (!symmetric) {
         return bc_hash(b, p);
     }
-    BcPos best = *p;
-    for (int s = 1; s < b->nsyms; s++) {
-        const uint8_t *from = b->inv[s];
-        int j = 0;
-        while (j < b->points && p->cells[from[j]] == best.cells[j]) {
-            j++;
-        }
-        if (j < b->points && p->cells[from[j]] < best.cells[j]) {
-            for (; j < b->points; j++) {
-                best.cells[j] = p->cells[from[j]];
-            }
-        }
-    }
-    return bc_hash(b, &best);
+    STAT_INC(hash);
+    uint32_t goats = 0, tigers = 0;
+    bc_masks(b, p, &goats, &tigers);
+    bc_canonical_masks(b, &goats, &tigers);
+    Position pos = bc_position_masks(b, p, goats, tigers);
+    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
+    bc_memo_put(b, pos,
+                bc_index_masks(b, t->turn < 0 && p->turn ? t->index_boards : 0,
+                               b->goats - p->hand - p->captured, goats, tigers));
+    return pos;
 }
 
 /* ------------------------------------------------------- decoding cache */
@@ -651,6 +836,59 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
     return bc_parents(g, pos, parents, true);
 }
 
+/* With `sym`, the tier solver's index by classes (TierOps index_of and
+ * position_at; games/game.h), as Morris's (games/morris.c) and Gasser's:
+ * a tier's slot i = turn x index_boards + c x C(N - T, b) + s, for the
+ * class c of the tiger set (Baghchal.class_of) and the colex rank s of the
+ * goats squeezed into the N - T points without a tiger (bc_squeeze). Only a
+ * board whose tigers are their class's representative has a slot, and every
+ * canonical board has (bc_canonical_masks takes the tigers to it first):
+ * classes(T) C(N - T, b) slots a player, about 1/8 (1/4 on an even board
+ * with diagonals) of the hash's C(N, T) C(N - T, b). When the
+ * representative has symmetries of its own (the corners, a diagonal...),
+ * a slot's goats may not be the least of their images under those: the
+ * slot holds a board that is not canonical, no position for the solvers,
+ * which skip it as they skip any slot whose position is not canonical (the
+ * forward pass reaches canonical children only, tier:sector tests
+ * canonical(p) == p, --verify walks the records there are). index_of:
+ * O(N) (the hash's rank unranked to masks); position_at: O(N). */
+static uint64_t bc_index_size(const Game *g, int tier) { return bc(g)->tier[tier].index_size; }
+
+static uint64_t bc_index_of(const Game *g, Position pos) {
+    const Baghchal *b = bc(g);
+    if (pos >= g->num_positions) {
+        return UINT64_MAX;
+    }
+    const BcMemo *m = bc_memo_at(pos);
+    if (m->pos == pos && m->serial == b->serial && !baghchal_test_nocache) {
+        return m->index;
+    }
+    const BcTier *t = &b->tier[bc_find_tier(b, pos)];
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    uint64_t r = pos - t->first;
+    bool turn = t->turn < 0 && r >= t->boards;
+    r -= turn ? t->boards : 0;
+    uint64_t goat_sets = b->binom[np][on_board];
+    uint32_t goats = bc_unrank_set(b, r % goat_sets, np, on_board);
+    uint32_t tigers = bc_spread(bc_unrank_set(b, r / goat_sets, np - on_board, b->tigers), goats);
+    if (b->class_of[bc_colex(b, tigers)] == BC_NO_CLASS) {
+        return UINT64_MAX;
+    }
+    return bc_index_masks(b, turn ? t->index_boards : 0, on_board, goats, tigers);
+}
+
+static Position bc_position_at(const Game *g, int tier, uint64_t i) {
+    const Baghchal *b = bc(g);
+    const BcTier *t = &b->tier[tier];
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    bool turn = t->turn < 0 && i >= t->index_boards;
+    i -= turn ? t->index_boards : 0;
+    uint64_t goat_sets = b->binom[np - b->tigers][on_board];
+    uint32_t tigers = b->class_rep[i / goat_sets];
+    uint32_t goats = bc_spread(bc_unrank_set(b, i % goat_sets, np - b->tigers, on_board), tigers);
+    return t->first + (turn ? t->boards : 0) + bc_rank_masks(b, goats, tigers);
+}
+
 /* ------------------------------------------------------------ fast path */
 
 /* The tier solver's fast path (TierOps.expand_run; games/game.h). A tier's
@@ -663,7 +901,12 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
  * holds the board as masks, steps to the next marked slot with Gosper's
  * hack on the goats' mask (carrying into the tigers' compressed mask when
  * the goats' wraps) across gaps of at most BC_GAP_STEPS slots and unranks
- * after longer ones. Per position, the tigers' points from their
+ * after longer ones. With `sym` the walk is over the index by classes
+ * (bc_index_of) the same way: the goats' set squeezed into the points
+ * without a tiger stepped by Gosper's hack, carrying into the class, whose
+ * representative gives the tigers (bc_spread puts the goats back among
+ * them, O(T)); the position's hash and goat rank are made from the masks
+ * (O(N)). Per position, the tigers' points from their
  * compressed mask (O(N)); per child, its rank from the parent's:
  *   - a placement at point i: the goat adds C(i, j + 1) (j goats below
  *     it), each goat above i moves one place up in the goats' order and
@@ -677,10 +920,11 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
  *   - a goat's slide (sliding tiers only) ranks the child's masks (O(N)).
  * The moves come from each point's list of lines (no direction off the
  * board is tried).
- * With `sym` each child's masks are mapped by each symmetry a byte at a
- * time (Baghchal.img) and the least image in point order kept, as
- * bc_canonical_hash orders boards (empty < goat < tiger at the first point
- * that differs); a child that is its own least image keeps the rank above.
+ * With `sym` each child's masks are mapped a byte at a time (Baghchal.img)
+ * by the symmetries that take its tigers to their class's representative
+ * and the least goat set kept (bc_canonical_masks, as bc_canonical_hash
+ * does); a child that is its own canonical board keeps the rank above, and
+ * its index is memoized for bc_index_of (bc_fast_child).
  * The children are bc_moves' in its order. Counted as the stateless family
  * counts the same expansion (bc_primitive, bc_generate_moves, bc_do_move,
  * bc_canonical; the decoding cache's hits count as unhashes): one unhash
@@ -693,74 +937,6 @@ static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *p
  * every tier of a database with it. tests/test_tier.c compares it with
  * `tier:generic`, records and counters, on every test variant. */
 enum { BC_GAP_STEPS = 16 }; /* a longer gap between marked slots unranks */
-
-/* The next set of the same size in colex order (Gosper's hack); x != 0. */
-static inline uint32_t bc_next_set(uint32_t x) {
-    uint32_t low = x & -x, r = x + low;
-    return r | (((x ^ r) >> 2) >> __builtin_ctz(x));
-}
-
-/* The k-subset of [0, n) of colex rank r < C(n, k), as a mask. O(n). */
-static uint32_t bc_unrank_set(const Baghchal *b, uint64_t r, int n, int k) {
-    uint32_t m = 0;
-    for (int s = n - 1; k > 0; s--) {
-        if (b->binom[s][k] <= r) {
-            r -= b->binom[s][k];
-            m |= UINT32_C(1) << s;
-            k--;
-        }
-    }
-    return m;
-}
-
-/* The board's rank in its tier (bc_hash's, without the tier's offset) in
- * one pass over the occupied points: a goat at p, the k-th, adds C(p, k) to
- * the goat rank, a tiger at p, the k-th, C(p - goats below p, k) to the
- * tiger rank. Selects, not branches (goat or tiger is a coin toss to the
- * predictor), and no popcount (the build targets no POPCNT: a libgcc
- * call). O(occupied points). */
-static inline uint64_t bc_rank_masks(const Baghchal *b, uint32_t goats, uint32_t tigers) {
-    uint64_t gr = 0, tr = 0;
-    int kg = 0, kt = 0;
-    for (uint32_t m = goats | tigers; m != 0; m &= m - 1) {
-        int p = __builtin_ctz(m), goat = (int)(goats >> p & 1);
-        kg += goat;
-        kt += 1 - goat;
-        /* both read, one kept; p - kg + goat is in range for a goat too */
-        uint64_t add_g = b->binom[p][kg], add_t = b->binom[p - kg + goat][kt];
-        gr += goat ? add_g : 0;
-        tr += goat ? 0 : add_t;
-    }
-    return gr + b->binom[b->points][kg] * tr;
-}
-
-/* The image of the points m under symmetry s. */
-static inline uint32_t bc_image(const Baghchal *b, int s, uint32_t m) {
-    const uint32_t(*t)[256] = b->img[s];
-    return t[0][m & 255] | t[1][(m >> 8) & 255] | t[2][(m >> 16) & 255] | t[3][m >> 24];
-}
-
-/* Replaces the board (goats, tigers) with its least image in point order
- * (empty 0 < goat 1 < tiger 2 at the lowest point that differs); false
- * when the board is its own least image. O(symmetries). */
-static inline bool bc_least_masks(const Baghchal *b, uint32_t *goats, uint32_t *tigers) {
-    uint32_t bg = *goats, bt = *tigers;
-    bool moved = false;
-    for (int s = 1; s < b->nsyms; s++) {
-        uint32_t ig = bc_image(b, s, *goats), it = bc_image(b, s, *tigers);
-        uint32_t d = (ig ^ bg) | (it ^ bt), low = d & -d;
-        int vi = ((ig & low) != 0) + 2 * ((it & low) != 0);
-        int vb = ((bg & low) != 0) + 2 * ((bt & low) != 0);
-        if (vi < vb) {
-            bg = ig;
-            bt = it;
-            moved = true;
-        }
-    }
-    *goats = bg;
-    *tigers = bt;
-    return moved;
-}
 
 /* The position of rank 0 of the boards with `hand` goats in hand,
  * `captured` captured and player `turn` to move (0 for no such tier). */
@@ -779,9 +955,34 @@ static Position bc_base(const Baghchal *b, int hand, int captured, int turn) {
  * child tiers' rank-0 positions by kind of move (bc_expand_run). The
  * goats and tigers below each point are counted once, in one pass (no
  * popcount a child: see bc_rank_masks). */
+/* The child tiers of a fast-path run by kind of move: a placement, a
+ * tiger's slide, a capture, a goat's slide. base: the rank-0 positions;
+ * with `sym`, ibase and goats: the player's part of the index and the goats
+ * on the board (bc_index_masks). */
+typedef struct BcKids {
+    Position base[4];
+    uint64_t ibase[4];
+    int goats[4];
+} BcKids;
+
+/* A child (goats, tigers) of kind `kind` and rank r in its tier: with
+ * `sym` its canonical board's position, its index memoized (bc_memo_put). */
+static inline Position bc_fast_child(const Baghchal *b, bool sym, const BcKids *kids, int kind,
+                                     uint32_t goats, uint32_t tigers, uint64_t r) {
+    if (!sym) {
+        return kids->base[kind] + r;
+    }
+    if (bc_canonical_masks(b, &goats, &tigers)) {
+        r = bc_rank_masks(b, goats, tigers);
+    }
+    Position pos = kids->base[kind] + r;
+    bc_memo_put(b, pos, bc_index_masks(b, kids->ibase[kind], kids->goats[kind], goats, tigers));
+    return pos;
+}
+
 static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t, int turn,
                                    uint32_t goats, uint32_t tigers, uint32_t empty, uint64_t gr,
-                                   const Position base[4], Position *child) {
+                                   const BcKids *kids, Position *child) {
     const int np = b->points, on_board = b->goats - t->hand - t->captured;
     uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p */
     gb[0] = 0;
@@ -820,11 +1021,7 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             int i = __builtin_ctz(m), j = gb[i], q = tb[i];
             uint64_t r = pg[j] + b->binom[i][j + 1] + (pg1[on_board] - pg1[j]) +
                          mult * (pt[q] + (pt1[b->tigers] - pt1[q]));
-            uint32_t g2 = goats | UINT32_C(1) << i, t2 = tigers;
-            if (sym && bc_least_masks(b, &g2, &t2)) {
-                r = bc_rank_masks(b, g2, t2);
-            }
-            child[n++] = base[0] + r;
+            child[n++] = bc_fast_child(b, sym, kids, 0, goats | UINT32_C(1) << i, tigers, r);
         }
         return n;
     }
@@ -838,12 +1035,12 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             int to = b->line_to[from][l];
             uint32_t g2 = goats, t2 = tigers;
             uint64_t r;
-            Position at;
+            int kind;
             if ((empty >> to & 1) != 0) {
                 if (turn == 0) { /* a goat's slide */
                     g2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
                     r = bc_rank_masks(b, g2, t2);
-                    at = base[3];
+                    kind = 3;
                 } else { /* a tiger's slide: the goats stay, the tigers ranked */
                     t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
                     uint64_t tr = 0;
@@ -853,7 +1050,7 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
                         tr += b->binom[p - gb[p]][k];
                     }
                     r = gr + mult * tr;
-                    at = base[1];
+                    kind = 1;
                 }
             } else if (turn == 1 && (goats >> to & 1) != 0) {
                 int land = b->line_land[from][l];
@@ -884,14 +1081,11 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
                     tr += b->binom[p - gb[p] + (p > to)][k];
                 }
                 r = pg[j] + (pgm[on_board] - pgm[j + 1]) + mult_capture * tr;
-                at = base[2];
+                kind = 2;
             } else {
                 continue;
             }
-            if (sym && bc_least_masks(b, &g2, &t2)) {
-                r = bc_rank_masks(b, g2, t2);
-            }
-            child[n++] = at + r;
+            child[n++] = bc_fast_child(b, sym, kids, kind, g2, t2, r);
         }
     }
     return n;
@@ -903,24 +1097,37 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
     const BcTier *t = &b->tier[tier];
     const int np = b->points, on_board = b->goats - t->hand - t->captured;
     const uint32_t full = (UINT32_C(1) << np) - 1;
-    const uint64_t goat_sets = b->binom[np][on_board];
     const bool sym = g->symmetric, over = t->captured >= b->captures;
-    /* The children's rank-0 positions: a placement, a tiger's slide, a
-     * capture, a goat's slide. */
-    const Position base[4] = {
-        t->hand > 0 ? bc_base(b, t->hand - 1, t->captured, 1) : 0,
-        bc_base(b, t->hand, t->captured, 0),
-        t->captured < b->captures ? bc_base(b, t->hand, t->captured + 1, 0) : 0,
-        t->hand == 0 ? bc_base(b, 0, t->captured, 1) : 0,
-    };
+    /* The slots' order (bc_tier_first's, or with `sym` bc_index_of's): a
+     * low set stepped in colex order, carrying into a high part: the goats'
+     * set and the tigers' compressed set, or with `sym` the goats' set
+     * squeezed into the N - T points without a tiger and the tigers'
+     * class. */
+    const int low_n = sym ? np - b->tigers : np;
+    const uint32_t low_full = (UINT32_C(1) << low_n) - 1;
+    const uint64_t low_sets = b->binom[low_n][on_board];
+    const uint64_t half = sym ? t->index_boards : t->boards; /* a player's slots */
+    /* The child tiers: (hand, captured, player) by kind of move. */
+    const int kid_hand[4] = {t->hand - 1, t->hand, t->hand, 0};
+    const int kid_cap[4] = {t->captured, t->captured, t->captured + 1, t->captured};
+    const int kid_turn[4] = {1, 0, 0, 1};
+    const bool kid_is[4] = {t->hand > 0, true, t->captured < b->captures, t->hand == 0};
+    BcKids kids;
+    for (int k = 0; k < 4; k++) {
+        int id = kid_is[k] ? bc_tier_of_state(b, kid_hand[k], kid_cap[k], kid_turn[k]) : -1;
+        const BcTier *c = id >= 0 ? &b->tier[id] : NULL;
+        kids.base[k] = c != NULL ? bc_base(b, kid_hand[k], kid_cap[k], kid_turn[k]) : 0;
+        kids.ibase[k] = c != NULL && c->turn < 0 && kid_turn[k] ? c->index_boards : 0;
+        kids.goats[k] = c != NULL ? b->goats - c->hand - c->captured : 0;
+    }
     TierExpansion e;
     e.winby = 0;
     e.turn = 0;
     /* The board held: slot `at` (UINT64_MAX: none yet), the player to
-     * move, the goats' mask and rank, the tigers' compressed mask. */
-    uint64_t at = UINT64_MAX, gr = 0;
+     * move, the low set and its rank, the high part. */
+    uint64_t at = UINT64_MAX, lr = 0;
     int turn = 0;
-    uint32_t goats = 0, tc = 0;
+    uint32_t low = 0, high = 0;
     for (uint64_t w = lo / 64; w * 64 < hi; w++) {
         /* reach starts at word lo / 64 (game.h) */
         uint64_t bits = game_bits_in(reach[w - lo / 64], w, lo, hi);
@@ -928,36 +1135,52 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
             uint64_t i = w * 64 + (uint64_t)__builtin_ctzll(bits);
             STAT_INC(unhash);
             STAT_INC(primitive);
-            bool same_turn = t->turn >= 0 || (i >= t->boards) == (at >= t->boards);
+            bool same_turn = t->turn >= 0 || (i >= half) == (at >= half);
             if (at != UINT64_MAX && i - at <= BC_GAP_STEPS && same_turn) {
                 for (; at < i; at++) {
-                    uint32_t next = on_board > 0 ? bc_next_set(goats) : full + 1;
-                    if (next > full) { /* the goats wrap: the tigers' next set */
-                        goats = (UINT32_C(1) << on_board) - 1;
-                        gr = 0;
-                        tc = bc_next_set(tc);
+                    uint32_t next = on_board > 0 ? bc_next_set(low) : low_full + 1;
+                    if (next > low_full) { /* the low set wraps: the high part's next */
+                        low = (UINT32_C(1) << on_board) - 1;
+                        lr = 0;
+                        high = sym ? high + 1 : bc_next_set(high);
                     } else {
-                        goats = next;
-                        gr++;
+                        low = next;
+                        lr++;
                     }
                 }
             } else {
                 at = i;
-                turn = t->turn >= 0 ? t->turn : i >= t->boards;
-                uint64_t r = i - (t->turn < 0 && turn ? t->boards : 0);
-                gr = r % goat_sets;
-                goats = bc_unrank_set(b, gr, np, on_board);
-                tc = bc_unrank_set(b, r / goat_sets, np - on_board, b->tigers);
+                turn = t->turn >= 0 ? t->turn : i >= half;
+                uint64_t r = i - (t->turn < 0 && turn ? half : 0);
+                lr = r % low_sets;
+                low = bc_unrank_set(b, lr, low_n, on_board);
+                high = sym ? (uint32_t)(r / low_sets)
+                           : bc_unrank_set(b, r / low_sets, np - on_board, b->tigers);
             }
-            /* The tigers' points: bit k of tc puts a tiger on the k-th
-             * point without a goat. */
-            uint32_t tigers = 0, rest = tc;
-            for (uint32_t open = full & ~goats; rest != 0; rest >>= 1, open &= open - 1) {
-                tigers |= (rest & 1) != 0 ? open & -open : 0;
+            uint32_t goats, tigers;
+            uint64_t gr; /* the goats' colex rank among all points */
+            Position pos;
+            if (sym) {
+                tigers = b->class_rep[high];
+                goats = bc_spread(low, tigers);
+                gr = bc_colex(b, goats);
+                pos = t->first + (t->turn < 0 && turn ? t->boards : 0) +
+                      bc_rank_masks(b, goats, tigers);
+            } else {
+                /* The tigers' points: bit k of the high part puts a tiger
+                 * on the k-th point without a goat. */
+                goats = low;
+                gr = lr;
+                tigers = 0;
+                uint32_t rest = high;
+                for (uint32_t open = full & ~goats; rest != 0; rest >>= 1, open &= open - 1) {
+                    tigers |= (rest & 1) != 0 ? open & -open : 0;
+                }
+                pos = t->first + i;
             }
             e.n = over ? 0
                        : bc_fast_children(b, sym, t, turn, goats, tigers, full & ~(goats | tigers),
-                                          gr, base, e.child);
+                                          gr, &kids, e.child);
             e.primitive = e.n == 0 ? VALUE_LOSE : VALUE_UNDECIDED;
             if (e.n > 0) {
                 /* per child, the stateless path's counts: one hash and
@@ -967,7 +1190,7 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
                 STAT_ADD(hash, (sym ? 2u : 1u) * (uint64_t)e.n);
                 STAT_ADD(do_move, e.n);
             }
-            visit(ctx, i, t->first + i, &e);
+            visit(ctx, i, pos, &e);
         }
     }
 }
@@ -978,6 +1201,22 @@ static const TierOps bc_tiers = {
     .tier_of = bc_tier_of,
     .children = bc_tier_children,
     .first = bc_tier_first,
+    .loopy = bc_tier_loopy,
+    .name = bc_tier_name,
+    .legal = bc_tier_legal,
+    .parents_in = bc_tier_parents_in,
+    .expand_run = bc_expand_run,
+};
+
+/* With `sym`: the index by classes instead of the hash's slots (the fast
+ * path walks it). */
+static const TierOps bc_tiers_sym = {
+    .count = bc_tier_count,
+    .size = bc_index_size,
+    .tier_of = bc_tier_of,
+    .children = bc_tier_children,
+    .index_of = bc_index_of,
+    .position_at = bc_position_at,
     .loopy = bc_tier_loopy,
     .name = bc_tier_name,
     .legal = bc_tier_legal,
@@ -1014,6 +1253,8 @@ static ErrCode bc_add_tier(Baghchal *b, int hand, int captured, int turn, Error 
     }
     t->boards = b->hash.multi[t->tuple];
     t->size = turn < 0 ? 2 * t->boards : t->boards;
+    t->index_boards = b->nclass * b->binom[b->points - b->tigers][counts[1]];
+    t->index_size = turn < 0 ? 2 * t->index_boards : t->index_boards;
     t->first = b->ntiers == 0 ? 0 : b->tier[b->ntiers - 1].first + b->tier[b->ntiers - 1].size;
     if (turn < 0) {
         b->tier_id[hand][captured][0] = b->tier_id[hand][captured][1] = (int16_t)b->ntiers;
@@ -1022,6 +1263,32 @@ static ErrCode bc_add_tier(Baghchal *b, int hand, int captured, int turn, Error 
     }
     b->ntiers++;
     return ERR_OK;
+}
+
+/* The classes of tiger sets under the symmetries (Baghchal.class_of,
+ * class_rep, rep_syms): the T-sets in colex order (Gosper's step gives the
+ * masks in increasing order, which is colex order), a set its class's
+ * representative when no image is smaller. At most C(25, 4) = 12,650 sets
+ * times the 8 symmetries. */
+static void bc_classes(Baghchal *b) {
+    uint64_t sets = b->binom[b->points][b->tigers];
+    uint32_t x = (UINT32_C(1) << b->tigers) - 1;
+    b->nclass = 0;
+    for (uint64_t r = 0; r < sets; r++, x = r < sets ? bc_next_set(x) : x) {
+        uint32_t least = x;
+        for (int s = 0; s < b->nsyms; s++) {
+            uint32_t y = bc_image(b, s, x);
+            least = y < least ? y : least;
+        }
+        b->rep_syms[r] = 0;
+        for (int s = 0; s < b->nsyms; s++) {
+            b->rep_syms[r] |= (uint8_t)((bc_image(b, s, x) == least) << s);
+        }
+        b->class_of[r] = least == x ? (uint16_t)b->nclass : BC_NO_CLASS;
+        if (least == x) {
+            b->class_rep[b->nclass++] = x;
+        }
+    }
 }
 
 static ErrCode bc_init(Baghchal *b, Error *err) {
@@ -1087,6 +1354,7 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
             }
         }
     }
+    bc_classes(b);
     const int min[3] = {0, 0, b->tigers};
     const int max[3] = {b->points, b->goats, b->tigers};
     ErrCode rc = generic_init(&b->hash, b->points, 3, min, max, 1, NULL, NULL, err);
@@ -1162,7 +1430,7 @@ static ErrCode bc_create(Game *g, Error *err) {
     int max_parents = 16 * tigers > 5 * free_points ? 16 * tigers : 5 * free_points;
     g->self = b;
     g->ops = &bc_ops;
-    g->tiers = &bc_tiers;
+    g->tiers = g->symmetric ? &bc_tiers_sym : &bc_tiers;
     g->num_positions = last->first + last->size;
     g->initial = bc_hash(b, &start);
     g->max_moves = max_moves > slides ? max_moves : slides;

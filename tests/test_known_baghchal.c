@@ -23,9 +23,10 @@
  *
  * The speed work of 2026-11-26 (games/baghchal.c: the decoding cache, the
  * canonical board found image by image, the jump table) is checked against
- * code that shares none of it: the canonical board against the least text
- * of the board's images, computed here from the transforms of the square
- * written out by (row, column) and the parity rule of the diagonals; the
+ * code that shares none of it: the canonical board against the image
+ * chosen here (least tiger set, then least goat set, as masks; until
+ * 2026-11-27 the least text) from the transforms of the square written
+ * out by (row, column) and the parity rule of the diagonals; the
  * cache against the module with the cache off (baghchal_test_nocache),
  * position by position, on random games of 5x5 and by whole databases on
  * the small boards, with two variants interleaved so that one's cached
@@ -40,7 +41,14 @@
  * The sliding phase alone (tier:sector of the tier (0, 0)): every position
  * retro reaches from the start and the sector holds has retro's record, and
  * each sliding tier holds exactly the slots whose text parse() accepts and
- * (with `sym`) whose board is the least text of its images.
+ * (with `sym`) whose board is its canonical image (least_image).
+ *
+ * The index by classes (`sym`, 2026-11-27): each tier's size against
+ * Burnside's count of the tiger sets (computed here from the geometry, as
+ * scripts/baghchal/burnside.awk does), every slot's round trip, the
+ * canonical slots against Burnside's count of the boards, every canonical
+ * position's slot; and the sym databases' records against the plain ones'
+ * position by position, by retro, tier and tier:sector.
  */
 #include "tests/testutil.h"
 
@@ -242,12 +250,23 @@ static int variant_int(const Game *g, const char *name) {
     return atoi(at + strlen(key));
 }
 
-/* The least text of the images of the board text[0..n*n) under the
- * square's 8 transforms, written out by (row, column); with diagonals only
- * those that keep the parity of row + column at every point. The board's
- * symbols sort '-' < 'G' < 'T', the module's point values 0 < 1 < 2, so this
- * is the module's "least image in point order". Writes the n * n points to
- * out (no terminator). */
+/* The set of the points of text[0..np) that hold `piece`, as a mask (bit
+ * i: point i). */
+static uint32_t text_mask(const char *text, int np, char piece) {
+    uint32_t m = 0;
+    for (int i = 0; i < np; i++) {
+        m |= (uint32_t)(text[i] == piece) << i;
+    }
+    return m;
+}
+
+/* The canonical image of the board text[0..n*n) under the square's 8
+ * transforms, written out by (row, column); with diagonals only those that
+ * keep the parity of row + column at every point: of the images, the one
+ * whose tiger set, as a mask (bit i: point i), is least, and of those the
+ * one whose goat set is least (games/baghchal.c's canonical board, which
+ * the index by classes needs: the tigers their class's representative).
+ * Writes the n * n points to out (no terminator). */
 static void least_image(const Game *g, const char *text, char *out) {
     int n = variant_int(g, "n"), m = n - 1;
     bool diag = variant_int(g, "diag") != 0;
@@ -269,14 +288,15 @@ static void least_image(const Game *g, const char *text, char *out) {
                 img[r2 * n + c2] = board[r * n + c];
             }
         }
-        if (keeps && memcmp(img, out, (size_t)np) < 0) {
+        uint32_t it = text_mask(img, np, 'T'), ot = text_mask(out, np, 'T');
+        if (keeps && (it < ot || (it == ot && text_mask(img, np, 'G') < text_mask(out, np, 'G')))) {
             memcpy(out, img, (size_t)np);
         }
     }
 }
 
-/* The position of p's board replaced by its least image (same player and
- * counts), by text. */
+/* The position of p's board replaced by its canonical image (same player
+ * and counts), by text. */
 static Position text_canonical(const Game *g, Position p) {
     char text[GAME_TEXT_MAX];
     g->ops->format(g, p, text, sizeof text);
@@ -316,7 +336,7 @@ static void assert_said_same(const Game *g, Position p, const Said *a, const Sai
 }
 
 /* Random games (placement, then sliding) on sym variants, 5x5 among them:
- * at every position the canonical board is the least text of its images,
+ * at every position the canonical board is least_image's,
  * and the module says the same with its cache off. */
 static void canonical_and_cache_on_random_games(void **state) {
     (void)state;
@@ -338,7 +358,7 @@ static void canonical_and_cache_on_random_games(void **state) {
                 if (on.canon != text_canonical(g, p)) {
                     char text[GAME_TEXT_MAX];
                     g->ops->format(g, p, text, sizeof text);
-                    fail_msg("%s %s: canonical is not the least image", g->variant, text);
+                    fail_msg("%s %s: canonical is not the reference's image", g->variant, text);
                 }
                 if (on.n == 0) {
                     break;
@@ -404,7 +424,8 @@ static void cache_keeps_databases(void **state) {
  * the last captures + 1 tiers (games/baghchal.c's layout). Every position
  * that retro reaches from the start and the sector holds has retro's
  * record; each sliding tier holds exactly the slots whose text parse()
- * accepts and, with sym, whose board is its least image (text_canonical);
+ * accepts and, with sym, whose board is its canonical image
+ * (text_canonical);
  * the sector's own counts add up. */
 static void sliding_phase_sector(void **state) {
     (void)state;
@@ -415,7 +436,6 @@ static void sliding_phase_sector(void **state) {
     for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
         Game *g = test_game(specs[v]);
         int slide = g->tiers->count(g) - (variant_int(g, "captures") + 1);
-        Position first = g->tiers->first(g, slide);
         SolveResult retro, sector;
         test_solve("retro", g, &retro);
         char opts[32];
@@ -428,7 +448,7 @@ static void sliding_phase_sector(void **state) {
         uint64_t shared = 0, held = 0, own = 0, expected = 0, expected_own = 0;
         for (Position p = 0; p < g->num_positions; p++) {
             uint32_t r = db_peek(&retro.db, p), w = db_peek(&sector.db, p);
-            if (p < first) {
+            if (g->tiers->tier_of(g, p) < slide) {
                 assert_int_equal(w, DB_UNREACHED); /* no placement tier */
                 continue;
             }
@@ -491,7 +511,14 @@ static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *
     }
     f->next = i + 1;
     f->visited++;
-    assert_int_equal(pos, g->tiers->first(g, f->tier) + i);
+    /* with `sym` the index by classes: its slot's board */
+    Position slot = g->tiers->first != NULL ? g->tiers->first(g, f->tier) + i
+                                            : g->tiers->position_at(g, f->tier, i);
+    if (pos != slot) {
+        fail_msg("%s tier %d: the fast path gives slot %" PRIu64 " position %" PRIu64
+                 ", not %" PRIu64,
+                 g->variant, f->tier, i, pos, slot);
+    }
     TierExpansion ref;
     solver_expand(g, NULL, NULL, pos, &ref);
     stats_thread_collect(&f->generic);
@@ -572,6 +599,228 @@ static void fast_path_matches_stateless(void **state) {
     }
 }
 
+/* ------------------------------------------------- the index by classes */
+
+/* Burnside's count of the boards of `tigers` tigers and `goats` goats on
+ * the n x n board up to the symmetries that keep its lines, from the
+ * geometry alone, as scripts/baghchal/burnside.awk counts them (none of
+ * games/baghchal.c's tables): the square's 8 transforms by (row, column) as
+ * least_image writes them, with diagonals only those that keep the parity
+ * of row + column; a transform fixes a board iff each of its cycles of
+ * points is all empty, all tigers or all goats; classes = the mean over the
+ * symmetries of the boards each fixes. goats = 0: the classes of tiger
+ * sets. */
+static uint64_t burnside(int n, bool diag, int tigers, int goats) {
+    int m = n - 1, np = n * n, nsyms = 0;
+    uint64_t total = 0;
+    for (int t = 0; t < 8; t++) {
+        int perm[25];
+        bool keeps = true;
+        for (int r = 0; r < n; r++) {
+            for (int c = 0; c < n; c++) {
+                const int to_r[8] = {r, c, m - r, m - c, r, m - r, c, m - c};
+                const int to_c[8] = {c, m - r, m - c, r, m - c, c, r, m - r};
+                perm[r * n + c] = to_r[t] * n + to_c[t];
+                keeps = keeps && (!diag || (r + c) % 2 == (to_r[t] + to_c[t]) % 2);
+            }
+        }
+        if (!keeps) {
+            continue;
+        }
+        nsyms++;
+        /* fix[i][j]: fillings of the cycles so far with i tigers, j goats */
+        uint64_t fix[5][26] = {{0}};
+        fix[0][0] = 1;
+        bool seen[25] = {false};
+        for (int p = 0; p < np; p++) {
+            int len = 0;
+            for (int q = p; !seen[q]; q = perm[q]) {
+                seen[q] = true;
+                len++;
+            }
+            for (int i = tigers; i >= 0 && len > 0; i--) {
+                for (int j = goats; j >= 0; j--) {
+                    fix[i][j] +=
+                        (i >= len ? fix[i - len][j] : 0) + (j >= len ? fix[i][j - len] : 0);
+                }
+            }
+        }
+        total += fix[tigers][goats];
+    }
+    assert_int_equal(total % (uint64_t)nsyms, 0);
+    return total / (uint64_t)nsyms;
+}
+
+static uint64_t binom(int a, int k) {
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++) {
+        r = r * (uint64_t)(a - k + i) / (uint64_t)i;
+    }
+    return r;
+}
+
+/* A tier's counts from its name (TierOps.name: "hand12-cap0-G",
+ * "slide-cap2"): goats in hand, captured, the player to move (-1: the
+ * sliding phase, both). */
+static void tier_counts(const Game *g, int t, int *hand, int *cap, int *turn) {
+    char name[GAME_TIER_NAME_MAX], who = 0;
+    game_tier_name(g, t, name, sizeof name);
+    if (sscanf(name, "slide-cap%d", cap) == 1) {
+        *hand = 0;
+        *turn = -1;
+        return;
+    }
+    assert_int_equal(sscanf(name, "hand%d-cap%d-%c", hand, cap, &who), 3);
+    *turn = who == 'T';
+}
+
+/* With `sym` the tier solver indexes a tier by classes (games/baghchal.c,
+ * bc_index_of): classes(T) x C(N - T, b) slots a player, classes(T) being
+ * Burnside's count of the tiger sets alone; every slot's position lies in
+ * the tier and indexes back to the slot; the slots that tier:sector solves
+ * (legal and canonical) are one board per class and player: Burnside's
+ * count of the boards, once a player who can be to move (not the tigers
+ * before the first goat or after the last capture); and every canonical
+ * position of the tier's hash slots (from the twin variant without `sym`,
+ * whose hash is the same) has a slot that leads back to it. Every tier of
+ * 3x3 and 4x4 (8 symmetries, and 4 with diagonals), all slots of the
+ * small ones; 5x5's tiers' sizes, and its tiers of no capture and up
+ * to one goat on the board (two when heavy tests run) slot by slot. The Burnside count is tied to
+ * scripts/baghchal/burnside.awk's by figures it printed (docs/games.md). */
+static void sym_index_by_burnside(void **state) {
+    (void)state;
+    assert_int_equal(2 * burnside(5, true, 4, 20), 66962);
+    assert_int_equal(2 * burnside(5, true, 4, 16), 64376340);
+    assert_int_equal(2 * burnside(4, false, 4, 12), 504);
+    static const char *const specs[] = {"baghchal:n=3",
+                                        "baghchal:n=4,goats=3,captures=2",
+                                        "baghchal:n=4,goats=3,captures=2,diag=1",
+                                        "baghchal:n=4,tigers=3,goats=3,captures=2,diag=1",
+                                        "baghchal:n=4,tigers=2,goats=3,captures=2",
+                                        "baghchal"};
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        char symspec[96];
+        snprintf(symspec, sizeof symspec, "%s%s", specs[v],
+                 strchr(specs[v], ':') ? ",sym" : ":sym");
+        Game *g = test_game(specs[v]), *gs = test_game(symspec);
+        int n = variant_int(g, "n"), tigers = variant_int(g, "tigers");
+        int goats = variant_int(g, "goats"), captures = variant_int(g, "captures");
+        bool diag = variant_int(g, "diag") != 0;
+        assert_null(gs->tiers->first);
+        assert_int_equal(gs->tiers->count(gs), g->tiers->count(g));
+        uint64_t classes = burnside(n, diag, tigers, 0);
+        for (int t = 0; t < gs->tiers->count(gs); t++) {
+            int hand, cap, turn;
+            tier_counts(gs, t, &hand, &cap, &turn);
+            int b = goats - hand - cap, players = turn < 0 ? 2 : 1;
+            uint64_t size = gs->tiers->size(gs, t);
+            assert_int_equal(size, (uint64_t)players * classes * binom(n * n - tigers, b));
+            bool five_small = n == 5 && cap == 0 && (b <= 1 || (b == 2 && test_heavy_enabled()));
+            if (n == 5 && !five_small) {
+                continue;
+            }
+            uint64_t canonical = 0;
+            for (uint64_t i = 0; i < size; i++) {
+                Position p = gs->tiers->position_at(gs, t, i);
+                assert_int_equal(gs->tiers->tier_of(gs, p), t);
+                if (gs->tiers->index_of(gs, p) != i) {
+                    fail_msg("%s tier %d: slot %" PRIu64 " indexes back to %" PRIu64, symspec, t, i,
+                             gs->tiers->index_of(gs, p));
+                }
+                canonical += gs->tiers->legal(gs, t, p) && game_canonical(gs, p) == p;
+            }
+            int legal_players = turn < 0 ? 2 - (cap == captures) : turn == 0 || hand < goats;
+            legal_players = turn == 1 && cap == captures ? 0 : legal_players;
+            uint64_t want = (uint64_t)legal_players * burnside(n, diag, tigers, b);
+            if (canonical != want) {
+                fail_msg("%s tier %d: %" PRIu64 " canonical slots, Burnside %" PRIu64, symspec, t,
+                         canonical, want);
+            }
+            /* every canonical position of the hash's slots has its slot */
+            Position first = g->tiers->first(g, t);
+            uint64_t found = 0;
+            for (Position p = first; p < first + g->tiers->size(g, t); p++) {
+                if (!g->tiers->legal(g, t, p) || game_canonical(gs, p) != p) {
+                    continue;
+                }
+                uint64_t i = gs->tiers->index_of(gs, p);
+                assert_true(i < size);
+                assert_true(gs->tiers->position_at(gs, t, i) == p);
+                found++;
+            }
+            assert_int_equal(found, want);
+        }
+        game_destroy(g);
+        game_destroy(gs);
+    }
+}
+
+/* The record of every position a plain database holds is the record of
+ * its canonical position in the sym database, and the sym database holds
+ * canonical positions only: `sym` changes the index, not the values. By
+ * retro and tier over the whole game, and by tier:sector over the sliding
+ * tiers, on 3x3, 4x4 (8 and 4 symmetries) and 5x5 with two tigers. */
+static void sym_values_equal_plain(void **state) {
+    (void)state;
+    static const char *const specs[] = {"baghchal:n=3", "baghchal:n=4,tigers=2,goats=4,captures=2",
+                                        "baghchal:n=4,tigers=3,goats=3,captures=2,diag=1",
+                                        "baghchal:n=5,tigers=2,goats=2,captures=1"};
+    for (size_t v = 0; v < sizeof specs / sizeof specs[0]; v++) {
+        char symspec[96];
+        snprintf(symspec, sizeof symspec, "%s,sym", specs[v]);
+        Game *g = test_game(specs[v]), *gs = test_game(symspec);
+        int slide = g->tiers->count(g) - (variant_int(g, "captures") + 1);
+        for (int run = 0; run < 3; run++) {
+            SolveResult a, s;
+            Error err = {0};
+            if (run == 0) {
+                test_solve("retro", g, &a);
+                test_solve("retro", gs, &s);
+            } else if (run == 1) {
+                test_solve("tier", g, &a);
+                test_solve("tier", gs, &s);
+            } else {
+                char opts[32];
+                snprintf(opts, sizeof opts, "sector=%d", slide);
+                if (test_run_tier(g, opts, 2, NULL, &a, &err) != ERR_OK ||
+                    test_run_tier(gs, opts, 2, NULL, &s, &err) != ERR_OK) {
+                    fail_msg("%s tier:%s: %s", symspec, opts, err.msg);
+                }
+            }
+            assert_true(a.has_db && s.has_db);
+            uint64_t held = 0, held_sym = 0;
+            for (Position p = 0; p < g->num_positions; p++) {
+                uint32_t r = db_peek(&a.db, p), rs = db_peek(&s.db, p);
+                if (rs != DB_UNREACHED) {
+                    held_sym++;
+                    assert_true(game_canonical(gs, p) == p);
+                }
+                if (r == DB_UNREACHED) {
+                    continue;
+                }
+                held++;
+                uint32_t want = db_peek(&s.db, game_canonical(gs, p));
+                if (want != r) {
+                    char text[GAME_TEXT_MAX];
+                    g->ops->format(g, p, text, sizeof text);
+                    fail_msg("%s run %d: %s has %u, its canonical position %u", symspec, run, text,
+                             r, want);
+                }
+            }
+            assert_true(held > 0 && held_sym > 0 && held_sym < held);
+            if (run == 2) {
+                assert_int_equal(test_extra(&s, "sector_wins") + test_extra(&s, "sector_losses") +
+                                     test_extra(&s, "sector_draws"),
+                                 test_extra(&s, "sector_positions"));
+            }
+            solve_result_free(&a);
+            solve_result_free(&s);
+        }
+        game_destroy(g);
+        game_destroy(gs);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(placement),
@@ -586,6 +835,8 @@ int main(void) {
         cmocka_unit_test(cache_keeps_databases),
         cmocka_unit_test(sliding_phase_sector),
         cmocka_unit_test(fast_path_matches_stateless),
+        cmocka_unit_test(sym_index_by_burnside),
+        cmocka_unit_test(sym_values_equal_plain),
     };
     return cmocka_run_group_tests_name("known figures: bagh chal", tests, NULL, NULL);
 }
