@@ -24,7 +24,11 @@
  * child's record is read through a per-thread set-associative LRU cache of
  * tier:blocks,cache=N decompressed file blocks (dbstore_block_read: one
  * pread, its checksum, one zstd decompression) and folded (core/value.h);
- * the part goes to the writer. The children of consecutive positions of a
+ * the part goes to the writer. A part's chunks go to the threads in guided
+ * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
+ * that each thread follows its own streams of child indices instead of
+ * reading the blocks the other thread's chunk just read into its own
+ * cache. The children of consecutive positions of a
  * block lie in a few runs of consecutive child indices (Connect Four: one
  * per open column), so the cache misses about once per child file block
  * and stream. The totals, the root and each tier's checksum (the chained
