@@ -618,7 +618,8 @@ static int plan_game(const Game *g, const Plan *p) {
         /* tier:blocks, one process (solvers/tier/blocks.c): the tier
          * graph's model for parts of --part records (default 2^25) */
         TierBlocksMemory bm;
-        tier_graph_blocks_memory(&gr, width, (uint64_t)p->part, p->threads, &bm);
+        tier_graph_blocks_memory(&gr, width, (uint64_t)p->part, p->threads,
+                                 TIER_BLOCKS_CACHE_DEFAULT, &bm);
         printf("            tier:blocks (one process): %s: whole bitmaps of the child tiers "
                "marked %s + bitmap slices %s + 3 parts of %" PRIu64
                " records %s + caches %s + child block indexes %s + the rest %.3g MiB (%" PRIu64

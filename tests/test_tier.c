@@ -643,6 +643,27 @@ static void blocks_matches(void **state) {
         solve_result_free(&other);
         test_remove_dir(dir);
     }
+    /* the cache of child file blocks (blocks.c child_raw) at its least,
+     * one set of 4 (every look-up in the one set: the LRU order turned
+     * and a block evicted at almost every step), and one of 64 sets, each
+     * on 2 threads handed the chunks one at a time (dynamic) and in
+     * guided runs: the same records, and the small cache reads more
+     * blocks than the large one (it evicts) */
+    const char *caches[] = {"cache=4", "cache=5,dynamic", "cache=256,dynamic", "cache=256"};
+    double reads[4];
+    for (int k = 0; k < 4; k++) {
+        char opt[128];
+        snprintf(opt, sizeof opt, "%s,%s", c->parts[0], caches[k]);
+        dir = make_dir();
+        solve_ok(g, opt, 2, dir, &other);
+        blocks_same_totals(&window, &other);
+        reads[k] = test_extra(&other, "blocks_child_blocks_read");
+        assert_int_equal(test_extra(&other, "blocks_parts_solved"),
+                         test_extra(&other, "blocks_parts"));
+        solve_result_free(&other);
+        test_remove_dir(dir);
+    }
+    assert_true(reads[0] > reads[3] && reads[1] > reads[2] && reads[3] > 0);
     solve_result_free(&blocks);
     solve_result_free(&window);
     solve_result_free(&whole);
@@ -718,10 +739,21 @@ static void blocks_parts(void **state) {
         }
     }
     TierBlocksMemory m;
-    tier_graph_blocks_memory(&gr, 1, 1000, 2, &m);
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, 4096, &m);
     assert_true(m.largest_part <= 1000);
     assert_int_equal(m.parts, 3 * m.largest_part);
-    assert_int_equal(m.caches, 2 * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES);
+    /* 4096 blocks a thread, each 4 KiB of records and 64 bytes of entry */
+    assert_int_equal(m.caches, 2 * 4096 * (4096 + 64));
+    /* the cache's size: rounded down to a power of two, at least 4 (ways) */
+    TierBlocksMemory m2;
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, 6000, &m2);
+    assert_int_equal(m2.caches, m.caches);
+    assert_int_equal(m2.total, m.total);
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, 1, &m2);
+    assert_int_equal(m2.caches, 2 * 4 * (4096 + 64));
+    assert_int_equal(tier_graph_cache_blocks(8191), 4096);
+    assert_int_equal(tier_graph_cache_blocks(8192), 8192);
+    assert_int_equal(tier_graph_cache_blocks(5), 4);
     /* the forward pass holds whole only tier n + 1's bitmap while tier n
      * is walked by slices (a chain; tier 0, without a parent, its own):
      * the largest tier's, and a slice of at most a part's words */

@@ -21,10 +21,14 @@
  * checked record by record against the bitmaps, else its reachable
  * positions are expanded (the game's fast path TierOps.expand_run or the
  * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
- * child's record is read through a per-thread direct-mapped cache of
- * TIER_BLOCKS_CACHE decompressed file blocks (dbstore_block_read: one
+ * child's record is read through a per-thread set-associative LRU cache of
+ * tier:blocks,cache=N decompressed file blocks (dbstore_block_read: one
  * pread, its checksum, one zstd decompression) and folded (core/value.h);
- * the part goes to the writer. The children of consecutive positions of a
+ * the part goes to the writer. A part's chunks go to the threads in guided
+ * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
+ * that each thread follows its own streams of child indices instead of
+ * reading the blocks the other thread's chunk just read into its own
+ * cache. The children of consecutive positions of a
  * block lie in a few runs of consecutive child indices (Connect Four: one
  * per open column), so the cache misses about once per child file block
  * and stream. The totals, the root and each tier's checksum (the chained
@@ -77,7 +81,8 @@
 
 /* ------------------------------------------------------------ planning */
 
-ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating) {
+ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, uint64_t cache, bool guided,
+                         bool estimating) {
     if (!on) {
         return ERR_OK;
     }
@@ -112,7 +117,9 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating) 
     b->target = part;
     b->busy = -1;
     b->rf_tier = -1;
-    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, &b->mem);
+    b->cache_blocks = tier_graph_cache_blocks(cache);
+    b->guided = guided;
+    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, b->cache_blocks, &b->mem);
     b->first = mem_calloc((size_t)s->gr.ntiers + 1, sizeof *b->first, "tier:blocks", s->err);
     b->part = mem_calloc((size_t)b->mem.nparts, sizeof *b->part, "tier:blocks", s->err);
     if (b->first == NULL || b->part == NULL) {
@@ -283,42 +290,68 @@ static BlockPart *find_part(TierBlocks *b, int ct, uint64_t ci) {
     return &b->part[lo];
 }
 
+/* Child tier ct's file block holding local index ci, read and
+ * decompressed into entry e; false (the failure recorded) when its file
+ * cannot be read. */
+static bool block_fill(TierSolve *s, BlockCache *c, BlockCacheEntry *e, int ct, uint64_t ci) {
+    BlockPart *p = find_part(s->blocks, ct, ci);
+    Error err;
+    e->tier = -1;
+    if (p->f == NULL || ci >= p->hi) {
+        tier_fail(s, ERR_INTERNAL, "tier:blocks: tier %d's part holding %" PRIu64 " is not open",
+                  ct, ci);
+        return false;
+    }
+    uint64_t k = (ci - p->lo) / p->f->block_records;
+    if (dbstore_block_bytes(p->f, k) > DBSTORE_BLOCK_BYTES) {
+        tier_fail(s, ERR_INTERNAL, "%s: a block larger than the cache's", p->f->path);
+        return false;
+    }
+    if (dbstore_block_read(p->f, k, c->dctx, e->data, &err) != ERR_OK) {
+        tier_fail(s, err.code, "%s", err.msg);
+        return false;
+    }
+    c->misses++;
+    e->tier = ct;
+    e->lo = p->lo + k * p->f->block_records;
+    e->hi = e->lo + dbstore_block_bytes(p->f, k) / s->width;
+    return true;
+}
+
 /* The record of local index ci of child tier ct, through the thread's
- * cache; false (the failure recorded) when its file cannot be read. */
+ * cache: the set of its file block (a hash of the block's number and the
+ * tier), searched most recent first; a hit moves its entry to the front,
+ * a miss reads the block into the least recent entry, then the front. So
+ * a set holds the TIER_BLOCKS_WAYS blocks used last among those hashed
+ * to it (the direct-mapped cache before evicted a block as soon as
+ * another one hashed to its slot). False (the failure recorded) when a
+ * file cannot be read. */
 _Static_assert(DBSTORE_BLOCK_BYTES % 2 == 0, "a record of 1 or 2 bytes divides a file block");
+_Static_assert(sizeof(BlockCacheEntry) <= TIER_BLOCKS_ENTRY_BYTES, "the memory model's entry");
 static inline bool child_raw(TierSolve *s, BlockCache *c, int ct, uint64_t ci, uint32_t *raw) {
     /* ci / (DBSTORE_BLOCK_BYTES / width), exact for a width dividing the
      * block's bytes (1 or 2), and a shift: a division by a run-time value
      * here was a third of the visit's time (perf, 5x5) */
     uint64_t key = ci * (uint64_t)s->width / DBSTORE_BLOCK_BYTES;
-    unsigned slot =
-        (unsigned)((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 32) % TIER_BLOCKS_CACHE;
-    BlockCacheEntry *e = &c->e[slot];
-    unsigned char *data = c->data + (size_t)slot * DBSTORE_BLOCK_BYTES;
-    if (e->tier != ct || ci - e->lo >= e->hi - e->lo) {
-        BlockPart *p = find_part(s->blocks, ct, ci);
-        Error err;
-        if (p->f == NULL || ci >= p->hi) {
-            tier_fail(s, ERR_INTERNAL,
-                      "tier:blocks: tier %d's part holding %" PRIu64 " is not open", ct, ci);
-            return false;
-        }
-        uint64_t k = (ci - p->lo) / p->f->block_records;
-        e->tier = -1;
-        if (dbstore_block_bytes(p->f, k) > DBSTORE_BLOCK_BYTES) {
-            tier_fail(s, ERR_INTERNAL, "%s: a block larger than the cache's", p->f->path);
-            return false;
-        }
-        if (dbstore_block_read(p->f, k, c->dctx, data, &err) != ERR_OK) {
-            tier_fail(s, err.code, "%s", err.msg);
-            return false;
-        }
-        c->misses++;
-        e->tier = ct;
-        e->lo = p->lo + k * p->f->block_records;
-        e->hi = e->lo + dbstore_block_bytes(p->f, k) / s->width;
+    uint64_t set = ((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 32) & c->set_mask;
+    BlockCacheEntry *e = &c->e[set * TIER_BLOCKS_WAYS];
+    int w = 0;
+    while (w < TIER_BLOCKS_WAYS && (e[w].tier != ct || ci - e[w].lo >= e[w].hi - e[w].lo)) {
+        w++;
     }
-    uint64_t j = ci - e->lo;
+    if (w > 0) { /* not the front: to the front, the ones before it one back */
+        int at = w == TIER_BLOCKS_WAYS ? w - 1 : w; /* a miss takes the least recent */
+        BlockCacheEntry hit = e[at];
+        for (; at > 0; at--) {
+            e[at] = e[at - 1];
+        }
+        e[0] = hit;
+        if (w == TIER_BLOCKS_WAYS && !block_fill(s, c, &e[0], ct, ci)) {
+            return false;
+        }
+    }
+    const unsigned char *data = e[0].data;
+    uint64_t j = ci - e[0].lo;
     if (s->width == 1) {
         *raw = data[j];
     } else {
@@ -669,8 +702,10 @@ static ErrCode do_part(TierSolve *s, int t, int k, DbSummary *sum, bool *solved,
         memset(rec, 0, (size_t)(b->cur.size * b->cur.width));
         if (reached > 0) { /* a team when the part has parallel_min or more */
             bool team = reached >= s->parallel_min && s->threads > 1;
+            s->guided = b->guided;
             b->tier_done +=
                 tier_walk_span(s, t, "solve", solve_position, team, p->lo, p->hi, b->tier_done);
+            s->guided = false;
         }
         rc = tier_failed(s) ? s->err->code : ERR_OK;
         if (rc == ERR_OK) {
@@ -771,12 +806,15 @@ static ErrCode caches_create(TierSolve *s) {
     }
     for (int i = 0; i < s->threads; i++) {
         BlockCache *c = &b->cache[i];
-        for (int j = 0; j < TIER_BLOCKS_CACHE; j++) {
-            c->e[j].tier = -1;
-        }
-        c->data = malloc((size_t)TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES);
+        uint64_t n = b->cache_blocks;
+        c->set_mask = n / TIER_BLOCKS_WAYS - 1;
+        c->e = malloc((size_t)n * sizeof *c->e);
+        c->data = malloc((size_t)n * DBSTORE_BLOCK_BYTES);
         c->dctx = dbstore_dctx_new();
-        if (c->data == NULL || c->dctx == NULL) {
+        for (uint64_t j = 0; j < n && c->e != NULL && c->data != NULL; j++) {
+            c->e[j] = (BlockCacheEntry){.tier = -1, .data = c->data + j * DBSTORE_BLOCK_BYTES};
+        }
+        if (c->e == NULL || c->data == NULL || c->dctx == NULL) {
             return error_set(s->err, ERR_MEMORY, "cannot allocate tier:blocks' caches");
         }
     }
@@ -903,7 +941,8 @@ uint64_t tier_blocks_estimate(const TierSolve *s, uint64_t budget, double reacha
     } else if (!s->gr.tier_major || s->winby) {
         return 0; /* a mode this game cannot use */
     } else {
-        tier_graph_blocks_memory(&s->gr, s->width, TIER_BLOCKS_PART_DEFAULT, s->threads, &mm);
+        tier_graph_blocks_memory(&s->gr, s->width, TIER_BLOCKS_PART_DEFAULT, s->threads,
+                                 TIER_BLOCKS_CACHE_DEFAULT, &mm);
     }
     for (int t = 0; t < s->gr.ntiers; t++) {
         if (s->gr.node[t].loopy) {
@@ -972,6 +1011,7 @@ void tier_blocks_free(TierSolve *s) {
     }
     for (int i = 0; i < s->threads && b->cache != NULL; i++) {
         free(b->cache[i].data);
+        free(b->cache[i].e);
         if (b->cache[i].dctx != NULL) {
             dbstore_dctx_free(b->cache[i].dctx);
         }

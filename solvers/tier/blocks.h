@@ -19,31 +19,38 @@ typedef struct BlockPart {
     bool written;   /* by this run */
 } BlockPart;
 
-/* A thread's cache of decompressed child file blocks. */
+/* A thread's cache of decompressed child file blocks (blocks.c
+ * child_raw): `sets` sets of TIER_BLOCKS_WAYS entries, each set in LRU
+ * order (way 0 the most recent), an entry pointing at its file block's
+ * bytes in `data`. */
 typedef struct BlockCacheEntry {
     int tier; /* -1: empty */
     uint64_t lo, hi;
+    unsigned char *data; /* DBSTORE_BLOCK_BYTES */
 } BlockCacheEntry;
 
 typedef struct BlockCache {
-    BlockCacheEntry e[TIER_BLOCKS_CACHE];
-    unsigned char *data; /* TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES */
+    BlockCacheEntry *e;  /* [sets * TIER_BLOCKS_WAYS] */
+    uint64_t set_mask;   /* sets - 1 (a power of two) */
+    unsigned char *data; /* sets * TIER_BLOCKS_WAYS * DBSTORE_BLOCK_BYTES */
     void *dctx;
     uint64_t misses;
 } BlockCache;
 
 struct TierBlocks {
-    uint64_t target;   /* records a part at most */
-    int *first;        /* [ntiers + 1]: tier t's parts are part[first[t] .. first[t + 1]) */
-    BlockPart *part;   /* every tier's, in tier order */
-    Database buf[2];   /* part buffers (capacity: the largest part) */
-    int busy;          /* the buffer of the last submit (-1: none), which the writer may read */
-    Database cur;      /* the part being solved: buf[k] narrowed to it */
-    uint64_t cur_lo;   /* its first local index */
-    BlockCache *cache; /* [threads] */
-    long stop_after;   /* GAMESMAN_TIER_BLOCKS_STOP (0: never) */
-    long written;      /* files this run wrote or handed to the writer */
-    bool complete;     /* DIR holds the complete database: bitmaps from the records */
+    uint64_t target;       /* records a part at most */
+    int *first;            /* [ntiers + 1]: tier t's parts are part[first[t] .. first[t + 1]) */
+    BlockPart *part;       /* every tier's, in tier order */
+    Database buf[2];       /* part buffers (capacity: the largest part) */
+    int busy;              /* the buffer of the last submit (-1: none), which the writer may read */
+    Database cur;          /* the part being solved: buf[k] narrowed to it */
+    uint64_t cur_lo;       /* its first local index */
+    BlockCache *cache;     /* [threads] */
+    uint64_t cache_blocks; /* file blocks a thread's cache holds (a power of two) */
+    bool guided;           /* the backward pass's walks: TierSolve.guided */
+    long stop_after;       /* GAMESMAN_TIER_BLOCKS_STOP (0: never) */
+    long written;          /* files this run wrote or handed to the writer */
+    bool complete;         /* DIR holds the complete database: bitmaps from the records */
     uint64_t parts_solved, parts_loaded;
     uint64_t tier_done; /* positions of the tier solved so far (progress) */
     TierBlocksMemory mem;

@@ -254,8 +254,16 @@ uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes) {
     return peak;
 }
 
+uint64_t tier_graph_cache_blocks(uint64_t n) {
+    uint64_t p = TIER_BLOCKS_WAYS;
+    while (p <= n / 2) {
+        p *= 2;
+    }
+    return p;
+}
+
 void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,
-                              int threads, TierBlocksMemory *m) {
+                              int threads, uint64_t cache_blocks, TierBlocksMemory *m) {
     memset(m, 0, sizeof *m);
     m->bitmaps = tier_graph_reach_peak(gr);
     uint64_t per_block = DBSTORE_BLOCK_BYTES / width, reach_blocks = 0;
@@ -293,7 +301,8 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
     }
     free(parts);
     m->parts = 3 * m->largest_part * width;
-    m->caches = (uint64_t)threads * TIER_BLOCKS_CACHE * DBSTORE_BLOCK_BYTES;
+    m->caches = (uint64_t)threads * tier_graph_cache_blocks(cache_blocks) *
+                (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
     m->rest = TIER_BLOCKS_REST_BYTES + (uint64_t)threads * TIER_BLOCKS_THREAD_BYTES;
     m->total = m->bitmaps + m->slices + m->parts + m->caches + m->indexes + m->rest;
 }

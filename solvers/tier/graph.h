@@ -124,8 +124,9 @@ uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes);
  *   parts     3 parts: the one being solved, the one the background writer
  *             compresses meanwhile, and its compressed pieces in flight (at
  *             most its raw size);
- *   caches    per thread, TIER_BLOCKS_CACHE decompressed blocks of the child
- *             tiers' files (DBSTORE_BLOCK_BYTES each);
+ *   caches    per thread, cache_blocks decompressed blocks of the child
+ *             tiers' files (DBSTORE_BLOCK_BYTES each, and TIER_BLOCKS_ENTRY_BYTES
+ *             of bookkeeping each);
  *   indexes   the open child parts: per part file TIER_BLOCKS_FILE_BYTES
  *             (its DbStoreFile and zstd dictionary), per file block of
  *             DBSTORE_BLOCK_BYTES / width records 16 bytes of index, at the
@@ -136,7 +137,12 @@ uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes);
  *             solver's own tables.
  * Also: the number of parts and the largest part and block, for the
  * estimate. O(tiers + parts). */
-#define TIER_BLOCKS_CACHE 4096
+/* The cache's default size (file blocks a thread: tier:blocks,cache=N)
+ * and its associativity; N is rounded down to a power of two, at least
+ * TIER_BLOCKS_WAYS. */
+#define TIER_BLOCKS_CACHE_DEFAULT 4096
+#define TIER_BLOCKS_WAYS 4
+#define TIER_BLOCKS_ENTRY_BYTES 64
 #define TIER_BLOCKS_PART_DEFAULT (UINT64_C(1) << 25)
 /* An open part file: its DbStoreFile (4.3 KiB) and the ZSTD_DDict of its
  * 4 KiB dictionary, rounded up (checked in docs/connect-four.md). */
@@ -149,6 +155,9 @@ typedef struct TierBlocksMemory {
     uint64_t nparts, largest_part, largest_block;
 } TierBlocksMemory;
 void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,
-                              int threads, TierBlocksMemory *m);
+                              int threads, uint64_t cache_blocks, TierBlocksMemory *m);
+/* tier:blocks,cache=N as the cache holds it: rounded down to a power of
+ * two, at least TIER_BLOCKS_WAYS. */
+uint64_t tier_graph_cache_blocks(uint64_t n);
 
 #endif /* SOLVERS_TIER_GRAPH_H */

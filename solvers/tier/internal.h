@@ -122,6 +122,12 @@ typedef struct TierSolve {
     bool winby;
     int threads;
     uint64_t chunk_words; /* bitmap words per work unit */
+    /* tier_walk_span hands the chunks out guided (the first ones large,
+     * halving toward the end), not one at a time: each thread walks long
+     * runs of consecutive positions, so that its cache of child file
+     * blocks (tier:blocks' backward pass) keeps the blocks its streams
+     * use next, instead of the other thread's chunk reading them again */
+    bool guided;
     uint64_t parallel_min;
     GpsState **states; /* one per thread */
     bool fast;         /* expand through TierOps.expand_run */
@@ -329,7 +335,8 @@ void tier_sector_report(const TierSolve *s);
 /* tier:blocks: the parts of every tier planned and the mode's
  * combinations checked (on: the option; part: records a part at most;
  * estimating: tier:estimate, which needs no --db); off: nothing. */
-ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, bool estimating);
+ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, uint64_t cache, bool guided,
+                         bool estimating);
 /* The memory model against the budget (choose_mode): ERR_MEMORY with the
  * estimate when it does not fit. */
 ErrCode tier_blocks_fits(TierSolve *s);

@@ -98,7 +98,7 @@ ErrCode tier_plan_blocks(const TierGraph *gr, unsigned width, const double *reac
                          const TierPlanCosts *c, const TierPlanMachine *m, TierPlanBlocks *out,
                          Error *err) {
     memset(out, 0, sizeof *out);
-    tier_graph_blocks_memory(gr, width, m->part, m->threads, &out->one);
+    tier_graph_blocks_memory(gr, width, m->part, m->threads, TIER_BLOCKS_CACHE_DEFAULT, &out->one);
     int nt = gr->ntiers;
     PlanTally tl = {
         .own = mem_calloc((size_t)nt, sizeof *tl.own, "the plan", err),

@@ -424,9 +424,10 @@ static ErrCode setup(TierSolve *s, const SolveConfig *cfg) {
         rc = tier_sector_plan(s, (int)opt_int(&cfg->options, "sector"));
     }
     if (rc == ERR_OK) {
-        rc = tier_blocks_plan(s, opt_bool(&cfg->options, "blocks"),
-                              (uint64_t)opt_int(&cfg->options, "part"),
-                              opt_bool(&cfg->options, "estimate"));
+        rc = tier_blocks_plan(
+            s, opt_bool(&cfg->options, "blocks"), (uint64_t)opt_int(&cfg->options, "part"),
+            (uint64_t)opt_int(&cfg->options, "cache"), !opt_bool(&cfg->options, "dynamic"),
+            opt_bool(&cfg->options, "estimate"));
     }
     if (rc == ERR_OK) {
         rc = tier_files_ranks(s);
@@ -670,6 +671,17 @@ const OptionSpec tier_solver_options[] = {
      .max = INT64_C(1) << 40,
      .def = (int64_t)TIER_BLOCKS_PART_DEFAULT,
      .help = "with blocks: records per part file at most (cut at the game's block boundaries)"},
+    {.name = "cache",
+     .type = OPT_INT,
+     .min = TIER_BLOCKS_WAYS,
+     .max = INT64_C(1) << 30,
+     .def = TIER_BLOCKS_CACHE_DEFAULT,
+     .help = "with blocks: decompressed child file blocks (4 KiB each) a thread's cache holds, "
+             "rounded down to a power of two"},
+    {.name = "dynamic",
+     .type = OPT_BOOL,
+     .help = "with blocks: hand the backward pass's chunks to the threads one at a time (the "
+             "schedule of the other modes) instead of guided runs (for measurements)"},
     {.name = "chunk",
      .type = OPT_INT,
      .min = 64,

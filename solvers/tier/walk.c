@@ -168,7 +168,9 @@ static void observed_visit(TierSolve *s, int tier, uint64_t i, Position p, const
 }
 
 /* Threads take chunks of chunk_words * 64 positions, aligned in the tier
- * (so a chunk starts mid-chunk only at `a`), dynamic schedule, each with
+ * (so a chunk starts mid-chunk only at `a`), a dynamic schedule one chunk
+ * at a time (s->guided: OpenMP's guided schedule, runs of chunks that
+ * start at half of those left and shrink to one), each with
  * its own GPS state; once a position has failed, the chunks not yet
  * started are skipped. Thread 0 reports progress for `phase` between
  * chunks, counting from done_base. A team takes every core: the writer's
@@ -191,12 +193,13 @@ uint64_t tier_walk_span(TierSolve *s, int tier, const char *phase, TierVisit vis
     if (team) {
         dbwriter_pause(tier_writer(s));
     }
+    omp_set_schedule(s->guided ? omp_sched_guided : omp_sched_dynamic, 1);
 #pragma omp parallel num_threads(s->threads) if (team)
     {
         solver_worker_begin();
         GpsState *st = s->states[omp_get_thread_num()];
         TierExpansion e;
-#pragma omp for schedule(dynamic, 1)
+#pragma omp for schedule(runtime)
         for (uint64_t k = 0; k < nchunks; k++) {
             if (tier_failed(s)) {
                 continue;
