@@ -647,15 +647,18 @@ static void blocks_matches(void **state) {
      * one set of 4 (every look-up in the one set: the LRU order turned
      * and a block evicted at almost every step), and one of 64 sets, each
      * on 2 threads handed the chunks one at a time (dynamic) and in
-     * guided runs: the same records, and the small cache reads more
-     * blocks than the large one (it evicts) */
-    const char *caches[] = {"cache=4", "cache=5,dynamic", "cache=256,dynamic", "cache=256"};
-    double reads[4];
-    for (int k = 0; k < 4; k++) {
+     * guided runs: the same records; and on one thread, where the reads
+     * do not depend on how the threads met the chunks (on two they did:
+     * a fresh-clone CI run once read fewer with 4 blocks than with 256),
+     * the small cache reads more blocks than the large one (it evicts) */
+    const char *caches[] = {"cache=4",   "cache=5,dynamic", "cache=256,dynamic",
+                            "cache=256", "cache=4",         "cache=256"};
+    double reads[6];
+    for (int k = 0; k < 6; k++) {
         char opt[128];
         snprintf(opt, sizeof opt, "%s,%s", c->parts[0], caches[k]);
         dir = make_dir();
-        solve_ok(g, opt, 2, dir, &other);
+        solve_ok(g, opt, k < 4 ? 2 : 1, dir, &other);
         blocks_same_totals(&window, &other);
         reads[k] = test_extra(&other, "blocks_child_blocks_read");
         assert_int_equal(test_extra(&other, "blocks_parts_solved"),
@@ -663,7 +666,10 @@ static void blocks_matches(void **state) {
         solve_result_free(&other);
         test_remove_dir(dir);
     }
-    assert_true(reads[0] > reads[3] && reads[1] > reads[2] && reads[3] > 0);
+    if (!(reads[4] > reads[5] && reads[5] > 0)) {
+        fail_msg("%s, one thread: %.0f child blocks read with a cache of 4, %.0f with 256", c->spec,
+                 reads[4], reads[5]);
+    }
     solve_result_free(&blocks);
     solve_result_free(&window);
     solve_result_free(&whole);
