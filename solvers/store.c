@@ -644,17 +644,7 @@ static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *
         rc = dbstore_block_read(f, b, a->dctx, a->buf, err);
         uint64_t n = dbstore_block_bytes(f, b) / (f->info.width + (f->info.winby ? 2 : 0));
         if (rc == ERR_OK && f->info.width == 1) {
-            uint64_t j = 0;
-            for (; j + 8 <= n; j += 8) {
-                uint64_t x;
-                memcpy(&x, a->buf + j, 8);
-                for (; x != 0; x >>= 8) {
-                    fh[x & 0xff]++; /* zero bytes among them land in fh[0], unused */
-                }
-            }
-            for (; j < n; j++) {
-                fh[a->buf[j]]++;
-            }
+            db_count_bytes(a->buf, n, fh);
             continue;
         }
         for (uint64_t j = 0; j < n && rc == ERR_OK; j++) {

@@ -575,20 +575,12 @@ static ErrCode tally_part(TierSolve *s, int t, const BlockPart *p, DbSummary *su
 #pragma omp parallel num_threads(s->threads) if (team)
         {
             uint64_t mine[256] = {0};
-            /* by 8 records: most are zero (unreached), passed in one test;
-             * zero is not counted */
-            uint64_t words = v->size / 8;
+            /* in runs of 4096 records on the threads */
+            uint64_t runs = (v->size + 4095) / 4096;
 #pragma omp for schedule(static)
-            for (uint64_t k = 0; k < words; k++) {
-                uint64_t x;
-                memcpy(&x, v->r8 + 8 * k, 8);
-                for (; x != 0; x >>= 8) {
-                    mine[x & 0xff]++;
-                }
-            }
-#pragma omp single
-            for (uint64_t i = 8 * words; i < v->size; i++) {
-                mine[v->r8[i]]++;
+            for (uint64_t k = 0; k < runs; k++) {
+                uint64_t lo = 4096 * k, n = v->size - lo < 4096 ? v->size - lo : 4096;
+                db_count_bytes(v->r8 + lo, n, mine);
             }
 #pragma omp critical(tally_part)
             for (int k = 0; k < 256; k++) {
