@@ -95,10 +95,13 @@ for j in "$big"/*.json; do
     cmd=$(sed -n 's/^command=//p' "$txt" | head -n 1)
     date=$(sed -n 's/^date=//p' "$txt" | head -n 1)
     load=$(sed -n 's/^load=//p' "$txt" | head -n 1)
+    # a solve in segments: its JSON's wall and peak are the last segment's
+    nseg=$(grep -c '^segment=start' "$txt" || true)
     [ -n "$cmd" ] && [ -n "$date" ] || die "'$txt' needs command= and date= lines"
     # The solver as the command names it (with its options), else the JSON's.
     solver=$(printf '%s\n' "$cmd" | sed -n 's/.*--solver[ =]\([^ ]*\).*/\1/p')
-    jq -r --arg name "$name" --arg solver "$solver" --arg date "$date" --arg load "$load" '
+    jq -r --arg name "$name" --arg solver "$solver" --arg date "$date" --arg load "$load" \
+        --arg nseg "$nseg" '
         [$name,
          .game + (if (.variant // "") != "" then ":" + .variant else "" end),
          (if $solver != "" then $solver else .solver end),
@@ -107,7 +110,7 @@ for j in "$big"/*.json; do
          .value, (if .solver_stats.remoteness == 0 then "" else (.remoteness // "") | tostring end),
          ((.positions // "") | tostring),
          ((.wall_seconds // "") | tostring), ((.peak_bytes // "") | tostring),
-         ((.peak_rss_bytes // "") | tostring), $date, $load] | @tsv' "$j" \
+         ((.peak_rss_bytes // "") | tostring), $date, $load, $nseg] | @tsv' "$j" \
         >>"$tmp/big.tsv" || die "cannot read '$j'"
 done
 
@@ -186,8 +189,10 @@ done
                     nl = split(a[13], lp, " / "); split(lp[1], l0, " "); ld = l0[1]
                     if (nl > 1) { split(lp[2], l1, " "); ld = ld " / " l1[1] }
                 }
+                wall = secs(a[9])
+                if (a[14] + 0 > 1) wall = wall " (the last of " a[14] " segments)"
                 printf "| `%s` | `%s` | %s | %s | %s | %s | %s / %s | [%s](%s/%s.txt) (%s) |\n",
-                    a[2], a[3], thr, val, comma(a[8]), secs(a[9]), bytes(a[10]), bytes(a[11]),
+                    a[2], a[3], thr, val, comma(a[8]), wall, bytes(a[10]), bytes(a[11]),
                     a[12], big, a[1], "load " ld
             }
         }
