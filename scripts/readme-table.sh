@@ -189,11 +189,11 @@ done
                     nl = split(a[13], lp, " / "); split(lp[1], l0, " "); ld = l0[1]
                     if (nl > 1) { split(lp[2], l1, " "); ld = ld " / " l1[1] }
                 }
-                wall = secs(a[9])
-                if (a[14] + 0 > 1) wall = wall " (the last of " a[14] " segments)"
+                # a solve in segments: wall and peak are those of its last segment
+                seg = a[14] + 0 > 1 ? "; wall and peak: the last of " a[14] " segments" : ""
                 printf "| `%s` | `%s` | %s | %s | %s | %s | %s / %s | [%s](%s/%s.txt) (%s) |\n",
-                    a[2], a[3], thr, val, comma(a[8]), wall, bytes(a[10]), bytes(a[11]),
-                    a[12], big, a[1], "load " ld
+                    a[2], a[3], thr, val, comma(a[8]), secs(a[9]), bytes(a[10]), bytes(a[11]),
+                    a[12], big, a[1], "load " ld seg
             }
         }
         ng = split(games, g, /[ \n]+/); ns = split(solvers, s, " ")

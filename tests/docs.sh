@@ -215,7 +215,7 @@ printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 
 # a solve in segments: its wall is the last segment's, and the row says so
 printf 'segment=start 2026-01-01T00:00:00Z load 0 0 0\nsegment=end 2026-01-01T01:00:00Z exit 143 load 0 0 0\nsegment=start 2026-01-02T00:00:00Z load 0 0 0\n' >>"$tmp/big/t.txt"
 "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
-    grep '^| `tictactoe` | `gps-cached` |' "$tmp/README.md" | grep -q ' (the last of 2 segments) |' &&
+    grep '^| `tictactoe` | `gps-cached` |' "$tmp/README.md" | grep -q '; wall and peak: the last of 2 segments) |' &&
     ok "readme-table: a solve in segments says its wall is the last segment's" ||
     bad "readme-table: a solve in segments shows a wall without its segments"
 printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 0\n' >"$tmp/big/t.txt"
