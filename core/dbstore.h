@@ -310,6 +310,13 @@ ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *e
                           DbStoreFile *f, Error *err);
 void dbstore_file_close(DbStoreFile *f);
 
+/* Closes an open file's descriptor only, keeping its index and dictionary
+ * (a reader with more files than descriptors: solvers/store.c); resume
+ * opens it again by its name in d, refusing a file whose size changed.
+ * dbstore_block_read needs the descriptor: resume first. */
+void dbstore_file_suspend(DbStoreFile *f);
+ErrCode dbstore_file_resume(const DbDir *d, const char *name, DbStoreFile *f, Error *err);
+
 /* Raw bytes of block k (records, then scores). */
 uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k);
 

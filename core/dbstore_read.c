@@ -271,6 +271,33 @@ void dbstore_file_close(DbStoreFile *f) {
     f->fd = -1;
 }
 
+void dbstore_file_suspend(DbStoreFile *f) {
+    if (f->fd >= 0) {
+        close(f->fd);
+        f->fd = -1;
+    }
+}
+
+ErrCode dbstore_file_resume(const DbDir *d, const char *name, DbStoreFile *f, Error *err) {
+    if (f->fd >= 0) {
+        return ERR_OK;
+    }
+    uint64_t bytes = 0;
+    int fd = dbstore_open_regular(d, name, O_RDONLY, NULL, &bytes, err);
+    if (fd < 0) {
+        return ERR_IO;
+    }
+    if (bytes != f->file_bytes) {
+        close(fd);
+        return error_set(err, ERR_IO,
+                         "%s changed while it was read (%" PRIu64 " bytes, then %" PRIu64
+                         "); " REMEDY_READ,
+                         f->path, f->file_bytes, bytes);
+    }
+    f->fd = fd;
+    return ERR_OK;
+}
+
 uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k) {
     uint64_t r0 = k * f->block_records;
     uint64_t n = f->info.records - r0 < f->block_records ? f->info.records - r0 : f->block_records;

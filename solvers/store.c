@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/dbranks.h"
@@ -247,6 +248,31 @@ ErrCode store_load_tier(Store *st, int t, int threads, Database *v, Error *err) 
     return rc;
 }
 
+/* Descriptors the store may keep open: the soft limit of open files is
+ * raised toward one a file and STORE_FD_SPARE more (as far as the hard
+ * limit allows); the spare ones are left to the rest of the process (the
+ * standard streams, the directory and its lock, a solver's own files). */
+#define STORE_FD_SPARE 64
+static int fd_cap(int nfiles) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        return 16;
+    }
+    rlim_t want = (rlim_t)nfiles + STORE_FD_SPARE;
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+        if (up.rlim_cur > rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0) {
+            rl = up;
+        }
+    }
+    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) {
+        return nfiles > 0 ? nfiles : 1;
+    }
+    rlim_t cap = rl.rlim_cur > 2 * STORE_FD_SPARE ? rl.rlim_cur - STORE_FD_SPARE : rl.rlim_cur / 2;
+    return cap > 0 ? (int)cap : 1;
+}
+
 ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
     memset(st, 0, sizeof *st);
     st->g = g;
@@ -326,6 +352,7 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
         for (int i = 0; st->cache != NULL && i < STORE_CACHE_BLOCKS; i++) {
             st->cache[i].file = -1;
         }
+        st->fd_cap = fd_cap(st->nfiles);
     }
     if (rc != ERR_OK) {
         store_close(st);
@@ -368,24 +395,43 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
     info->first = f->first;
 }
 
-/* Opens file k (header, index) on first use; checks it is the file the
- * manifest lists. */
-ErrCode store_open_file(Store *st, int k, Error *err) {
-    if (st->opened[k]) {
-        return ERR_OK;
-    }
+/* Opens file k of the manifest into f (header, index); checks it is the
+ * file the manifest lists. */
+static ErrCode file_open_listed(const Store *st, int k, DbStoreFile *f, Error *err) {
     DbStoreInfo info;
     expect_info(st, k, &info);
-    ErrCode rc = dbstore_file_open(&st->dir, st->m.files[k].name, &info, &st->files[k], err);
-    if (rc == ERR_OK && (st->files[k].header_sum != st->m.files[k].header_sum ||
-                         st->files[k].file_bytes != st->m.files[k].bytes)) {
+    ErrCode rc = dbstore_file_open(&st->dir, st->m.files[k].name, &info, f, err);
+    if (rc == ERR_OK &&
+        (f->header_sum != st->m.files[k].header_sum || f->file_bytes != st->m.files[k].bytes)) {
         rc = error_set(err, ERR_IO,
                        "%s is not the file %s/manifest lists (another solve's? a mixture of two "
                        "databases); " REMEDY,
-                       st->files[k].path, st->dir.path);
-        dbstore_file_close(&st->files[k]);
+                       f->path, st->dir.path);
+        dbstore_file_close(f);
     }
-    st->opened[k] = rc == ERR_OK;
+    return rc;
+}
+
+/* Opens file k (header, index) on first use, or its descriptor again when
+ * it was suspended; first, at fd_cap descriptors, suspends the next file
+ * after the clock hand that holds one. Not thread-safe (one caller at a
+ * time: the queries, search's leaves, verify's checksum pass). */
+ErrCode store_open_file(Store *st, int k, Error *err) {
+    if (st->opened[k] && st->files[k].fd >= 0) {
+        return ERR_OK;
+    }
+    while (st->fds >= st->fd_cap && st->fds > 0) {
+        st->fd_hand = (st->fd_hand + 1) % st->nfiles;
+        if (st->opened[st->fd_hand] && st->files[st->fd_hand].fd >= 0) {
+            dbstore_file_suspend(&st->files[st->fd_hand]);
+            st->fds--;
+        }
+    }
+    ErrCode rc = st->opened[k]
+                     ? dbstore_file_resume(&st->dir, st->m.files[k].name, &st->files[k], err)
+                     : file_open_listed(st, k, &st->files[k], err);
+    st->opened[k] = st->opened[k] || rc == ERR_OK;
+    st->fds += rc == ERR_OK;
     return rc;
 }
 
@@ -617,15 +663,12 @@ typedef struct AnalyzeShare {
     uint64_t (*by_tier)[VALUE_COUNT];
 } AnalyzeShare;
 
-/* File k streamed into share a: every record's value counted, and its
+/* An open file streamed into share a: every record's value counted, and its
  * tier's counts; ERR_IO naming the first record no solve writes. With one
  * byte a record, 8 records at a time (most are zero: unreached). */
-static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *err) {
-    ErrCode rc = store_open_file(st, k, err);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    const DbStoreFile *f = &st->files[k];
+static ErrCode analyze_records(Store *st, int tier, AnalyzeShare *a, const DbStoreFile *f,
+                               Error *err) {
+    ErrCode rc = ERR_OK;
     size_t need = (size_t)f->block_records * (f->info.width + 2) + 8;
     if (need > a->buf_bytes) {
         free(a->buf);
@@ -689,6 +732,19 @@ static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *
             a->by_tier[tier][db_raw_value(&st->fmt, raw)] += fh[raw];
         }
     }
+    return rc;
+}
+
+/* File k opened for this read only (so that the threads hold one file
+ * each, whatever the database's number of files), streamed, closed. */
+static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *err) {
+    DbStoreFile f;
+    ErrCode rc = file_open_listed(st, k, &f, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    rc = analyze_records(st, tier, a, &f, err);
+    dbstore_file_close(&f);
     return rc;
 }
 

@@ -18,7 +18,12 @@
  * Reading a record (store_get) touches the manifest, the header and block
  * index of its file (read once, on first use) and one block, decompressed
  * into a direct-mapped cache of STORE_CACHE_BLOCKS blocks: memory is the
- * indexes plus the cache, whatever the database's size.
+ * indexes plus the cache, whatever the database's size. A database of more
+ * files than the process may hold open (tier:blocks' parts: 20,568 for
+ * Connect Four 6x6) keeps every opened file's index but at most Store.fd_cap
+ * descriptors, closing the least recently opened by a clock hand and
+ * opening it again on use; store_analyze opens each file for its own
+ * read only, so it holds at most one a thread.
  *
  * A partial database (manifest `partial 1`, written by tier:sector with
  * store_manifest_partial): the tiers on disk only, Gasser's sectors solved
@@ -89,6 +94,11 @@ typedef struct Store {
     int nfiles;
     DbStoreFile *files; /* opened on first use */
     bool *opened;
+    /* Descriptors: at most fd_cap files keep theirs at once (below the
+     * limit of open files, raised at store_open toward one a file); the
+     * others are suspended (index kept, descriptor closed), chosen by a
+     * clock hand, and resumed on use. */
+    int fds, fd_cap, fd_hand;
     void *dctx;
     StoreCacheEntry *cache;
     unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
