@@ -7,6 +7,7 @@
 
 #include "core/db.h"
 #include "core/json.h"
+#include "core/le.h"
 #include "core/mem.h"
 #include "core/options.h"
 #include "core/value.h"
@@ -702,8 +703,23 @@ static void mem_peak_tracks(void **state) {
     assert_true(peak < n + (8u << 20));
 }
 
+/* core/le.h: the files' byte order, against bytes written by hand. */
+static void le_byte_order(void **state) {
+    (void)state;
+    unsigned char b[9] = {1, 2, 3, 4, 5, 6, 7, 8, 0xff};
+    assert_int_equal(le_get32(b), 0x04030201u);
+    assert_true(le_get64(b) == UINT64_C(0x0807060504030201));
+    assert_int_equal(le_get32(b + 5), 0xff080706u);
+    unsigned char w[9] = {0};
+    le_put32(w, 0xa1b2c3d4u);
+    le_put64(w + 1, UINT64_C(0x1122334455667788));
+    const unsigned char want[9] = {0xd4, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+    assert_memory_equal(w, want, 9);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(le_byte_order),
         cmocka_unit_test(options_defaults),
         cmocka_unit_test(options_values),
         cmocka_unit_test(options_refusals),
