@@ -389,6 +389,13 @@ ErrCode store_open_file(Store *st, int k, Error *err) {
     return rc;
 }
 
+void store_close_file(Store *st, int k) {
+    if (st->opened[k]) {
+        dbstore_file_close(&st->files[k]);
+        st->opened[k] = false;
+    }
+}
+
 /* The file and local index of position pos; *in is false for a position
  * in no tier (never reached: its record reads as unreached). */
 static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bool *in,

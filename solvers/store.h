@@ -104,6 +104,11 @@ typedef struct Store {
     int tiers_present; /* tiers with records (all of them unless m.partial) */
     int unchecked;     /* store_verify, partial: tiers with a child tier not there */
     Counters counters; /* store_verify's game calls, every thread, counted as a solve's */
+    /* store_verify, layout tiers: the tiers checked whole and by parts, the
+     * largest estimate of the memory a tier's check needed (the way
+     * chosen), and by parts the pieces read and the child blocks read */
+    int verify_whole, verify_parts;
+    uint64_t verify_peak, verify_pieces, verify_child_blocks;
 } Store;
 
 /* Opens DIR's complete (or partial) database of g's variant: refuses
