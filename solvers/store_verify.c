@@ -586,18 +586,22 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
                 rc = store_parts_open(&sp, NULL, 0, err); /* closes its files */
             }
             st->verify_whole++;
-            /* Keep what tier t needs, free the rest, load what is missing. */
-            for (int u = 0; u < n && rc == ERR_OK; u++) {
-                bool need = false;
-                for (int k = 0; k < nk; k++) {
-                    need = need || kids[k] == u;
-                }
-                if (v.resident[u] && !need) {
-                    db_destroy(&v.loaded[u]);
-                    v.resident[u] = false;
-                } else if (!v.resident[u] && need) {
-                    rc = store_load_tier(st, u, threads, &v.loaded[u], err);
-                    v.resident[u] = rc == ERR_OK;
+            /* Keep what tier t needs, free the rest, then load what is
+             * missing (so that at most t and its child tiers are held, as
+             * whole_memory counts). */
+            for (int pass = 0; pass < 2; pass++) {
+                for (int u = 0; u < n && rc == ERR_OK; u++) {
+                    bool need = false;
+                    for (int k = 0; k < nk; k++) {
+                        need = need || kids[k] == u;
+                    }
+                    if (pass == 0 && v.resident[u] && !need) {
+                        db_destroy(&v.loaded[u]);
+                        v.resident[u] = false;
+                    } else if (pass == 1 && !v.resident[u] && need) {
+                        rc = store_load_tier(st, u, threads, &v.loaded[u], err);
+                        v.resident[u] = rc == ERR_OK;
+                    }
                 }
             }
         }
