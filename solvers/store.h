@@ -30,8 +30,12 @@
  * store_verify checks every checksum and then, position by position, that
  * each stored record is what the fold of its children's stored records
  * gives (core/value.h, the rule every solver uses), in parallel. For
- * tiers it holds a tier and its child tiers in memory at a time; for slots
- * the whole database.
+ * tiers it checks each tier whole, with its child tiers in memory, when
+ * that fits the memory budget, else by parts (store_verify_parts.c: the
+ * tier's files piece by piece, the child records through per-thread
+ * caches of child file blocks; a tier-major game with the tier fast path,
+ * no WinBy), else refuses (ERR_MEMORY) with both estimates; for slots it
+ * holds the whole database.
  */
 #ifndef SOLVERS_STORE_H
 #define SOLVERS_STORE_H

@@ -6,13 +6,26 @@
  * fast path (TierOps.expand_run) where the game has one, else through the
  * GPS family; in parallel over chunks of 2^16 records, the first
  * disagreement (the smallest index of the deepest tier) named exactly.
- * Then the initial position's record against the manifest's root value,
- * and the counts against the manifest's (a partial database has neither).
- * Tiers are checked from the last (children before parents), each with its
- * child tiers resident and nothing else; slots hold the whole database.
- * O(records + positions x moves); memory: the tier and its child tiers
- * (or the whole database), a reach bitmap of the tier (fast path) and a
- * histogram of record values per thread.
+ * A reached position with a child that has no record disagrees too, and
+ * each chunk's visits by the fast path are counted against its reached
+ * records (none left unchecked). Then the initial position's record
+ * against the manifest's root value, and the counts against the
+ * manifest's (a partial database has neither).
+ *
+ * Tiers are checked from the last (children before parents), each one of
+ * two ways chosen by memory (choose_path): whole, with its child tiers
+ * resident and nothing else (whole_memory: their records, the tier's
+ * bitmap, a histogram per thread), when that fits the budget; else by
+ * parts (store_verify_parts.c: a piece of the tier's records and its
+ * bitmap words at a time, the child records through per-thread caches of
+ * child file blocks; a tier-major game with the tier fast path, no
+ * WinBy), when that fits; else ERR_MEMORY with both estimates. Both ways
+ * check the same chunks (aligned at multiples of 2^16 local indices) and
+ * name the same first disagreement. GAMESMAN_VERIFY_PATH=whole|parts and
+ * GAMESMAN_VERIFY_PART=N (records of a piece) are for tests. The slots
+ * layout holds the whole database. Every file's header and block index is
+ * checked first, each file opened and closed (a database may hold more
+ * files than may be open). O(records + positions x moves).
  */
 #include <inttypes.h>
 #include <omp.h>
@@ -232,6 +245,7 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base
     uint64_t chunk = 1 << 16;
     uint64_t c0 = base / chunk, nchunks = size > 0 ? (end - 1) / chunk + 1 - c0 : 0;
     uint64_t best = UINT64_MAX, done = 0;
+    uint64_t gap = UINT64_MAX, gap_end = 0, gap_seen = 0, gap_reached = 0;
     size_t nraw = db->width == 1 ? 256 : 65536;
     uint64_t *hist = calloc(nraw, sizeof *hist);
     volatile int failed = hist == NULL;
@@ -260,9 +274,11 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base
             if (failed || i0 > __atomic_load_n(&best, __ATOMIC_RELAXED)) {
                 continue;
             }
-            uint64_t first_bad = UINT64_MAX;
+            uint64_t first_bad = UINT64_MAX, reached = 0;
             for (uint64_t i = i0; i < i1; i++) {
-                mine_hist[db_peek(db, i - base)]++;
+                uint32_t raw = db_peek(db, i - base);
+                mine_hist[raw]++;
+                reached += raw != DB_UNREACHED;
             }
             if (fast) {
                 *fc = (FastCheck){.v = v, .db = db, .base = base, .bad = UINT64_MAX};
@@ -270,6 +286,18 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base
                                      fc);
                 mine += fc->seen;
                 first_bad = fc->bad;
+                /* Every reached position visited: a fast path (or a bitmap
+                 * read from the wrong words) that skips one would leave it
+                 * unchecked. */
+                if (first_bad == UINT64_MAX && fc->seen != reached) {
+#pragma omp critical(store_verify_gap)
+                    if (i0 < gap) {
+                        gap = i0;
+                        gap_end = i1;
+                        gap_seen = fc->seen;
+                        gap_reached = reached;
+                    }
+                }
                 /* An unreached record with a score: not visited above. */
                 for (uint64_t i = i0; i < i1 && db->winby != NULL && i < first_bad; i++) {
                     if (db->winby[i - base] != 0 && db_peek(db, i - base) == DB_UNREACHED) {
@@ -324,6 +352,13 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base
     if (failed) {
         free(hist);
         return error_set(err, ERR_MEMORY, "cannot allocate the verification's per-thread state");
+    }
+    if (gap != UINT64_MAX) {
+        free(hist);
+        return error_set(err, ERR_INTERNAL,
+                         "verify: tier %d: the fast path visited %" PRIu64 " of the %" PRIu64
+                         " reached positions of [%" PRIu64 ", %" PRIu64 ")",
+                         tier, gap_seen, gap_reached, gap, gap_end);
     }
     for (size_t r = 0; r < nraw; r++) {
         if (hist[r] != 0 && r != DB_UNREACHED) {
@@ -440,7 +475,8 @@ static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, int t, c
                  "checked by parts)",
                  t);
     }
-    return mem_check(*bytes, what, err);
+    /* neither fits: the smaller estimate refused */
+    return mem_check(*by_parts && parts < whole ? parts : whole, what, err);
 }
 
 /* Tier t (kids: v->kids) checked by parts: the tiers resident freed, the

@@ -234,6 +234,18 @@ k=$("$solve" $c4 --db "$db/b" --analyze --json | jq -c '[.value, .positions, .wi
 "$solve" $c4 --db "$db/b" --verify --threads 2 --json |
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "tier:blocks database verified" || bad "tier:blocks database verified"
+# --verify by parts (solvers/store_verify_parts.c): the same database read
+# piece by piece, the child records through the per-thread caches of child
+# file blocks (GAMESMAN_VERIFY_PATH=parts: by memory these small tiers are
+# checked whole); every tier that way, every position; and a budget that
+# fits neither way refused (exit 4) with both estimates.
+GAMESMAN_VERIFY_PATH=parts "$solve" $c4 --db "$db/b" --verify --threads 2 --json |
+    jq -e '.solver_stats.verified_positions == .positions and
+        .solver_stats.verify_tiers_by_parts == 17 and .solver_stats.verify_tiers_whole == 0 and
+        .solver_stats.verify_pieces > 17' >/dev/null &&
+    ok "tier:blocks database verified by parts" || bad "tier:blocks database verified by parts"
+refuse_code 4 "verify refused for memory with both estimates" "--verify of tier .* by parts: " \
+    $c4 --db "$db/b" --verify --max-memory 1M
 # The same database against search's values (scripts/measure/c4-crosscheck.sh),
 # 15 sampled positions of at least 6 discs.
 BIN="$solve" sh "$(dirname "$0")/../scripts/measure/c4-crosscheck.sh" $c4 "$db/b" 15 6 3 \

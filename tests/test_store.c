@@ -8,6 +8,12 @@
  *     checksums (so only the consistency check can see it), is reported at
  *     its exact file and index, through the GPS family (tic-tac-toe) and
  *     through the tier fast path (Connect Four);
+ *   - verify by parts (solvers/store_verify_parts.c): good Connect Four
+ *     4x4 and 5x4 databases of tier:blocks and tier:window pass whole, by
+ *     parts and by memory on 1 and 2 threads, every position checked; a
+ *     planted loss and a reached child made unreached are named by the
+ *     same message both ways; a corrupt block, a missing part and a budget
+ *     that fits neither way are refused;
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
  *   - the background writer (core/dbwriter.h: pieces compressed by any
@@ -385,7 +391,8 @@ static void verify_parts_good(void **state) {
  * records) and of tier:window: named by the same message, the same file
  * and index, whole and by parts (and by pieces of 4096 records), on 1 and
  * 2 threads. The tier is 9, a middle one, and the record the first win
- * after the tier's middle index, so its part is not the tier's first. */
+ * after the tier's middle index, so its part is not the tier's first.
+ * Then a reached child made unreached (below). */
 static void verify_parts_flip(void **state) {
     (void)state;
     const char *solvers[] = {"blocks,part=1000", "window"};
@@ -426,6 +433,42 @@ static void verify_parts_flip(void **state) {
                     strstr(err.msg, "stored lose") == NULL ||
                     (first[0] != '\0' && strcmp(first, err.msg) != 0)) {
                     fail_msg("tier:%s, %s on %d threads: expected '%s' (as '%s'), got %d: %s",
+                             solvers[s], paths[p], threads, want, first, rc, err.msg);
+                }
+                snprintf(first, sizeof first, "%s", err.msg);
+            }
+        }
+        free(want);
+        /* The loss back, then a reached record of tier 10 made unreached:
+         * no check of tier 10 sees it (its record reads as never reached),
+         * but its reached parents in tier 9 (every reached position but
+         * the root has one) have a child with no record, named both ways. */
+        rewrite_record(g, dir, tier, index, old);
+        assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+        uint64_t size10 = g->tiers->size(g, tier + 1), zeroed = size10;
+        for (uint64_t i = size10 / 2; i < size10 && zeroed == size10; i++) {
+            uint32_t raw;
+            WinBy w;
+            Position p = g->tiers->first(g, tier + 1) + i;
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            zeroed = raw != DB_UNREACHED ? i : zeroed;
+        }
+        store_close(&st);
+        assert_true(zeroed < size10);
+        rewrite_record(g, dir, tier + 1, zeroed, DB_UNREACHED);
+        want = test_strdupf("child %llu has no record",
+                            (unsigned long long)(g->tiers->first(g, tier + 1) + zeroed));
+        first[0] = '\0';
+        for (int p = 0; p < 2; p++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                uint64_t checked;
+                int ways[3];
+                ErrCode rc = verify_with(g, dir, paths[p], NULL, threads, &checked, ways, &err);
+                if (rc != ERR_IO || strstr(err.msg, want) == NULL ||
+                    strstr(err.msg, "verification failed at tier-0009.gmdb index ") == NULL ||
+                    (first[0] != '\0' && strcmp(first, err.msg) != 0)) {
+                    fail_msg("tier:%s, %s on %d threads: expected '%s' in tier 9 (as '%s'), got "
+                             "%d: %s",
                              solvers[s], paths[p], threads, want, first, rc, err.msg);
                 }
                 snprintf(first, sizeof first, "%s", err.msg);

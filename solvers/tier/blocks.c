@@ -22,8 +22,9 @@
  * positions are expanded (the game's fast path TierOps.expand_run or the
  * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
  * child's record is read through a per-thread set-associative LRU cache of
- * tier:blocks,cache=N decompressed file blocks (dbstore_block_read: one
- * pread, its checksum, one zstd decompression) and folded (core/value.h);
+ * tier:blocks,cache=N decompressed file blocks (block_cache.h, which
+ * --verify by parts reads through too; dbstore_block_read: one pread, its
+ * checksum, one zstd decompression) and folded (core/value.h);
  * the part goes to the writer. A part's chunks go to the threads in guided
  * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
  * that each thread follows its own streams of child indices instead of
