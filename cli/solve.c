@@ -295,6 +295,22 @@ static void print_samples(const Game *g, int64_t n, uint64_t seed) {
     }
 }
 
+/* How --verify checked a tiers database (solvers/store.h): the tiers
+ * checked whole and by parts, the largest estimate of a tier's check, and
+ * by parts the pieces and child blocks read. */
+static void verify_extras(const Store *st, SolveResult *res) {
+    if (!st->tiers || st->bdd != NULL) {
+        return;
+    }
+    solve_result_extra(res, "verify_tiers_whole", st->verify_whole);
+    solve_result_extra(res, "verify_tiers_by_parts", st->verify_parts);
+    solve_result_extra(res, "verify_est_peak_bytes", (double)st->verify_peak);
+    if (st->verify_parts > 0) {
+        solve_result_extra(res, "verify_pieces", (double)st->verify_pieces);
+        solve_result_extra(res, "verify_child_blocks_read", (double)st->verify_child_blocks);
+    }
+}
+
 /* Answers from DIR's database without solving: --query, --analyze,
  * --verify (with no --solver). */
 static int from_disk(const Game *g, Args *a) {
@@ -361,6 +377,7 @@ static int from_disk(const Game *g, Args *a) {
     if (rc == ERR_OK && !stream) {
         if (a->verify) {
             solve_result_extra(&res, "verified_positions", (double)checked);
+            verify_extras(&st, &res);
         }
         if (st.m.partial) {
             solve_result_extra(&res, "partial_tiers", st.tiers_present);
@@ -591,6 +608,7 @@ static int run(int argc, char **argv) {
         rc = store_verify(&st, res.threads, a.cfg.progress, &checked, &err);
         if (rc == ERR_OK) {
             solve_result_extra(&res, "verified_positions", (double)checked);
+            verify_extras(&st, &res);
         }
     }
     if (rc == ERR_OK && stream) {

@@ -420,7 +420,9 @@ ErrCode store_open_file(Store *st, int k, Error *err) {
     if (st->opened[k] && st->files[k].fd >= 0) {
         return ERR_OK;
     }
-    while (st->fds >= st->fd_cap && st->fds > 0) {
+    /* at most one turn of the hand: fds counts the descriptors held (every
+     * close goes through store_close_file or here), so a turn finds one */
+    for (int turn = 0; st->fds >= st->fd_cap && st->fds > 0 && turn < st->nfiles; turn++) {
         st->fd_hand = (st->fd_hand + 1) % st->nfiles;
         if (st->opened[st->fd_hand] && st->files[st->fd_hand].fd >= 0) {
             dbstore_file_suspend(&st->files[st->fd_hand]);
@@ -433,6 +435,14 @@ ErrCode store_open_file(Store *st, int k, Error *err) {
     st->opened[k] = st->opened[k] || rc == ERR_OK;
     st->fds += rc == ERR_OK;
     return rc;
+}
+
+void store_close_file(Store *st, int k) {
+    if (st->opened[k]) {
+        st->fds -= st->files[k].fd >= 0;
+        dbstore_file_close(&st->files[k]);
+        st->opened[k] = false;
+    }
 }
 
 /* The file and local index of position pos; *in is false for a position

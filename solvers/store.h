@@ -35,8 +35,12 @@
  * store_verify checks every checksum and then, position by position, that
  * each stored record is what the fold of its children's stored records
  * gives (core/value.h, the rule every solver uses), in parallel. For
- * tiers it holds a tier and its child tiers in memory at a time; for slots
- * the whole database.
+ * tiers it checks each tier whole, with its child tiers in memory, when
+ * that fits the memory budget, else by parts (store_verify_parts.c: the
+ * tier's files piece by piece, the child records through per-thread
+ * caches of child file blocks; a tier-major game with the tier fast path,
+ * no WinBy), else refuses (ERR_MEMORY) with both estimates; for slots it
+ * holds the whole database.
  */
 #ifndef SOLVERS_STORE_H
 #define SOLVERS_STORE_H
@@ -114,6 +118,11 @@ typedef struct Store {
     int tiers_present; /* tiers with records (all of them unless m.partial) */
     int unchecked;     /* store_verify, partial: tiers with a child tier not there */
     Counters counters; /* store_verify's game calls, every thread, counted as a solve's */
+    /* store_verify, layout tiers: the tiers checked whole and by parts, the
+     * largest estimate of the memory a tier's check needed (the way
+     * chosen), and by parts the pieces read and the child blocks read */
+    int verify_whole, verify_parts;
+    uint64_t verify_peak, verify_pieces, verify_child_blocks;
 } Store;
 
 /* Opens DIR's complete (or partial) database of g's variant: refuses

@@ -1,6 +1,7 @@
 /* solvers/store_internal.h: what solvers/store.c (saving, opening,
  * reading, analyzing) shares with solvers/store_verify.c (the
- * verification) and nothing else uses; the interface is solvers/store.h.
+ * verification) and solvers/store_verify_parts.c (its data by parts), and
+ * nothing else uses; the interface is solvers/store.h.
  */
 #ifndef SOLVERS_STORE_INTERNAL_H
 #define SOLVERS_STORE_INTERNAL_H
@@ -16,6 +17,9 @@
 /* Opens file k of the manifest (header, index) on first use; checks it is
  * the file the manifest lists. */
 ErrCode store_open_file(Store *st, int k, Error *err);
+
+/* Closes file k if open (store_open_file opens it again). */
+void store_close_file(Store *st, int k);
 
 /* Reads file k whole into a new database of its records (db_create'd). */
 ErrCode store_load_file(Store *st, int k, int threads, Database *v, Error *err);
@@ -33,5 +37,48 @@ const char *store_record_problem(const Store *st, uint32_t raw);
 ErrCode store_summary_alloc(const Store *st, DbSummary *sum, Error *err);
 void store_summary_add_n(const Store *st, DbSummary *sum, uint32_t raw, uint64_t n);
 ErrCode store_check_counts(const Store *st, const DbSummary *sum, Error *err);
+
+/* --verify by parts (store_verify_parts.c, which says how): the pieces of
+ * a tier's files read one at a time, the child records through per-thread
+ * caches of child file blocks. */
+struct BlockCache;
+typedef struct StoreParts {
+    Store *st;
+    int threads;
+    uint64_t target;          /* records a piece at most (whole file blocks) */
+    struct BlockCache *cache; /* [threads] */
+    Database buf;             /* the piece read last: records [lo, lo + buf.size) of its tier */
+    bool made;                /* buf allocated */
+    uint64_t pieces, misses;  /* pieces read; child blocks read (at store_parts_free) */
+} StoreParts;
+
+/* True when the database can be verified by parts: layout tiers, a
+ * tier-major game with the tier fast path, no WinBy scores. */
+bool store_parts_can(const Store *st);
+/* Records a piece at most: `target` rounded down to whole file blocks (at
+ * least one). */
+uint64_t store_parts_target(uint64_t target, const Store *st);
+/* The memory model of checking tier t by parts with tiers[0..ntiers) (t
+ * and its child tiers) open, on `threads` threads, in bytes. */
+uint64_t store_parts_memory(const Store *st, int t, const int *tiers, int ntiers, int threads,
+                            uint64_t target);
+/* The caches and the piece buffer (the limit of open files raised for a
+ * tier and its child tiers). Free with store_parts_free (also on failure),
+ * which closes every file it opened. */
+ErrCode store_parts_create(Store *st, int threads, uint64_t target, StoreParts *sp, Error *err);
+void store_parts_free(StoreParts *sp);
+/* Opens the files of tiers[0..ntiers) (header and block index), closes
+ * every other tier's. */
+ErrCode store_parts_open(StoreParts *sp, const int *tiers, int ntiers, Error *err);
+/* The end of tier t's piece that starts at local index lo (0 or the end of
+ * the piece before): the end of lo's file, at most target records on. */
+uint64_t store_parts_end(const StoreParts *sp, int t, uint64_t lo);
+/* Reads tier t's records [lo, hi) (a piece) into sp->buf, on the threads,
+ * each block's checksum checked; ERR_IO naming the file and the first
+ * block that fails. */
+ErrCode store_parts_read(StoreParts *sp, int t, uint64_t lo, uint64_t hi, Error *err);
+/* The record of local index ci of tier t (open), through the calling
+ * thread's cache; false (in *err) when its file cannot be read. */
+bool store_parts_child(StoreParts *sp, int t, uint64_t ci, uint32_t *raw, Error *err);
 
 #endif /* SOLVERS_STORE_INTERNAL_H */

@@ -6,13 +6,26 @@
  * fast path (TierOps.expand_run) where the game has one, else through the
  * GPS family; in parallel over chunks of 2^16 records, the first
  * disagreement (the smallest index of the deepest tier) named exactly.
- * Then the initial position's record against the manifest's root value,
- * and the counts against the manifest's (a partial database has neither).
- * Tiers are checked from the last (children before parents), each with its
- * child tiers resident and nothing else; slots hold the whole database.
- * O(records + positions x moves); memory: the tier and its child tiers
- * (or the whole database), a reach bitmap of the tier (fast path) and a
- * histogram of record values per thread.
+ * A reached position with a child that has no record disagrees too, and
+ * each chunk's visits by the fast path are counted against its reached
+ * records (none left unchecked). Then the initial position's record
+ * against the manifest's root value, and the counts against the
+ * manifest's (a partial database has neither).
+ *
+ * Tiers are checked from the last (children before parents), each one of
+ * two ways chosen by memory (choose_path): whole, with its child tiers
+ * resident and nothing else (whole_memory: their records, the tier's
+ * bitmap, a histogram per thread), when that fits the budget; else by
+ * parts (store_verify_parts.c: a piece of the tier's records and its
+ * bitmap words at a time, the child records through per-thread caches of
+ * child file blocks; a tier-major game with the tier fast path, no
+ * WinBy), when that fits; else ERR_MEMORY with both estimates. Both ways
+ * check the same chunks (aligned at multiples of 2^16 local indices) and
+ * name the same first disagreement. GAMESMAN_VERIFY_PATH=whole|parts and
+ * GAMESMAN_VERIFY_PART=N (records of a piece) are for tests. The slots
+ * layout holds the whole database. Every file's header and block index is
+ * checked first, each file opened and closed (a database may hold more
+ * files than may be open). O(records + positions x moves).
  */
 #include <inttypes.h>
 #include <omp.h>
@@ -26,6 +39,7 @@
 #include "solvers/store.h"
 #include "solvers/store_internal.h"
 #include "solvers/symbolic_db.h"
+#include "solvers/tier/graph.h"
 
 /* -------------------------------------------------------------- verify */
 
@@ -43,11 +57,15 @@ typedef struct Verify {
     Position *first;                    /* tier-major: first position of each tier */
     int kids[GAME_MAX_CHILD_TIERS + 1]; /* the tier being checked and its children */
     int nkids;
+    StoreParts *parts; /* the tier checked by parts: its children's records through
+                          its caches (store_verify_parts.c); NULL: resident */
 } Verify;
 
-/* The record of child c (canonical): false if its tier is not resident
- * (a game breaking its tier contract). */
-static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winby) {
+/* The record of child c (canonical): NULL, or why it has none (in buf):
+ * its tier is not a child tier of the tier checked (a game breaking its
+ * tier contract), or its file cannot be read. */
+static const char *child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winby, char *buf,
+                                size_t n) {
     const Store *st = v->st;
     const Game *g = st->g;
     const Database *db;
@@ -56,42 +74,52 @@ static bool child_record(const Verify *v, Position c, uint32_t *raw, WinBy *winb
         db = &v->loaded[0];
         i = c;
     } else if (g->tiers->first != NULL) {
-        /* Tier-major: a range test over the resident tiers (no game call),
+        /* Tier-major: a range test over the child tiers (no game call),
          * as the tier solver's locate does. */
         for (int k = 0; k < v->nkids; k++) {
             int u = v->kids[k];
-            if (c - v->first[u] < v->loaded[u].size && c >= v->first[u]) {
+            if (c - v->first[u] < st->tier_size[u] && c >= v->first[u]) {
+                Error err;
+                *winby = 0;
+                if (v->parts != NULL) {
+                    if (!store_parts_child(v->parts, u, c - v->first[u], raw, &err)) {
+                        snprintf(buf, n, "child %" PRIu64 " cannot be read: %.200s", c, err.msg);
+                        return buf;
+                    }
+                    return NULL;
+                }
                 *raw = db_peek(&v->loaded[u], c - v->first[u]);
                 *winby = v->loaded[u].winby != NULL ? v->loaded[u].winby[c - v->first[u]] : 0;
-                return true;
+                return NULL;
             }
         }
-        return false;
+        db = NULL;
+        i = 0;
     } else {
         int t = g->tiers->tier_of(g, c);
-        if (t < 0 || t >= st->ntiers || !v->resident[t]) {
-            return false;
-        }
-        db = &v->loaded[t];
-        i = g->tiers->first != NULL ? c - v->first[t] : g->tiers->index_of(g, c);
-        if (i >= db->size) {
-            return false;
-        }
+        db = t >= 0 && t < st->ntiers && v->resident[t] ? &v->loaded[t] : NULL;
+        i = db != NULL ? g->tiers->index_of(g, c) : 0;
+        db = db != NULL && i < db->size ? db : NULL;
+    }
+    if (db == NULL) {
+        snprintf(buf, n, "child %" PRIu64 " is outside the child tiers", c);
+        return buf;
     }
     *raw = db_peek(db, i);
     *winby = db->winby != NULL ? db->winby[i] : 0;
-    return true;
+    return NULL;
 }
 
-/* Checks record i of db (position p, expanded as *given, or through fam
- * when given is NULL); NULL if it agrees, else a description of the
- * disagreement in buf. */
+/* Checks record i of the unit, db's record i - base (position p,
+ * expanded as *given, or through fam when given is NULL); NULL if it
+ * agrees, else a description of the disagreement in buf. */
 static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, const Database *db,
-                             uint64_t i, Position p, const Kids *given, char *buf, size_t n) {
+                             uint64_t base, uint64_t i, Position p, const Kids *given, char *buf,
+                             size_t n) {
     const Store *st = v->st;
     const Game *g = st->g;
-    uint32_t raw = db_peek(db, i);
-    WinBy stored_w = db->winby != NULL ? db->winby[i] : 0;
+    uint32_t raw = db_peek(db, i - base);
+    WinBy stored_w = db->winby != NULL ? db->winby[i - base] : 0;
     if (raw == DB_UNREACHED) {
         if (stored_w != 0) {
             snprintf(buf, n, "an unreached position with a score (%d)", (int)stored_w);
@@ -119,9 +147,9 @@ static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, c
         for (int k = 0; k < e->n; k++) {
             uint32_t craw;
             WinBy cw;
-            if (!child_record(v, e->child[k], &craw, &cw)) {
-                snprintf(buf, n, "child %" PRIu64 " is outside the child tiers", e->child[k]);
-                return buf;
+            const char *none = child_record(v, e->child[k], &craw, &cw, buf, n);
+            if (none != NULL) {
+                return none;
             }
             if (!db_raw_solved(&st->fmt, craw)) {
                 snprintf(buf, n, "child %" PRIu64 " has no record", e->child[k]);
@@ -153,6 +181,7 @@ static const char *check_one(const Verify *v, const GpsOps *fam, GpsState *gs, c
 typedef struct FastCheck {
     const Verify *v;
     const Database *db;
+    uint64_t base; /* the unit's index of db's record 0 */
     uint64_t bad;  /* the first index that disagrees, UINT64_MAX if none */
     uint64_t seen; /* positions checked */
     char buf[256];
@@ -164,54 +193,59 @@ static void fast_check(void *ctx, uint64_t i, Position p, const TierExpansion *e
         return; /* this chunk already has its first disagreement */
     }
     f->seen++;
-    if (check_one(f->v, NULL, NULL, f->db, i, p, e, f->buf, sizeof f->buf) != NULL) {
+    if (check_one(f->v, NULL, NULL, f->db, f->base, i, p, e, f->buf, sizeof f->buf) != NULL) {
         f->bad = i;
     }
 }
 
-/* Bit i of reach: record i of db is reached (not DB_UNREACHED); what the
- * fast path walks. (size + 63) / 64 words, filled in parallel. */
-static uint64_t *reach_of(const Database *db, int threads, Error *err) {
-    uint64_t words = (db->size + 63) / 64;
+/* The unit's bitmap from word base / 64 on: bit i (of word i / 64 - base /
+ * 64) set when the unit's record i, db's record i - base, is reached (not
+ * DB_UNREACHED); what the fast path walks. Filled in parallel. */
+static uint64_t *reach_of(const Database *db, uint64_t base, int threads, Error *err) {
+    uint64_t w0 = base / 64, words = (base + db->size + 63) / 64 - w0;
     uint64_t *reach = mem_calloc((size_t)words + 1, sizeof *reach, "the verify bitmap", err);
     if (reach == NULL) {
         return NULL;
     }
 #pragma omp parallel for num_threads(threads) schedule(static) if (words > 4096)
     for (uint64_t w = 0; w < words; w++) {
-        uint64_t i0 = w * 64, i1 = i0 + 64 < db->size ? i0 + 64 : db->size, bits = 0;
+        uint64_t i0 = (w0 + w) * 64, i1 = i0 + 64, bits = 0;
+        i0 = i0 > base ? i0 : base;
+        i1 = i1 < base + db->size ? i1 : base + db->size;
         for (uint64_t i = i0; i < i1; i++) {
-            bits |= (uint64_t)(db_peek(db, i) != DB_UNREACHED) << (i - i0);
+            bits |= (uint64_t)(db_peek(db, i - base) != DB_UNREACHED) << (i % 64);
         }
         reach[w] = bits;
     }
     return reach;
 }
 
-/* Checks records [0, db->size) of one unit (a tier, or the whole slots
- * database) in parallel over chunks of 2^16 records, and adds the unit's
- * records to *sum; *bad gets the smallest index that disagrees
- * (UINT64_MAX if none). A game with the tier fast path (TierOps.expand_run)
- * has each chunk's reached positions expanded by it, in index order, as
- * the tier solver does; others expand each position through the GPS
- * family. O(records + positions x moves); memory: a bitmap of the unit
- * (fast path) and a histogram of record values per thread. */
-static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, bool progress,
-                          uint64_t *bad, uint64_t *checked, DbSummary *sum, Error *err) {
+/* Checks records [base, base + db->size) of one unit (a tier, or the whole
+ * slots database), db's records from 0, in parallel over the unit's chunks
+ * of 2^16 records (aligned at multiples of 2^16, so a tier checked in
+ * pieces is cut as a tier checked whole), and adds them to *sum; *bad gets
+ * the smallest index that disagrees (UINT64_MAX if none). A game with the tier fast path
+ * (TierOps.expand_run) has each chunk's reached positions expanded by it, in index order, as the
+ * tier solver does; others expand each position through the GPS family. O(records + positions x
+ * moves); memory: a bitmap of the unit (fast path) and a histogram of record values per thread. */
+static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base, int threads,
+                          bool progress, uint64_t *bad, uint64_t *checked, DbSummary *sum,
+                          Error *err) {
     const Game *g = v->st->g;
     const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     bool fast = v->st->tiers && g->tiers->expand_run != NULL;
     uint64_t *reach = NULL;
     if (fast) {
-        reach = reach_of(db, threads, err);
+        reach = reach_of(db, base, threads, err);
         if (reach == NULL) {
             return ERR_MEMORY;
         }
     }
-    uint64_t size = db->size;
+    uint64_t size = db->size, end = base + size;
     uint64_t chunk = 1 << 16;
-    uint64_t nchunks = (size + chunk - 1) / chunk;
+    uint64_t c0 = base / chunk, nchunks = size > 0 ? (end - 1) / chunk + 1 - c0 : 0;
     uint64_t best = UINT64_MAX, done = 0;
+    uint64_t gap = UINT64_MAX, gap_end = 0, gap_seen = 0, gap_reached = 0;
     size_t nraw = db->width == 1 ? 256 : 65536;
     uint64_t *hist = calloc(nraw, sizeof *hist);
     volatile int failed = hist == NULL;
@@ -234,37 +268,53 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
         char buf[256];
         uint64_t mine = 0;
 #pragma omp for schedule(dynamic, 1)
-        for (uint64_t c = 0; c < nchunks; c++) {
-            uint64_t i0 = c * chunk, i1 = i0 + chunk < size ? i0 + chunk : size;
+        for (uint64_t c = c0; c < c0 + nchunks; c++) {
+            uint64_t i0 = c * chunk > base ? c * chunk : base;
+            uint64_t i1 = (c + 1) * chunk < end ? (c + 1) * chunk : end;
             if (failed || i0 > __atomic_load_n(&best, __ATOMIC_RELAXED)) {
                 continue;
             }
-            uint64_t first_bad = UINT64_MAX;
+            uint64_t first_bad = UINT64_MAX, reached = 0;
             for (uint64_t i = i0; i < i1; i++) {
-                mine_hist[db_peek(db, i)]++;
+                uint32_t raw = db_peek(db, i - base);
+                mine_hist[raw]++;
+                reached += raw != DB_UNREACHED;
             }
             if (fast) {
-                *fc = (FastCheck){.v = v, .db = db, .bad = UINT64_MAX};
-                g->tiers->expand_run(g, tier, reach + i0 / 64, i0, i1, fast_check, fc);
+                *fc = (FastCheck){.v = v, .db = db, .base = base, .bad = UINT64_MAX};
+                g->tiers->expand_run(g, tier, reach + (i0 / 64 - base / 64), i0, i1, fast_check,
+                                     fc);
                 mine += fc->seen;
                 first_bad = fc->bad;
+                /* Every reached position visited: a fast path (or a bitmap
+                 * read from the wrong words) that skips one would leave it
+                 * unchecked. */
+                if (first_bad == UINT64_MAX && fc->seen != reached) {
+#pragma omp critical(store_verify_gap)
+                    if (i0 < gap) {
+                        gap = i0;
+                        gap_end = i1;
+                        gap_seen = fc->seen;
+                        gap_reached = reached;
+                    }
+                }
                 /* An unreached record with a score: not visited above. */
                 for (uint64_t i = i0; i < i1 && db->winby != NULL && i < first_bad; i++) {
-                    if (db->winby[i] != 0 && db_peek(db, i) == DB_UNREACHED) {
+                    if (db->winby[i - base] != 0 && db_peek(db, i - base) == DB_UNREACHED) {
                         first_bad = i;
                     }
                 }
             } else {
                 for (uint64_t i = i0; i < i1; i++) {
-                    if (db_peek(db, i) == DB_UNREACHED &&
-                        (db->winby == NULL || db->winby[i] == 0)) {
+                    if (db_peek(db, i - base) == DB_UNREACHED &&
+                        (db->winby == NULL || db->winby[i - base] == 0)) {
                         continue;
                     }
                     Position p = !v->st->tiers             ? i
                                  : g->tiers->first != NULL ? v->first[tier] + i
                                                            : g->tiers->position_at(g, tier, i);
                     mine++;
-                    if (check_one(v, f, gs, db, i, p, NULL, buf, sizeof buf) != NULL) {
+                    if (check_one(v, f, gs, db, base, i, p, NULL, buf, sizeof buf) != NULL) {
                         first_bad = i;
                         break;
                     }
@@ -280,7 +330,8 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
             if (progress && omp_get_thread_num() == 0 && clock_seconds() - last >= 1.0) {
                 last = clock_seconds();
                 fprintf(stderr, "verify: %s %d: %" PRIu64 "/%" PRIu64 " slots\n",
-                        v->st->tiers ? "tier" : "file", tier, d, size);
+                        v->st->tiers ? "tier" : "file", tier, base + d,
+                        v->st->tiers ? v->st->tier_size[tier] : size);
             }
         }
         if (gs != NULL) {
@@ -302,6 +353,13 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
         free(hist);
         return error_set(err, ERR_MEMORY, "cannot allocate the verification's per-thread state");
     }
+    if (gap != UINT64_MAX) {
+        free(hist);
+        return error_set(err, ERR_INTERNAL,
+                         "verify: tier %d: the fast path visited %" PRIu64 " of the %" PRIu64
+                         " reached positions of [%" PRIu64 ", %" PRIu64 ")",
+                         tier, gap_seen, gap_reached, gap, gap_end);
+    }
     for (size_t r = 0; r < nraw; r++) {
         if (hist[r] != 0 && r != DB_UNREACHED) {
             store_summary_add_n(v->st, sum, (uint32_t)r, hist[r]);
@@ -312,8 +370,10 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, int threads, 
     return ERR_OK;
 }
 
-/* The message for the disagreement at index i of unit `tier`. */
-static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, Error *err) {
+/* The message for the disagreement at index i of unit `tier` (db's record
+ * i - base). */
+static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t base, uint64_t i,
+                          Error *err) {
     const Game *g = v->st->g;
     const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
     GpsState *gs = fam != NULL ? fam->create(g, NULL) : NULL;
@@ -321,11 +381,12 @@ static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, E
                  : g->tiers->first != NULL ? v->first[tier] + i
                                            : g->tiers->position_at(g, tier, i);
     char buf[256], text[256] = "";
-    const char *why = check_one(v, gs != NULL ? fam : NULL, gs, db, i, p, NULL, buf, sizeof buf);
+    const char *why =
+        check_one(v, gs != NULL ? fam : NULL, gs, db, base, i, p, NULL, buf, sizeof buf);
     if (gs != NULL) {
         fam->destroy(gs);
     }
-    if (db_peek(db, i) != DB_UNREACHED) {
+    if (db_peek(db, i - base) != DB_UNREACHED) {
         g->ops->format(g, p, text, sizeof text);
     }
     char where[128];
@@ -337,6 +398,124 @@ static ErrCode report_bad(Verify *v, int tier, const Database *db, uint64_t i, E
     return error_set(err, ERR_IO,
                      "%s: verification failed at %s (position %" PRIu64 " '%s'): %s; " REMEDY,
                      v->st->dir.path, where, p, text, why != NULL ? why : "(not reproducible)");
+}
+
+/* The memory model of checking tier t whole, kids[0..nk) (its child tiers
+ * and t) resident: their records (width bytes each, + 2 with WinBy), t's
+ * bitmap, per thread a histogram of records and its state, and 1 MiB. */
+static uint64_t whole_memory(const Store *st, int t, const int *kids, int nk, int threads) {
+    uint64_t per = st->m.width + (st->m.winby ? 2 : 0), bytes = UINT64_C(1) << 20;
+    for (int k = 0; k < nk; k++) {
+        bytes += st->tier_size[kids[k]] * per;
+    }
+    bytes += (st->tier_size[t] + 63) / 64 * 8;
+    return bytes + (uint64_t)threads * ((st->m.width == 1 ? 256 : 65536) * 8 + (64 << 10));
+}
+
+/* How each tier is checked: by the memory it needs (VERIFY_AUTO), or as
+ * GAMESMAN_VERIFY_PATH=whole|parts says (tests); GAMESMAN_VERIFY_PART=N the
+ * records of a piece at most (tests; default TIER_BLOCKS_PART_DEFAULT). */
+typedef enum { VERIFY_AUTO, VERIFY_WHOLE, VERIFY_PARTS } VerifyPath;
+
+static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, Error *err) {
+    const char *p = getenv("GAMESMAN_VERIFY_PATH"), *n = getenv("GAMESMAN_VERIFY_PART");
+    *path = VERIFY_AUTO;
+    *target = TIER_BLOCKS_PART_DEFAULT;
+    if (p != NULL && strcmp(p, "whole") == 0) {
+        *path = VERIFY_WHOLE;
+    } else if (p != NULL && strcmp(p, "parts") == 0) {
+        *path = VERIFY_PARTS;
+    } else if (p != NULL && *p != '\0') {
+        return error_set(err, ERR_USAGE, "GAMESMAN_VERIFY_PATH is '%s': give whole or parts", p);
+    }
+    if (n != NULL && *n != '\0') {
+        char *end;
+        unsigned long long x = strtoull(n, &end, 10);
+        if (*end != '\0' || x == 0 || n[0] == '-') {
+            return error_set(err, ERR_USAGE,
+                             "GAMESMAN_VERIFY_PART is '%s': give a number of "
+                             "records, at least 1",
+                             n);
+        }
+        *target = x;
+    }
+    if (*path == VERIFY_PARTS && !store_parts_can(st)) {
+        return error_set(err, ERR_USAGE,
+                         "GAMESMAN_VERIFY_PATH=parts: %s cannot be verified by parts (that needs "
+                         "layout tiers, a tier-major game with the tier fast path, no scores)",
+                         st->dir.path);
+    }
+    return ERR_OK;
+}
+
+/* Whether tier t (kids[0..nk): its child tiers and t) is checked by parts:
+ * whole when that fits the memory budget (or GAMESMAN_VERIFY_PATH says
+ * so), else by parts when that fits, else ERR_MEMORY with both estimates.
+ * *bytes: the estimate of the way chosen. */
+static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, int t, const int *kids,
+                           int nk, int threads, bool *by_parts, uint64_t *bytes, Error *err) {
+    bool can = store_parts_can(st);
+    uint64_t whole = whole_memory(st, t, kids, nk, threads);
+    uint64_t parts = can ? store_parts_memory(st, t, kids, nk, threads, target) : 0;
+    Error ignored;
+    *by_parts = path == VERIFY_PARTS ||
+                (path == VERIFY_AUTO && can && mem_check(whole, "", &ignored) != ERR_OK);
+    *bytes = *by_parts ? parts : whole;
+    if (path != VERIFY_AUTO) {
+        return ERR_OK;
+    }
+    char what[256], a[32], b[32];
+    if (can) {
+        snprintf(what, sizeof what,
+                 "--verify of tier %d (whole, with its child tiers: %s; by parts: %s)", t,
+                 mem_format(whole, a, sizeof a), mem_format(parts, b, sizeof b));
+    } else {
+        snprintf(what, sizeof what,
+                 "--verify of tier %d (whole, with its child tiers; this database cannot be "
+                 "checked by parts)",
+                 t);
+    }
+    /* neither fits: the smaller estimate refused */
+    return mem_check(*by_parts && parts < whole ? parts : whole, what, err);
+}
+
+/* Tier t (kids: v->kids) checked by parts: the tiers resident freed, the
+ * files of t and its child tiers open, then piece by piece in order, the
+ * first disagreement (the smallest index) named. sp is created on first
+ * use. */
+static ErrCode verify_by_parts(Verify *v, StoreParts *sp, int t, int threads, bool progress,
+                               uint64_t target, uint64_t *checked, DbSummary *sum, Error *err) {
+    Store *st = v->st;
+    for (int u = 0; u < st->ntiers; u++) {
+        if (v->resident[u]) {
+            db_destroy(&v->loaded[u]);
+            v->resident[u] = false;
+        }
+    }
+    ErrCode rc = ERR_OK;
+    if (sp->st == NULL) {
+        rc = store_parts_create(st, threads, target, sp, err);
+        if (rc != ERR_OK) {
+            store_parts_free(sp);
+            sp->st = NULL;
+            return rc;
+        }
+    }
+    rc = store_parts_open(sp, v->kids, v->nkids, err);
+    v->parts = sp;
+    for (uint64_t lo = 0, hi; lo < st->tier_size[t] && rc == ERR_OK; lo = hi) {
+        hi = store_parts_end(sp, t, lo);
+        rc = store_parts_read(sp, t, lo, hi, err);
+        uint64_t bad = UINT64_MAX;
+        if (rc == ERR_OK) {
+            rc = check_unit(v, t, &sp->buf, lo, threads, progress, &bad, checked, sum, err);
+        }
+        if (rc == ERR_OK && bad != UINT64_MAX) {
+            rc = report_bad(v, t, &sp->buf, lo, bad, err);
+        }
+    }
+    v->parts = NULL;
+    return rc;
 }
 
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err) {
@@ -364,9 +543,23 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         free(v.first);
         return rc;
     }
-    /* Every checksum first: each file read whole once (block checksums). */
+    /* Every file's header and block index first (their checksums), each
+     * file opened and closed (a tier:blocks database may hold more files
+     * than may be open at once); the blocks' checksums as they are read. */
     for (int k = 0; k < st->nfiles && rc == ERR_OK; k++) {
         rc = store_open_file(st, k, err);
+        store_close_file(st, k);
+    }
+    VerifyPath path = VERIFY_AUTO;
+    uint64_t target = 0;
+    StoreParts sp = {0};
+    st->verify_parts = st->verify_whole = 0;
+    st->verify_peak = 0;
+    if (rc == ERR_OK) {
+        rc = verify_path(st, &path, &target, err);
+    }
+    for (int u = 0; u < n && st->tiers && g->tiers->first != NULL; u++) {
+        v.first[u] = g->tiers->first(g, u);
     }
     if (!st->tiers && rc == ERR_OK) {
         /* The slots of every file in one database. */
@@ -413,19 +606,38 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
                 st->unchecked += st->tier_file[t] < st->tier_file[t + 1];
                 continue;
             }
-            /* Keep what tier t needs, free the rest, load what is missing. */
-            for (int u = 0; u < n && rc == ERR_OK; u++) {
-                bool need = false;
-                for (int k = 0; k < nk; k++) {
-                    need = need || kids[k] == u;
+            bool by_parts = false;
+            uint64_t bytes = 0;
+            rc = choose_path(st, path, target, t, kids, nk, threads, &by_parts, &bytes, err);
+            st->verify_peak = bytes > st->verify_peak ? bytes : st->verify_peak;
+            if (rc == ERR_OK && by_parts) {
+                rc = verify_by_parts(&v, &sp, t, threads, progress, target, checked, &sum, err);
+                st->verify_parts++;
+                if (progress && rc == ERR_OK) {
+                    fprintf(stderr, "verify: tier %d of %d checked by parts\n", t, n);
                 }
-                if (v.resident[u] && !need) {
-                    db_destroy(&v.loaded[u]);
-                    v.resident[u] = false;
-                } else if (!v.resident[u] && need) {
-                    rc = store_load_tier(st, u, threads, &v.loaded[u], err);
-                    v.resident[u] = rc == ERR_OK;
-                    v.first[u] = g->tiers->first != NULL ? g->tiers->first(g, u) : 0;
+                continue;
+            }
+            if (rc == ERR_OK && sp.st != NULL) {
+                rc = store_parts_open(&sp, NULL, 0, err); /* closes its files */
+            }
+            st->verify_whole++;
+            /* Keep what tier t needs, free the rest, then load what is
+             * missing (so that at most t and its child tiers are held, as
+             * whole_memory counts). */
+            for (int pass = 0; pass < 2; pass++) {
+                for (int u = 0; u < n && rc == ERR_OK; u++) {
+                    bool need = false;
+                    for (int k = 0; k < nk; k++) {
+                        need = need || kids[k] == u;
+                    }
+                    if (pass == 0 && v.resident[u] && !need) {
+                        db_destroy(&v.loaded[u]);
+                        v.resident[u] = false;
+                    } else if (pass == 1 && !v.resident[u] && need) {
+                        rc = store_load_tier(st, u, threads, &v.loaded[u], err);
+                        v.resident[u] = rc == ERR_OK;
+                    }
                 }
             }
         }
@@ -434,13 +646,18 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         }
         const Database *db = &v.loaded[t];
         uint64_t bad = UINT64_MAX;
-        rc = check_unit(&v, t, db, threads, progress, &bad, checked, &sum, err);
+        rc = check_unit(&v, t, db, 0, threads, progress, &bad, checked, &sum, err);
         if (rc == ERR_OK && bad != UINT64_MAX) {
-            rc = report_bad(&v, t, db, bad, err);
+            rc = report_bad(&v, t, db, 0, bad, err);
         }
         if (progress && rc == ERR_OK) {
             fprintf(stderr, "verify: %s %d of %d checked\n", st->tiers ? "tier" : "file", t, n);
         }
+    }
+    if (sp.st != NULL) {
+        store_parts_free(&sp);
+        st->verify_child_blocks = sp.misses;
+        st->verify_pieces = sp.pieces;
     }
     /* The initial position is reached, and the counts are the manifest's
      * (a partial database has neither). */

@@ -8,6 +8,12 @@
  *     checksums (so only the consistency check can see it), is reported at
  *     its exact file and index, through the GPS family (tic-tac-toe) and
  *     through the tier fast path (Connect Four);
+ *   - verify by parts (solvers/store_verify_parts.c): good Connect Four
+ *     4x4 and 5x4 databases of tier:blocks and tier:window pass whole, by
+ *     parts and by memory on 1 and 2 threads, every position checked; a
+ *     planted loss and a reached child made unreached are named by the
+ *     same message both ways; a corrupt block, a missing part and a budget
+ *     that fits neither way are refused;
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
  *   - the background writer (core/dbwriter.h: pieces compressed by any
@@ -54,6 +60,7 @@
 #include "core/dbfile.h"
 #include "core/dbstore.h"
 #include "core/dbwriter.h"
+#include "core/mem.h"
 #include "solvers/store.h"
 
 static char *make_dir(void) { return test_make_dir("test_store"); }
@@ -202,9 +209,21 @@ static char *path_in(const char *dir, const char *name);
 
 /* ------------------------------------------------------------ verify */
 
-/* Rewrites record `index` of tier file `tier` to `raw` with valid
- * checksums, and the manifest to match: only the consistency check can
- * tell. Returns the record it replaced. */
+/* The manifest's file of tier `tier` holding its local index `index`
+ * (the tier's one file, or its tier:blocks part). */
+static int file_holding(const DbManifest *m, int tier, uint64_t index) {
+    for (int k = 0; k < m->nfiles; k++) {
+        if (m->files[k].index == tier && index - m->files[k].first < m->files[k].records) {
+            return k;
+        }
+    }
+    fail_msg("no file of tier %d holds index %llu", tier, (unsigned long long)index);
+    return -1;
+}
+
+/* Rewrites record `index` of tier `tier` (in its file, or its part) to
+ * `raw` with valid checksums, and the manifest to match: only the
+ * consistency check can tell. Returns the record it replaced. */
 static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_t index,
                                uint32_t raw) {
     DbDir d;
@@ -214,23 +233,25 @@ static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_
     bool found;
     assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
     assert_true(found);
+    int k = file_holding(&m, tier, index);
     DbStoreInfo info = {.kind = DBSTORE_RECORDS,
                         .index = tier,
-                        .count = m.nfiles,
+                        .count = g->tiers->count(g),
                         .width = m.width,
                         .winby = m.winby,
-                        .records = m.files[tier].records};
+                        .records = m.files[k].records,
+                        .first = m.files[k].first};
     game_spec(g, info.spec, sizeof info.spec);
     assert_int_equal(m.width, 1);
     uint8_t *rec = calloc(info.records, 1);
     assert_non_null(rec);
     assert_int_equal(
-        dbstore_read(&d, m.files[tier].name, &info, rec, NULL, 1, &found, NULL, NULL, &err),
-        ERR_OK);
+        dbstore_read(&d, m.files[k].name, &info, rec, NULL, 1, &found, NULL, NULL, &err), ERR_OK);
+    index -= m.files[k].first;
     uint32_t old = rec[index];
     rec[index] = (uint8_t)raw;
-    assert_int_equal(dbstore_write(&d, m.files[tier].name, &info, rec, NULL, 1,
-                                   &m.files[tier].header_sum, &m.files[tier].bytes, &err),
+    assert_int_equal(dbstore_write(&d, m.files[k].name, &info, rec, NULL, 1, &m.files[k].header_sum,
+                                   &m.files[k].bytes, &err),
                      ERR_OK);
     assert_int_equal(dbstore_manifest_write(&d, &m, &err), ERR_OK);
     free(rec);
@@ -276,6 +297,265 @@ static void flip_caught(const char *spec, int tier) {
         fail_msg("%s: expected '%s', got %d: %s", spec, want, rc, err.msg);
     }
     free(want);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
+/* ------------------------------------------------------ verify by parts */
+
+/* store_verify on dir with GAMESMAN_VERIFY_PATH=path (NULL: by memory) and
+ * GAMESMAN_VERIFY_PART=part (NULL: the default), on `threads` threads;
+ * the Store's account of the ways it took in *ways: tiers whole, tiers by
+ * parts, pieces. */
+static ErrCode verify_with(const Game *g, const char *dir, const char *path, const char *part,
+                           int threads, uint64_t *checked, int ways[3], Error *err) {
+    if (path != NULL) {
+        setenv("GAMESMAN_VERIFY_PATH", path, 1);
+    }
+    if (part != NULL) {
+        setenv("GAMESMAN_VERIFY_PART", part, 1);
+    }
+    Store st;
+    assert_int_equal(store_open(g, dir, &st, err), ERR_OK);
+    ErrCode rc = store_verify(&st, threads, false, checked, err);
+    ways[0] = st.verify_whole;
+    ways[1] = st.verify_parts;
+    ways[2] = (int)st.verify_pieces;
+    store_close(&st);
+    unsetenv("GAMESMAN_VERIFY_PATH");
+    unsetenv("GAMESMAN_VERIFY_PART");
+    return rc;
+}
+
+/* The ways --verify reads a tier (store_verify_parts.c), on Connect Four
+ * 4x4 and 5x4 databases of tier:blocks (parts of 1000 and 100000 records:
+ * many files a tier) and of tier:window (a file a tier, cut into pieces
+ * of 4096 records or read as one), on 1 and 2 threads: every reached
+ * position checked (the manifest's count, itself checked against the
+ * records) each way, every tier the way asked, more pieces than tiers
+ * where the tiers are cut. */
+typedef struct PartsCase {
+    const char *spec, *solver, *part; /* part: GAMESMAN_VERIFY_PART */
+    bool cut;                         /* more pieces than tiers */
+} PartsCase;
+
+static const PartsCase parts_cases[] = {
+    {"connect4:w=4,h=4", "blocks,part=1000", NULL, true},
+    {"connect4:w=4,h=4", "window", NULL, false},
+    {"connect4:w=4,h=4", "window", "4096", true},
+    {"connect4:w=5,h=4", "blocks,part=100000", NULL, true},
+    {"connect4:w=5,h=4", "window", "65536", true},
+};
+
+static void verify_parts_good(void **state) {
+    (void)state;
+    for (size_t c = 0; c < sizeof parts_cases / sizeof parts_cases[0]; c++) {
+        const PartsCase *pc = &parts_cases[c];
+        Game *g = test_game(pc->spec);
+        char *dir = make_dir();
+        SolveResult res;
+        Error err = {0};
+        if (test_run_tier(g, pc->solver, 2, dir, &res, &err) != ERR_OK) {
+            fail_msg("tier:%s on %s: %s", pc->solver, pc->spec, err.msg);
+        }
+        assert_true(res.saved_db);
+        uint64_t positions = res.summary.positions;
+        solve_result_free(&res);
+        int n = g->tiers->count(g);
+        const char *paths[] = {"whole", "parts", NULL};
+        for (int p = 0; p < 3; p++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                uint64_t checked = 0;
+                int ways[3];
+                ErrCode rc = verify_with(g, dir, paths[p], pc->part, threads, &checked, ways, &err);
+                if (rc != ERR_OK || checked != positions) {
+                    fail_msg("%s %s, %s on %d threads: %d, %llu of %llu checked: %s", pc->spec,
+                             pc->solver, paths[p] != NULL ? paths[p] : "by memory", threads, rc,
+                             (unsigned long long)checked, (unsigned long long)positions, err.msg);
+                }
+                /* by memory: these small tiers fit whole */
+                assert_int_equal(ways[0], p == 1 ? 0 : n);
+                assert_int_equal(ways[1], p == 1 ? n : 0);
+                if (p == 1) {
+                    assert_true(pc->cut ? ways[2] > n : ways[2] == n);
+                }
+            }
+        }
+        test_remove_dir(dir);
+        game_destroy(g);
+    }
+}
+
+/* A win planted as a loss (flip_caught's rewrite, valid checksums) in a
+ * tier of a Connect Four 4x4 database of tier:blocks (parts of 1000
+ * records) and of tier:window: named by the same message, the same file
+ * and index, whole and by parts (and by pieces of 4096 records), on 1 and
+ * 2 threads. The tier is 9, a middle one, and the record the first win
+ * after the tier's middle index, so its part is not the tier's first.
+ * Then a reached child made unreached (below). */
+static void verify_parts_flip(void **state) {
+    (void)state;
+    const char *solvers[] = {"blocks,part=1000", "window"};
+    const int tier = 9;
+    for (int s = 0; s < 2; s++) {
+        Game *g = test_game("connect4:w=4,h=4");
+        char *dir = make_dir();
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(test_run_tier(g, solvers[s], 2, dir, &res, &err), ERR_OK);
+        solve_result_free(&res);
+        Store st;
+        assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+        uint64_t size = g->tiers->size(g, tier), index = size;
+        for (uint64_t i = size / 2; i < size && index == size; i++) {
+            uint32_t raw;
+            WinBy w;
+            assert_int_equal(store_get(&st, g->tiers->first(g, tier) + i, &raw, &w, &err), ERR_OK);
+            if (raw != DB_UNREACHED && db_raw_value(&st.fmt, raw) == VALUE_WIN) {
+                index = i;
+            }
+        }
+        store_close(&st);
+        assert_true(index < size);
+        uint32_t old = rewrite_record(g, dir, tier, index, 0);
+        rewrite_record(g, dir, tier, index, ((uint32_t)VALUE_LOSE << 6) | (old & 63));
+        char *want = test_strdupf("verification failed at tier-%04d.gmdb index %llu ", tier,
+                                  (unsigned long long)index);
+        char first[sizeof err.msg] = "";
+        const char *paths[] = {"whole", "parts", "parts"};
+        const char *parts[] = {NULL, NULL, "4096"};
+        for (int p = 0; p < 3; p++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                uint64_t checked;
+                int ways[3];
+                ErrCode rc = verify_with(g, dir, paths[p], parts[p], threads, &checked, ways, &err);
+                if (rc != ERR_IO || strstr(err.msg, want) == NULL ||
+                    strstr(err.msg, "stored lose") == NULL ||
+                    (first[0] != '\0' && strcmp(first, err.msg) != 0)) {
+                    fail_msg("tier:%s, %s on %d threads: expected '%s' (as '%s'), got %d: %s",
+                             solvers[s], paths[p], threads, want, first, rc, err.msg);
+                }
+                snprintf(first, sizeof first, "%s", err.msg);
+            }
+        }
+        free(want);
+        /* The loss back, then a reached record of tier 10 made unreached:
+         * no check of tier 10 sees it (its record reads as never reached),
+         * but its reached parents in tier 9 (every reached position but
+         * the root has one) have a child with no record, named both ways. */
+        rewrite_record(g, dir, tier, index, old);
+        assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+        uint64_t size10 = g->tiers->size(g, tier + 1), zeroed = size10;
+        for (uint64_t i = size10 / 2; i < size10 && zeroed == size10; i++) {
+            uint32_t raw;
+            WinBy w;
+            Position p = g->tiers->first(g, tier + 1) + i;
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            zeroed = raw != DB_UNREACHED ? i : zeroed;
+        }
+        store_close(&st);
+        assert_true(zeroed < size10);
+        rewrite_record(g, dir, tier + 1, zeroed, DB_UNREACHED);
+        want = test_strdupf("child %llu has no record",
+                            (unsigned long long)(g->tiers->first(g, tier + 1) + zeroed));
+        first[0] = '\0';
+        for (int p = 0; p < 2; p++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                uint64_t checked;
+                int ways[3];
+                ErrCode rc = verify_with(g, dir, paths[p], NULL, threads, &checked, ways, &err);
+                if (rc != ERR_IO || strstr(err.msg, want) == NULL ||
+                    strstr(err.msg, "verification failed at tier-0009.gmdb index ") == NULL ||
+                    (first[0] != '\0' && strcmp(first, err.msg) != 0)) {
+                    fail_msg("tier:%s, %s on %d threads: expected '%s' in tier 9 (as '%s'), got "
+                             "%d: %s",
+                             solvers[s], paths[p], threads, want, first, rc, err.msg);
+                }
+                snprintf(first, sizeof first, "%s", err.msg);
+            }
+        }
+        free(want);
+        test_remove_dir(dir);
+        game_destroy(g);
+    }
+}
+
+/* By parts, a part file missing and a block corrupted (a byte of its
+ * compressed frame flipped: the header's and index's checksums hold, the
+ * block's does not) are refused with ERR_IO naming the file, and (the
+ * block) its number; a memory budget that fits neither way is refused
+ * with ERR_MEMORY giving both estimates. Connect Four 4x4, tier:blocks
+ * parts of 1000 records. */
+static void verify_parts_refusals(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(test_run_tier(g, "blocks,part=1000", 2, dir, &res, &err), ERR_OK);
+    solve_result_free(&res);
+    uint64_t checked;
+    int ways[3];
+    /* the budget */
+    mem_set_limit(UINT64_C(1) << 20);
+    ErrCode rc = verify_with(g, dir, NULL, NULL, 2, &checked, ways, &err);
+    mem_set_limit(0);
+    if (rc != ERR_MEMORY || strstr(err.msg, "--verify of tier") == NULL ||
+        strstr(err.msg, "by parts: ") == NULL) {
+        fail_msg("1 MiB: expected ERR_MEMORY with both estimates, got %d: %s", rc, err.msg);
+    }
+    /* a corrupt block: the largest compressed block of the largest part
+     * of tier 9 */
+    DbDir d;
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    DbManifest m;
+    bool found;
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    int k = file_holding(&m, 9, 0);
+    for (int j = k; j < m.nfiles && m.files[j].index == 9; j++) {
+        k = m.files[j].bytes > m.files[k].bytes ? j : k;
+    }
+    DbStoreInfo info = {.kind = DBSTORE_RECORDS,
+                        .index = 9,
+                        .count = g->tiers->count(g),
+                        .width = 1,
+                        .records = m.files[k].records,
+                        .first = m.files[k].first};
+    game_spec(g, info.spec, sizeof info.spec);
+    DbStoreFile f;
+    assert_int_equal(dbstore_file_open(&d, m.files[k].name, &info, &f, &err), ERR_OK);
+    uint64_t b = 0;
+    for (uint64_t j = 0; j < f.blocks; j++) {
+        b = f.csize[j] > f.csize[b] ? j : b;
+    }
+    assert_true(f.csize[b] > 0);
+    unsigned char byte;
+    assert_int_equal(pread(f.fd, &byte, 1, (off_t)(f.offset[b] + f.csize[b] / 2)), 1);
+    byte ^= 0x40;
+    int fd = open(f.path, O_WRONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(pwrite(fd, &byte, 1, (off_t)(f.offset[b] + f.csize[b] / 2)), 1);
+    close(fd);
+    char *path = test_strdupf("%s", f.path);
+    dbstore_file_close(&f);
+    for (int threads = 1; threads <= 2; threads++) {
+        rc = verify_with(g, dir, "parts", NULL, threads, &checked, ways, &err);
+        char *want = test_strdupf("%s is corrupt (checksum mismatch in block %llu)",
+                                  m.files[k].name, (unsigned long long)b);
+        if (rc != ERR_IO || strstr(err.msg, want) == NULL) {
+            fail_msg("%d threads: expected '%s', got %d: %s", threads, want, rc, err.msg);
+        }
+        free(want);
+    }
+    /* a part file missing */
+    assert_int_equal(unlink(path), 0);
+    rc = verify_with(g, dir, "parts", NULL, 2, &checked, ways, &err);
+    if (rc != ERR_IO || strstr(err.msg, m.files[k].name) == NULL) {
+        fail_msg("missing %s: expected ERR_IO naming it, got %d: %s", path, rc, err.msg);
+    }
+    free(path);
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
     test_remove_dir(dir);
     game_destroy(g);
 }
@@ -1021,6 +1301,9 @@ int main(void) {
     } fixed[] = {
         {"verify catches a flipped record", verify_catches_flip},
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
+        {"verify by parts: good databases of tier:blocks and tier:window", verify_parts_good},
+        {"verify by parts: a flipped record named as whole", verify_parts_flip},
+        {"verify by parts: a missing part, a corrupt block, the budget", verify_parts_refusals},
         {"analyze refuses a record no solve writes, the first file named",
          analyze_refuses_bad_record},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},

@@ -22,8 +22,9 @@
  * positions are expanded (the game's fast path TierOps.expand_run or the
  * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
  * child's record is read through a per-thread set-associative LRU cache of
- * tier:blocks,cache=N decompressed file blocks (dbstore_block_read: one
- * pread, its checksum, one zstd decompression) and folded (core/value.h);
+ * tier:blocks,cache=N decompressed file blocks (block_cache.h, which
+ * --verify by parts reads through too; dbstore_block_read: one pread, its
+ * checksum, one zstd decompression) and folded (core/value.h);
  * the part goes to the writer. A part's chunks go to the threads in guided
  * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
  * that each thread follows its own streams of child indices instead of
@@ -67,7 +68,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -290,76 +290,12 @@ static BlockPart *find_part(TierBlocks *b, int ct, uint64_t ci) {
     return &b->part[lo];
 }
 
-/* Child tier ct's file block holding local index ci, read and
- * decompressed into entry e; false (the failure recorded) when its file
- * cannot be read. */
-static bool block_fill(TierSolve *s, BlockCache *c, BlockCacheEntry *e, int ct, uint64_t ci) {
-    BlockPart *p = find_part(s->blocks, ct, ci);
-    Error err;
-    e->tier = -1;
-    if (p->f == NULL || ci >= p->hi) {
-        tier_fail(s, ERR_INTERNAL, "tier:blocks: tier %d's part holding %" PRIu64 " is not open",
-                  ct, ci);
-        return false;
-    }
-    uint64_t k = (ci - p->lo) / p->f->block_records;
-    if (dbstore_block_bytes(p->f, k) > DBSTORE_BLOCK_BYTES) {
-        tier_fail(s, ERR_INTERNAL, "%s: a block larger than the cache's", p->f->path);
-        return false;
-    }
-    if (dbstore_block_read(p->f, k, c->dctx, e->data, &err) != ERR_OK) {
-        tier_fail(s, err.code, "%s", err.msg);
-        return false;
-    }
-    c->misses++;
-    e->tier = ct;
-    e->lo = p->lo + k * p->f->block_records;
-    e->hi = e->lo + dbstore_block_bytes(p->f, k) / s->width;
-    return true;
-}
-
-/* The record of local index ci of child tier ct, through the thread's
- * cache: the set of its file block (a hash of the block's number and the
- * tier), searched most recent first; a hit moves its entry to the front,
- * a miss reads the block into the least recent entry, then the front. So
- * a set holds the TIER_BLOCKS_WAYS blocks used last among those hashed
- * to it (the direct-mapped cache before evicted a block as soon as
- * another one hashed to its slot). False (the failure recorded) when a
- * file cannot be read. */
-_Static_assert(DBSTORE_BLOCK_BYTES % 2 == 0, "a record of 1 or 2 bytes divides a file block");
-_Static_assert(sizeof(BlockCacheEntry) <= TIER_BLOCKS_ENTRY_BYTES, "the memory model's entry");
-static inline bool child_raw(TierSolve *s, BlockCache *c, int ct, uint64_t ci, uint32_t *raw) {
-    /* ci / (DBSTORE_BLOCK_BYTES / width), exact for a width dividing the
-     * block's bytes (1 or 2), and a shift: a division by a run-time value
-     * here was a third of the visit's time (perf, 5x5) */
-    uint64_t key = ci * (uint64_t)s->width / DBSTORE_BLOCK_BYTES;
-    uint64_t set = ((key * UINT64_C(0x9E3779B97F4A7C15) + (uint64_t)ct) >> 32) & c->set_mask;
-    BlockCacheEntry *e = &c->e[set * TIER_BLOCKS_WAYS];
-    int w = 0;
-    while (w < TIER_BLOCKS_WAYS && (e[w].tier != ct || ci - e[w].lo >= e[w].hi - e[w].lo)) {
-        w++;
-    }
-    if (w > 0) { /* not the front: to the front, the ones before it one back */
-        int at = w == TIER_BLOCKS_WAYS ? w - 1 : w; /* a miss takes the least recent */
-        BlockCacheEntry hit = e[at];
-        for (; at > 0; at--) {
-            e[at] = e[at - 1];
-        }
-        e[0] = hit;
-        if (w == TIER_BLOCKS_WAYS && !block_fill(s, c, &e[0], ct, ci)) {
-            return false;
-        }
-    }
-    const unsigned char *data = e[0].data;
-    uint64_t j = ci - e[0].lo;
-    if (s->width == 1) {
-        *raw = data[j];
-    } else {
-        uint16_t r;
-        memcpy(&r, data + 2 * j, 2);
-        *raw = r;
-    }
-    return true;
+/* The open part file of child tier ct holding local index ci (the
+ * cache's TierBlockFind). */
+static const DbStoreFile *part_file(void *ctx, int ct, uint64_t ci, uint64_t *first) {
+    const BlockPart *p = find_part(ctx, ct, ci);
+    *first = p->lo;
+    return p->f != NULL && ci < p->hi ? p->f : NULL;
 }
 
 /* The child tier and local index of child position c (tier-major: a range
@@ -400,7 +336,9 @@ static void solve_position(TierSolve *s, int tier, uint64_t i, Position p, const
                           s->g->module->name, p, tier, e->child[k]);
                 return;
             }
-            if (!child_raw(s, c, ct, ci, &raw)) {
+            Error err;
+            if (!tier_block_cache_get(c, ct, ci, part_file, b, &raw, &err)) {
+                tier_fail(s, err.code, "%s", err.msg);
                 return;
             }
             if (!db_raw_solved(fmt, raw)) {
@@ -758,37 +696,16 @@ static ErrCode parts_open(TierSolve *s, int t) {
 /* Every part of a child tier is open while its parents are solved: the
  * soft limit of open files is raised to what the largest tier's parts
  * need (and the writer's files, the directory, a margin), or the run is
- * refused before it starts. */
-static ErrCode files_limit(TierSolve *s) {
-    TierBlocks *b = s->blocks;
-    rlim_t need = 64;
-    for (int t = 0; t < s->gr.ntiers; t++) {
-        rlim_t n = (rlim_t)(b->first[t + 1] - b->first[t]) + 64;
-        need = n > need ? n : need;
-    }
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) {
-        return ERR_OK;
-    }
-    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-        return error_set(s->err, ERR_LIMIT,
-                         "tier:blocks keeps a tier's %llu part files open, more than the limit "
-                         "of open files (%llu); give a larger tier:blocks,part=N",
-                         (unsigned long long)(need - 64), (unsigned long long)rl.rlim_max);
-    }
-    rl.rlim_cur = need;
-    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
-        return error_set(s->err, ERR_LIMIT,
-                         "tier:blocks keeps a tier's %llu part files open and cannot raise the "
-                         "limit of open files; give a larger tier:blocks,part=N",
-                         (unsigned long long)(need - 64));
-    }
-    return ERR_OK;
-}
-
+ * refused before it starts; then the caches and the part buffers. */
 static ErrCode caches_create(TierSolve *s) {
     TierBlocks *b = s->blocks;
-    ErrCode rc = files_limit(s);
+    uint64_t most = 0;
+    for (int t = 0; t < s->gr.ntiers; t++) {
+        uint64_t n = (uint64_t)(b->first[t + 1] - b->first[t]);
+        most = n > most ? n : most;
+    }
+    ErrCode rc = tier_block_files_limit(most, "tier:blocks (a tier's part files)",
+                                        "give a larger tier:blocks,part=N", s->err);
     if (rc != ERR_OK) {
         return rc;
     }
@@ -796,19 +713,8 @@ static ErrCode caches_create(TierSolve *s) {
     if (b->cache == NULL) {
         return ERR_MEMORY;
     }
-    for (int i = 0; i < s->threads; i++) {
-        BlockCache *c = &b->cache[i];
-        uint64_t n = b->cache_blocks;
-        c->set_mask = n / TIER_BLOCKS_WAYS - 1;
-        c->e = malloc((size_t)n * sizeof *c->e);
-        c->data = malloc((size_t)n * DBSTORE_BLOCK_BYTES);
-        c->dctx = dbstore_dctx_new();
-        for (uint64_t j = 0; j < n && c->e != NULL && c->data != NULL; j++) {
-            c->e[j] = (BlockCacheEntry){.tier = -1, .data = c->data + j * DBSTORE_BLOCK_BYTES};
-        }
-        if (c->e == NULL || c->data == NULL || c->dctx == NULL) {
-            return error_set(s->err, ERR_MEMORY, "cannot allocate tier:blocks' caches");
-        }
+    for (int i = 0; i < s->threads && rc == ERR_OK; i++) {
+        rc = tier_block_cache_init(&b->cache[i], b->cache_blocks, s->width, s->err);
     }
     for (int i = 0; i < 2 && rc == ERR_OK; i++) {
         rc = db_create(&b->buf[i], b->mem.largest_part, s->width, false, s->err);
@@ -1002,11 +908,7 @@ void tier_blocks_free(TierSolve *s) {
         tier_blocks_reach_free(s);
     }
     for (int i = 0; i < s->threads && b->cache != NULL; i++) {
-        free(b->cache[i].data);
-        free(b->cache[i].e);
-        if (b->cache[i].dctx != NULL) {
-            dbstore_dctx_free(b->cache[i].dctx);
-        }
+        tier_block_cache_free(&b->cache[i]);
     }
     for (int i = 0; i < 2; i++) {
         if (b->buf[i].r8 != NULL || b->buf[i].r16 != NULL) {

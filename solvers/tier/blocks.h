@@ -8,6 +8,7 @@
 #define SOLVERS_TIER_BLOCKS_H
 
 #include "core/dbfile.h"
+#include "solvers/tier/block_cache.h"
 #include "solvers/tier/internal.h"
 
 /* One part: its range, its file's header checksum and size, and the file
@@ -19,23 +20,8 @@ typedef struct BlockPart {
     bool written;   /* by this run */
 } BlockPart;
 
-/* A thread's cache of decompressed child file blocks (blocks.c
- * child_raw): `sets` sets of TIER_BLOCKS_WAYS entries, each set in LRU
- * order (way 0 the most recent), an entry pointing at its file block's
- * bytes in `data`. */
-typedef struct BlockCacheEntry {
-    int tier; /* -1: empty */
-    uint64_t lo, hi;
-    unsigned char *data; /* DBSTORE_BLOCK_BYTES */
-} BlockCacheEntry;
-
-typedef struct BlockCache {
-    BlockCacheEntry *e;  /* [sets * TIER_BLOCKS_WAYS] */
-    uint64_t set_mask;   /* sets - 1 (a power of two) */
-    unsigned char *data; /* sets * TIER_BLOCKS_WAYS * DBSTORE_BLOCK_BYTES */
-    void *dctx;
-    uint64_t misses;
-} BlockCache;
+/* A thread's cache of decompressed child file blocks: block_cache.h
+ * (shared with --verify by parts). */
 
 struct TierBlocks {
     uint64_t target;       /* records a part at most */
