@@ -140,7 +140,7 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
 
 /* store_compare (solvers/store_compare.c): two databases of one game
  * variant compared position by position. */
-#define STORE_COMPARE_SHOWN 10 /* differences kept, the smallest positions */
+#define STORE_COMPARE_SHOWN 10 /* differences kept, the first in the walk's order */
 
 typedef struct StoreDiff {
     Position pos;
@@ -160,10 +160,15 @@ typedef struct StoreCompare {
     uint64_t blocks_read; /* blocks decompressed, both databases */
 } StoreCompare;
 
-/* Compares every slot of the hash space of a and b (store_open'ed for one
- * game variant, complete), on `threads` threads, streaming both; progress
- * on standard error. ERR_OK whatever the differences (out says); ERR_IO
- * for a partial database or a record no solve writes. */
+/* Compares the record (value, remoteness, score) of every slot of the
+ * hash space of a and b (store_open'ed for one game variant, complete),
+ * on `threads` threads, streaming both (the order and its cost: the top
+ * of solvers/store_compare.c); progress on standard error. A slot stored
+ * in neither is no position; one stored in one only is a difference. The
+ * differences shown are the first by position, or, for a tiers database
+ * of a hash that is not tier-major, by tier and index. ERR_OK whatever
+ * the differences (out says); ERR_IO for a partial database or a record
+ * no solve writes, naming its file. */
 ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompare *out,
                       Error *err);
 

@@ -14,29 +14,36 @@
  * must be complete (a partial tier:sector database is refused) and their
  * records ones a solve writes (else ERR_IO, as store_get).
  *
- * Order of reading: the hash space in position order, in chunks of
- * COMPARE_CHUNK slots taken by the threads (dynamic schedule). Each side
- * fills a chunk's records by its layout:
- *   range   `slots`, or `tiers` of a tier-major game (TierOps.first): the
- *           chunk is a run of consecutive local indexes of one file (or of
- *           a few tiers or slices), read block by block in file order, an
- *           all-unreached block (no bytes stored) without decompressing;
- *   mapped  `tiers` of a game without a tier-major hash: each slot located
- *           by tier_of, index_of and position_at (the round trip store_get
- *           makes), its block read unless it is the one read last: random
- *           reads, a block per position at worst;
- *   get     layout `bdd` (the symbolic solver's): store_get, one thread at
- *           a time (the BDD reader is not shared between threads).
+ * Order of reading: both databases streamed chunk by chunk (COMPARE_CHUNK
+ * slots), the chunks taken by the threads (dynamic schedule):
+ *   walk P  the hash space in position order, when each side is of layout
+ *           `slots`, `bdd`, or `tiers` of a tier-major game
+ *           (TierOps.first): a chunk is a run of consecutive local indexes
+ *           of one file (or of a few tiers or slices), read block by block
+ *           in file order, an all-unreached block (no bytes stored) without
+ *           decompressing; a `bdd` side through store_get, one thread at a
+ *           time (the BDD reader is not shared between threads);
+ *   walk T  a side of layout `tiers` whose hash is not tier-major (Connect
+ *           Four or tic-tac-toe with `sym`, whose tiers hold the canonical
+ *           positions by index): its tiers in order, each slot's position
+ *           by position_at (index_of is defined on positions only, not on
+ *           every slot of the hash); the other side the same way when it is
+ *           `tiers` too (the same slots), else looked up by position (a
+ *           block per position at worst). A record of that other side at a
+ *           position with no slot in the tiers' layout is no position a
+ *           solver stores; such records are counted (the other side's
+ *           reached records, streamed, less those met) as differences of
+ *           that side only, not named (`unnamed`).
  * So two `slots` or tier-major databases are each read once, sequentially
- * (measured in docs/database.md); each thread holds one decompressed block
+ * (measured in docs/database.md). Each thread holds one decompressed block
  * per side. Memory: the two readers' block indexes (store_open), per
- * thread two chunks of records and two blocks, and the table of tier
- * runs; not the databases. Time: O(hash space) record comparisons plus
- * the blocks decompressed.
+ * thread two chunks of records (and of positions, walk T) and two blocks,
+ * the table of tier runs or chunks; not the databases. Time: O(hash
+ * space) record comparisons plus the blocks decompressed.
  *
- * The differences are all counted; the STORE_COMPARE_SHOWN at the
- * smallest positions are kept (each chunk's first ones merged), the same
- * for every number of threads.
+ * Every difference is counted; the STORE_COMPARE_SHOWN first in the
+ * walk's order (position order; walk T: tier, then index) are kept, each
+ * chunk's first ones merged, the same for every number of threads.
  */
 #include <inttypes.h>
 #include <omp.h>
@@ -53,9 +60,10 @@
 
 typedef enum SideMode { SIDE_RANGE, SIDE_MAPPED, SIDE_GET } SideMode;
 
-/* One database as the comparison reads it. For layout tiers of a
- * tier-major game, its tiers as runs of positions in increasing order
- * (run r: positions [run_first[r], run_first[r] + tier_size[run_tier[r]])). */
+/* One database as the comparison reads it: SIDE_RANGE (walk P, by
+ * blocks), SIDE_MAPPED (tiers without a tier-major hash: walk T), SIDE_GET
+ * (bdd: store_get). For layout tiers of a tier-major game, its tiers as runs of positions in
+ * increasing order (run r: positions [run_first[r], run_first[r] + tier_size[run_tier[r]])). */
 typedef struct Side {
     Store *st;
     SideMode mode;

@@ -13,7 +13,9 @@
  *     reached position counted; a record changed with valid checksums
  *     (remoteness, value, erased) is found and named with both records;
  *     twelve erased ones all counted, the ten at the smallest positions
- *     kept on 1 and 2 threads; an undecided record is refused;
+ *     kept on 1 and 2 threads; an undecided record is refused; through
+ *     tiers not tier-major (three men's morris with sym), a flipped value is
+ *     named, a record at a non-canonical position counted;
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
  *   - the background writer (core/dbwriter.h: pieces compressed by any
@@ -417,8 +419,9 @@ static void compare_equal_one(const Game *g, const char *a, const char *b, uint6
 /* The same variant solved by retro (layout slots) and by tier (layout
  * tiers) compares equal, every position reached by the solve compared,
  * both ways round, on 1 and 2 threads: a tier-major hash (Topitop,
- * Dodgem, Connect Four), tiers located by index (Connect Four and
- * tic-tac-toe with sym), and the symbolic solver's BDDs (layout bdd). */
+ * Dodgem, Connect Four, with and without sym: walk P), tiers by index
+ * (tic-tac-toe with sym: walk T), and the symbolic solver's BDDs
+ * (layout bdd). */
 static void compare_equal(void **state) {
     (void)state;
     static const char *const specs[] = {
@@ -475,7 +478,9 @@ static void one_difference(const Game *g, const char *a, const char *b, Position
     for (int threads = 1; threads <= 2; threads++) {
         StoreCompare c;
         Error err = {0};
-        assert_int_equal(compare_dirs(g, a, b, threads, &c, &err), ERR_OK);
+        if (compare_dirs(g, a, b, threads, &c, &err) != ERR_OK) {
+            fail_msg("compare: %s", err.msg);
+        }
         if (c.differ != 1 || c.shown != 1 || c.diff[0].pos != pos || c.diff[0].raw[0] != ra ||
             c.diff[0].raw[1] != rb || c.compared != positions) {
             fail_msg("%d threads: %llu differ (want 1), first at %llu (want %llu), records %u "
@@ -575,6 +580,78 @@ static void compare_finds_planted(void **state) {
         fail_msg("expected '%s', got %d: %s", want, rc, err.msg);
     }
     free(want);
+    test_remove_dir(r);
+    test_remove_dir(t);
+    game_destroy(g);
+}
+
+/* Walk T (tiers of a hash that is not tier-major: three men's morris,
+ * whose tiers with sym hold one slot per symmetry class) against retro's
+ * slots: a value flipped in the slots is named; a record planted at a
+ * position that is not canonical (the mirror image of a reached one,
+ * which has no slot in the tiers' layout, checked by the game's own
+ * index) is counted as a position of the slots only, not named. */
+static void compare_unslotted(void **state) {
+    (void)state;
+    Game *g = test_game("morris:n=3,sym");
+    assert_null(g->tiers->first);
+    char *r = make_dir(), *t = make_dir();
+    uint64_t n = save_solve(g, "retro", r);
+    tier_ok(g, t);
+    Store st;
+    Error err = {0};
+    assert_int_equal(store_open(g, r, &st, &err), ERR_OK);
+    Position p = 0, q = 0;
+    uint32_t raw = 0;
+    bool found = false;
+    for (int tier = 0; tier < g->tiers->count(g) && !found; tier++) {
+        for (uint64_t i = 0; i < g->tiers->size(g, tier) && !found; i++) {
+            p = g->tiers->position_at(g, tier, i);
+            WinBy w;
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            if (raw == DB_UNREACHED) {
+                continue;
+            }
+            char text[GAME_TEXT_MAX];
+            g->ops->format(g, p, text, sizeof text);
+            for (int row = 0; row < 3; row++) { /* the 3x3 board's outer columns swapped */
+                char c = text[3 * row];
+                text[3 * row] = text[3 * row + 2];
+                text[3 * row + 2] = c;
+            }
+            q = test_parse_ok(g, text);
+            if (q == p || g->ops->canonical(g, q) != p) {
+                continue;
+            }
+            int tq = g->tiers->tier_of(g, q);
+            uint64_t iq = g->tiers->index_of(g, q);
+            found = iq >= g->tiers->size(g, tq) || g->tiers->position_at(g, tq, iq) != q;
+        }
+    }
+    assert_true(found);
+    uint32_t flip = 0; /* a win or a tie becomes a loss, a loss a win */
+    Value v = db_raw_value(&st.fmt, raw) == VALUE_LOSE ? VALUE_WIN : VALUE_LOSE;
+    assert_true(db_encode(&st.fmt, v, db_raw_remoteness(&st.fmt, raw), &flip));
+    store_close(&st);
+    assert_int_not_equal(flip, raw);
+    rewrite_record(g, r, 0, p, flip);
+    one_difference(g, r, t, p, flip, raw, n);
+    rewrite_record(g, r, 0, p, raw);
+    compare_equal_one(g, r, t, n);
+    assert_int_equal(rewrite_record(g, r, 0, q, raw), DB_UNREACHED);
+    for (int threads = 1; threads <= 2; threads++) {
+        StoreCompare c;
+        assert_int_equal(compare_dirs(g, t, r, threads, &c, &err), ERR_OK);
+        fprintf(stderr, "DBG p=%llu q=%llu differ=%llu compared=%llu n=%llu unnamed=%llu\n",
+                (unsigned long long)p, (unsigned long long)q, (unsigned long long)c.differ,
+                (unsigned long long)c.compared, (unsigned long long)n,
+                (unsigned long long)c.unnamed);
+        assert_int_equal(c.differ, 1);
+        assert_int_equal(c.only[1], 1);
+        assert_int_equal(c.unnamed, 1);
+        assert_int_equal(c.shown, 0);
+        assert_int_equal(c.compared, n + 1);
+    }
     test_remove_dir(r);
     test_remove_dir(t);
     game_destroy(g);
@@ -1261,8 +1338,9 @@ int main(void) {
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
         {"analyze refuses a record no solve writes, the first file named",
          analyze_refuses_bad_record},
-        {"compare: retro and tier databases equal (every layout and reader)", compare_equal},
+        {"compare: retro and tier databases equal (every layout and walk)", compare_equal},
         {"compare: planted differences found and named", compare_finds_planted},
+        {"compare: tiers by index against slots, an unslotted record counted", compare_unslotted},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"format 1 read, a damaged dictionary refused", dictionary_versions},
