@@ -78,7 +78,8 @@ typedef struct Reader {
     void *dctx;
     unsigned char *buf;
     size_t buf_bytes;
-    int file; /* the block in buf: file (-1: none) and number */
+    const Store *st; /* the block in buf: its database, file (-1: none) and number */
+    int file;
     uint64_t block;
     uint64_t blocks_read;
     uint32_t *raw;
@@ -208,12 +209,13 @@ static ErrCode read_run(Store *st, Reader *r, int k, uint64_t i, uint64_t n, uin
             done += take;
             continue;
         }
-        if (r->file != k || r->block != b) {
+        if (r->st != st || r->file != k || r->block != b) {
             r->file = -1;
             ErrCode rc = dbstore_block_read(f, b, r->dctx, r->buf, err);
             if (rc != ERR_OK) {
                 return rc;
             }
+            r->st = st;
             r->file = k;
             r->block = b;
             r->blocks_read++;
@@ -498,7 +500,8 @@ static ErrCode count_extra(const Side *side, Walk *w, int threads, Reader *rd, E
             uint64_t n =
                 g->num_positions - p0 < COMPARE_CHUNK ? g->num_positions - p0 : COMPARE_CHUNK;
             Error e = {0};
-            if (side_fill(o, &rd[2 * me], p0, n, &e) != ERR_OK) {
+            Reader *r = &rd[2 * me + 1 - w->m]; /* side o's own reader */
+            if (side_fill(o, r, p0, n, &e) != ERR_OK) {
 #pragma omp critical(store_compare_tally)
                 if (!failed) {
                     failed = 1;
@@ -507,7 +510,7 @@ static ErrCode count_extra(const Side *side, Walk *w, int threads, Reader *rd, E
                 continue;
             }
             for (uint64_t x = 0; x < n; x++) {
-                total += rd[2 * me].raw[x] != DB_UNREACHED;
+                total += r->raw[x] != DB_UNREACHED;
             }
         }
         if (failed) {
