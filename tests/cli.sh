@@ -393,6 +393,8 @@ done
 "$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
     .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \
     >/dev/null && ok "sector database verified" || bad "sector database verify"
+refuse_code 5 "compare a partial database" "holds a partial database" morris:n=3 --db "$db/m3" \
+    --compare "$db/m3"
 refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=3 --db "$db/m3" \
     --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
