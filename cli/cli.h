@@ -93,4 +93,17 @@ void report_text(const Game *g, const char *solver, const SolveResult *res, cons
 void report_json(const Game *g, const char *solver, const char *source, const SolveResult *res,
                  const DbSummary *sum, const Query *q);
 
+/* --compare: the two databases (a: --db, b: --compare) and what
+ * store_compare found, as text or as one JSON object (docs/cli.md). */
+typedef struct CompareReport {
+    const Store *st[2];
+    const StoreCompare *cmp;
+    int threads;
+    double wall_seconds;
+    uint64_t peak_rss_bytes;
+} CompareReport;
+
+void report_compare_text(const Game *g, const CompareReport *r);
+void report_compare_json(const Game *g, const CompareReport *r);
+
 #endif /* CLI_CLI_H */

@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "core/mem.h"
@@ -185,5 +186,124 @@ void report_json(const Game *g, const char *solver, const char *source, const So
     if (q != NULL) {
         query_json(&w, "query", g, q, NULL);
     }
+    json_object_end(&w);
+}
+
+/* ------------------------------------------------------------- compare */
+
+/* A record of database st as text: "win in 3", "draw", "not stored";
+ * with the score when the game has them. */
+static void describe_record(const Game *g, const Store *st, bool values_only, uint32_t raw, WinBy w,
+                            char *buf, size_t n) {
+    if (raw == DB_UNREACHED) {
+        snprintf(buf, n, "not stored");
+        return;
+    }
+    Outcome o = {db_raw_value(&st->fmt, raw), db_raw_remoteness(&st->fmt, raw)};
+    describe_outcome(o, values_only, buf, n);
+    if (g->has_winby) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, n - used, ", winby %" PRId32, w);
+    }
+}
+
+void report_compare_text(const Game *g, const CompareReport *r) {
+    char spec[GAME_VARIANT_MAX + 64], rss[32];
+    game_spec(g, spec, sizeof spec);
+    const StoreCompare *c = r->cmp;
+    printf("game        %s (%s)\n", spec, g->module->title);
+    for (int k = 0; k < 2; k++) {
+        const Store *st = r->st[k];
+        printf("%s           %s (solver %s, layout %s)\n", k == 0 ? "a" : "b", st->dir.path,
+               st->m.solver, st->m.layout);
+    }
+    printf("compared    %" PRIu64 " positions stored in a or b: %" PRIu64 " in both, %" PRIu64
+           " in a only, %" PRIu64 " in b only%s\n",
+           c->compared, c->both, c->only[0], c->only[1],
+           c->values_only ? " (values only: one holds no remoteness)" : "");
+    printf("differ      %" PRIu64 "%s\n", c->differ,
+           c->differ == 0 ? " (equal position by position)" : "");
+    for (int i = 0; i < c->shown; i++) {
+        char text[GAME_TEXT_MAX], da[64], db[64];
+        g->ops->format(g, c->diff[i].pos, text, sizeof text);
+        describe_record(g, r->st[0], c->values_only, c->diff[i].raw[0], c->diff[i].winby[0], da,
+                        sizeof da);
+        describe_record(g, r->st[1], c->values_only, c->diff[i].raw[1], c->diff[i].winby[1], db,
+                        sizeof db);
+        printf("  %s  a: %s  b: %s\n", text, da, db);
+    }
+    if ((uint64_t)c->shown < c->differ) {
+        printf("  ... %" PRIu64 " more (the first %d shown)", c->differ - (uint64_t)c->shown,
+               c->shown);
+        if (c->unnamed > 0) {
+            printf("; %" PRIu64 " at positions with no slot in the tiers layout (not named)",
+                   c->unnamed);
+        }
+        printf("\n");
+    }
+    printf("time        %.6f s wall, %d thread%s, %" PRIu64 " blocks read\n", r->wall_seconds,
+           r->threads, r->threads == 1 ? "" : "s", c->blocks_read);
+    printf("memory      peak RSS %s\n", mem_format(r->peak_rss_bytes, rss, sizeof rss));
+}
+
+/* A record as {"value": .., "remoteness": .., "winby": ..}, null when not stored. */
+static void record_json(JsonWriter *w, const char *key, const Game *g, const Store *st,
+                        bool values_only, uint32_t raw, WinBy winby) {
+    if (raw == DB_UNREACHED) {
+        json_null(w, key);
+        return;
+    }
+    json_object_begin(w, key);
+    json_string(w, "value", value_name(db_raw_value(&st->fmt, raw)));
+    if (!values_only) {
+        json_uint(w, "remoteness", db_raw_remoteness(&st->fmt, raw));
+    }
+    if (g->has_winby) {
+        json_int(w, "winby", winby);
+    }
+    json_object_end(w);
+}
+
+void report_compare_json(const Game *g, const CompareReport *r) {
+    const StoreCompare *c = r->cmp;
+    JsonWriter w;
+    json_init(&w, stdout, false);
+    json_object_begin(&w, NULL);
+    json_string(&w, "game", g->module->name);
+    json_string(&w, "variant", g->variant);
+    json_string(&w, "source", "compare");
+    for (int k = 0; k < 2; k++) {
+        json_object_begin(&w, k == 0 ? "a" : "b");
+        json_string(&w, "db", r->st[k]->dir.path);
+        json_string(&w, "solver", r->st[k]->m.solver);
+        json_string(&w, "layout", r->st[k]->m.layout);
+        json_uint(&w, "positions", r->st[k]->m.positions);
+        json_object_end(&w);
+    }
+    json_uint(&w, "compared", c->compared);
+    json_uint(&w, "in_both", c->both);
+    json_uint(&w, "a_only", c->only[0]);
+    json_uint(&w, "b_only", c->only[1]);
+    json_uint(&w, "differ", c->differ);
+    json_uint(&w, "unnamed", c->unnamed);
+    json_bool(&w, "values_only", c->values_only);
+    json_array_begin(&w, "differences");
+    for (int i = 0; i < c->shown; i++) {
+        char text[GAME_TEXT_MAX];
+        g->ops->format(g, c->diff[i].pos, text, sizeof text);
+        json_object_begin(&w, NULL);
+        json_string(&w, "position", text);
+        json_uint(&w, "hash", c->diff[i].pos);
+        for (int k = 0; k < 2; k++) {
+            record_json(&w, k == 0 ? "a" : "b", g, r->st[k], c->values_only, c->diff[i].raw[k],
+                        c->diff[i].winby[k]);
+        }
+        json_object_end(&w);
+    }
+    json_array_end(&w);
+    json_uint(&w, "blocks_read", c->blocks_read);
+    json_uint(&w, "threads", (uint64_t)r->threads);
+    json_double(&w, "wall_seconds", r->wall_seconds);
+    json_uint(&w, "peak_rss_bytes", r->peak_rss_bytes);
     json_object_end(&w);
 }

@@ -3,6 +3,7 @@
  *   solve GAME[:OPT=VAL,...] [--solver NAME[:OPT=VAL,...]] [--analyze] [--json]
  *         [--query POSITION [--pick RULE]] [--threads N] [--max-memory SIZE]
  *         [--progress] [--db DIR] [--verify]
+ *   solve GAME --db DIR --compare DIR2 [--threads N] [--progress] [--json]
  *   solve --list
  *
  * Solves one game variant with one solver under the harness and prints the
@@ -28,7 +29,9 @@
  * --solver, --query, --analyze and --verify answer from DIR's complete
  * database instead of solving (and refuse when there is none); `--query -`
  * answers one position per line of standard input, one JSON object per
- * line. --work-dir is the old name of --db.
+ * line. --work-dir is the old name of --db. --compare DIR2 compares DIR's
+ * database with DIR2's position by position (solvers/store.h,
+ * store_compare) and exits 0 when they are equal, CLI_EXIT_DIFFER when not.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,8 +51,13 @@
 #include "solvers/solver.h"
 #include "solvers/store.h"
 
+/* The exit code of --compare when the databases differ: 1, as cmp(1) and
+ * diff(1) exit, apart from every error's code (core/error.h: 2 to 7). */
+#define CLI_EXIT_DIFFER 1
+
 typedef struct Args {
     const char *game;
+    const char *compare; /* --compare DIR2 */
     const char *solver;
     const char *query;
     const char *pick_text; /* --pick as given, NULL if absent */
@@ -89,6 +97,8 @@ static const char usage_text[] =
     "  --query -                    positions from standard input, one JSON line each\n"
     "  --sample N                   print N random reachable positions (random play from\n"
     "                               the initial position, no solve); --seed S varies them\n"
+    "  --compare DIR2               with --db DIR: compare DIR's database with DIR2's, position\n"
+    "                               by position (exit 0 equal, 1 different)\n"
     "  --verify                     check DIR's database: checksums, then every record\n"
     "                               against its children's\n"
     "  --check-args                 check the command (game, position, solver, options)\n"
@@ -104,8 +114,9 @@ static const char usage_text[] =
 
 /* The options that take a value; each may be given once (as game and
  * solver options may), so that a repeated one is not silently overridden. */
-static const char *const value_options[] = {"--solver",   "--query", "--threads", "--max-memory",
-                                            "--work-dir", "--pick",  "--sample",  "--seed"};
+static const char *const value_options[] = {"--solver",     "--query",    "--threads",
+                                            "--max-memory", "--work-dir", "--pick",
+                                            "--sample",     "--seed",     "--compare"};
 #define NVALUE_OPTIONS (int)(sizeof value_options / sizeof value_options[0])
 
 static int value_option(const char *arg) {
@@ -170,6 +181,13 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                 }
                 a->cfg.work_dir = val;
                 a->db = val;
+            } else if (strcmp(arg, "--compare") == 0) {
+                if (val[0] == '\0') {
+                    return error_set(err, ERR_USAGE,
+                                     "--compare needs a directory, not an empty "
+                                     "name");
+                }
+                a->compare = val;
             } else if (strcmp(arg, "--pick") == 0) {
                 ErrCode rc = query_parse_pick(val, &a->pick, err);
                 if (rc != ERR_OK) {
@@ -209,6 +227,16 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     }
     if (a->verify && a->db == NULL) {
         return error_set(err, ERR_USAGE, "--verify checks a database on disk; give --db DIR too");
+    }
+    if (a->compare != NULL && a->db == NULL) {
+        return error_set(err, ERR_USAGE,
+                         "--compare DIR2 compares a database with another; give --db DIR too");
+    }
+    if (a->compare != NULL &&
+        (a->solver != NULL || a->query != NULL || a->analyze || a->verify || a->sample > 0)) {
+        return error_set(err, ERR_USAGE,
+                         "--compare reads two databases and does nothing else; give it with --db "
+                         "alone (not with --solver, --query, --analyze, --verify or --sample)");
     }
     if (a->pick_text != NULL && a->query == NULL) {
         return error_set(err, ERR_USAGE,
@@ -418,6 +446,44 @@ static int from_disk(const Game *g, Args *a) {
     return rc == ERR_OK ? 0 : fail(&err);
 }
 
+/* --compare: DIR's database (a) against DIR2's (b), position by position. */
+static int compare_disk(const Game *g, const Args *a) {
+    Error err = {0};
+    Store st[2];
+    double t0 = clock_seconds();
+    mem_rss_peak_reset();
+    ErrCode rc = store_open(g, a->db, &st[0], &err);
+    if (rc != ERR_OK) {
+        return fail(&err);
+    }
+    rc = store_open(g, a->compare, &st[1], &err);
+    if (rc != ERR_OK) {
+        store_close(&st[0]);
+        return fail(&err);
+    }
+    StoreCompare cmp;
+    int threads = a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs();
+    rc = store_compare(&st[0], &st[1], threads, a->cfg.progress, &cmp, &err);
+    if (rc == ERR_OK) {
+        CompareReport r = {.st = {&st[0], &st[1]},
+                           .cmp = &cmp,
+                           .threads = threads,
+                           .wall_seconds = clock_seconds() - t0,
+                           .peak_rss_bytes = mem_rss_peak()};
+        if (a->json) {
+            report_compare_json(g, &r);
+        } else {
+            report_compare_text(g, &r);
+        }
+    }
+    store_close(&st[0]);
+    store_close(&st[1]);
+    if (rc != ERR_OK) {
+        return fail(&err);
+    }
+    return cmp.differ == 0 ? 0 : CLI_EXIT_DIFFER;
+}
+
 /* The solver's option s->window_option is on: it keeps only the part of the
  * database in use (false when it has no such option). */
 static bool window_on(const SolverModule *s, const SolveConfig *cfg) {
@@ -477,8 +543,9 @@ static int run(int argc, char **argv) {
         return fail(&err);
     }
     /* --check-args: sampling and answers from disk need no solver; stop here. */
-    if (a.check_args && (a.sample > 0 || (a.db != NULL && a.solver == NULL &&
-                                          (a.query != NULL || a.analyze || a.verify)))) {
+    if (a.check_args &&
+        (a.sample > 0 || a.compare != NULL ||
+         (a.db != NULL && a.solver == NULL && (a.query != NULL || a.analyze || a.verify)))) {
         game_destroy(g);
         return 0;
     }
@@ -486,6 +553,11 @@ static int run(int argc, char **argv) {
         print_samples(g, a.sample, a.seed);
         game_destroy(g);
         return 0;
+    }
+    if (a.compare != NULL) {
+        int code = compare_disk(g, &a);
+        game_destroy(g);
+        return code;
     }
     /* No solver named: answer from the database on disk. */
     if (a.db != NULL && a.solver == NULL && (a.query != NULL || a.analyze || a.verify)) {

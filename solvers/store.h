@@ -157,4 +157,38 @@ ErrCode store_analyze(Store *st, DbSummary *sum, int threads, Error *err);
  * (tiers from the last, the smallest index; or the smallest position) exactly. */
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err);
 
+/* store_compare (solvers/store_compare.c): two databases of one game
+ * variant compared position by position. */
+#define STORE_COMPARE_SHOWN 10 /* differences kept, the first in the walk's order */
+
+typedef struct StoreDiff {
+    Position pos;
+    uint32_t raw[2]; /* the records of a and b (DB_UNREACHED: not stored) */
+    WinBy winby[2];
+} StoreDiff;
+
+typedef struct StoreCompare {
+    uint64_t compared; /* positions stored (reached) in a or in b */
+    uint64_t both;     /* ... in both */
+    uint64_t only[2];  /* ... in a only, in b only (each a difference) */
+    uint64_t differ;   /* positions whose records differ, those above included */
+    bool values_only;  /* a database without remoteness: values compared alone */
+    uint64_t unnamed;  /* ... at positions with no slot in a tiers layout (not named) */
+    int shown;         /* differences in diff[], the first in the walk's order */
+    StoreDiff diff[STORE_COMPARE_SHOWN];
+    uint64_t blocks_read; /* blocks decompressed, both databases */
+} StoreCompare;
+
+/* Compares the record (value, remoteness, score) of every slot of the
+ * hash space of a and b (store_open'ed for one game variant, complete),
+ * on `threads` threads, streaming both (the order and its cost: the top
+ * of solvers/store_compare.c); progress on standard error. A slot stored
+ * in neither is no position; one stored in one only is a difference. The
+ * differences shown are the first by position, or, for a tiers database
+ * of a hash that is not tier-major, by tier and index. ERR_OK whatever
+ * the differences (out says); ERR_IO for a partial database or a record
+ * no solve writes, naming its file. */
+ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompare *out,
+                      Error *err);
+
 #endif /* SOLVERS_STORE_H */

@@ -192,6 +192,39 @@ k=$("$solve" $c4 --db "$db/t" --analyze --json | jq -c '[.value, .positions, .wi
 "$solve" $c4 --db "$db/t" --verify --threads 2 --json |
     jq -e '.solver_stats.verified_positions == .positions' >/dev/null &&
     ok "verify from disk" || bad "verify from disk"
+# --compare (solvers/store_compare.c): retro's database (layout slots)
+# against tier's (layout tiers), position by position; every position the
+# retro solve reached compared; symbolic:remoteness=0's BDDs against tier's
+# by value; then the refusals.
+tt=topitop:buckets=1,small=1,large=1,sym
+n=$("$solve" $tt --solver retro --db "$db/tr" --json | jq .positions)
+"$solve" $tt --solver tier --threads 2 --db "$db/tt" --json >/dev/null || bad "save $tt tier"
+j=$("$solve" $tt --db "$db/tt" --compare "$db/tr" --threads 2 --json)
+rc=$?
+[ "$rc" -eq 0 ] && [ "$n" -gt 0 ] && echo "$j" | jq -e --argjson n "$n" '.source == "compare" and
+    .differ == 0 and .compared == $n and .in_both == $n and .a_only == 0 and .b_only == 0 and
+    .a.solver == "tier" and .a.layout == "tiers" and .b.solver == "retro" and
+    .b.layout == "slots" and .differences == []' >/dev/null &&
+    ok "compare retro and tier: equal, $n positions" || bad "compare retro and tier: exit $rc, $j"
+"$solve" $tt --db "$db/tr" --compare "$db/tt" --threads 1 | grep -q "^differ      0 (equal" &&
+    ok "compare as text" || bad "compare as text"
+"$solve" $c4 --solver symbolic:remoteness=0 --db "$db/s0" >/dev/null 2>&1 || bad "save symbolic"
+"$solve" $c4 --db "$db/s0" --compare "$db/t" --json | jq -e '.values_only and .differ == 0 and
+    .compared == .a.positions' >/dev/null && ok "compare BDDs without remoteness: values" ||
+    bad "compare BDDs without remoteness"
+refuse_code 2 "compare without db" "give --db DIR too" $tt --compare "$db/tr"
+refuse_code 2 "compare with verify" "does nothing else" $tt --db "$db/tt" --compare "$db/tr" --verify
+refuse_code 2 "compare with a solver" "does nothing else" $tt --db "$db/tt" --compare "$db/tr" \
+    --solver tier
+refuse_code 5 "compare a missing directory" "cannot open the database directory" $tt \
+    --db "$db/tt" --compare "$db/nothing"
+refuse_code 5 "compare another variant" "holds the database of" $tt --db "$db/tt" --compare "$db/t"
+cp -r "$db/tt" "$db/tc"
+printf 'XXXX' | dd of="$db/tc/tier-0019.gmdb" bs=1 seek=700 conv=notrunc 2>/dev/null
+refuse_code 5 "compare a corrupt file" "tier-0019.gmdb is corrupt" $tt --db "$db/tr" \
+    --compare "$db/tc"
+"$solve" $tt --db "$db/tt" --compare "$db/tr" --check-args && ok "compare --check-args" ||
+    bad "compare --check-args"
 # tier:blocks (solvers/tier/blocks.c): a run stopped like a kill after K
 # files (GAMESMAN_TIER_BLOCKS_STOP=K: _exit(86); the first 17 are the
 # forward pass's bitmaps, then the parts handed to the writer, the part in
@@ -393,6 +426,8 @@ done
 "$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
     .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \
     >/dev/null && ok "sector database verified" || bad "sector database verify"
+refuse_code 5 "compare a partial database" "holds a partial database" morris:n=3 --db "$db/m3" \
+    --compare "$db/m3"
 refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=3 --db "$db/m3" \
     --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \

@@ -14,6 +14,14 @@
  *     planted loss and a reached child made unreached are named by the
  *     same message both ways; a corrupt block, a missing part and a budget
  *     that fits neither way are refused;
+ *   - compare (store_compare): the same variant solved by retro (slots)
+ *     and by tier (tiers), or by symbolic (bdd), compares equal, every
+ *     reached position counted; a record changed with valid checksums
+ *     (remoteness, value, erased) is found and named with both records;
+ *     twelve erased ones all counted, the ten at the smallest positions
+ *     kept on 1 and 2 threads; an undecided record is refused; through
+ *     tiers not tier-major (three men's morris with sym), a flipped value is
+ *     named, a record at a non-canonical position counted;
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
  *   - the background writer (core/dbwriter.h: pieces compressed by any
@@ -221,9 +229,11 @@ static int file_holding(const DbManifest *m, int tier, uint64_t index) {
     return -1;
 }
 
-/* Rewrites record `index` of tier `tier` (in its file, or its part) to
- * `raw` with valid checksums, and the manifest to match: only the
- * consistency check can tell. Returns the record it replaced. */
+/* Rewrites record `index` of tier `tier` (in its file, or its part; or
+ * of slots file `tier`: position `index` of a slots database smaller than
+ * a file) to `raw` with valid checksums, and the manifest to match: only
+ * the consistency check can tell. Records of 1 or 2 bytes, no scores.
+ * Returns the record it replaced. */
 static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_t index,
                                uint32_t raw) {
     DbDir d;
@@ -236,20 +246,26 @@ static uint32_t rewrite_record(const Game *g, const char *dir, int tier, uint64_
     int k = file_holding(&m, tier, index);
     DbStoreInfo info = {.kind = DBSTORE_RECORDS,
                         .index = tier,
-                        .count = g->tiers->count(g),
+                        .count = strcmp(m.layout, "tiers") == 0 ? g->tiers->count(g) : m.nfiles,
                         .width = m.width,
                         .winby = m.winby,
                         .records = m.files[k].records,
                         .first = m.files[k].first};
     game_spec(g, info.spec, sizeof info.spec);
-    assert_int_equal(m.width, 1);
-    uint8_t *rec = calloc(info.records, 1);
+    assert_true(m.width == 1 || m.width == 2);
+    assert_false(m.winby);
+    uint8_t *rec = calloc(info.records, m.width);
     assert_non_null(rec);
     assert_int_equal(
         dbstore_read(&d, m.files[k].name, &info, rec, NULL, 1, &found, NULL, NULL, &err), ERR_OK);
     index -= m.files[k].first;
-    uint32_t old = rec[index];
-    rec[index] = (uint8_t)raw;
+    uint16_t *rec16 = (uint16_t *)(void *)rec;
+    uint32_t old = m.width == 1 ? rec[index] : rec16[index];
+    if (m.width == 1) {
+        rec[index] = (uint8_t)raw;
+    } else {
+        rec16[index] = (uint16_t)raw;
+    }
     assert_int_equal(dbstore_write(&d, m.files[k].name, &info, rec, NULL, 1, &m.files[k].header_sum,
                                    &m.files[k].bytes, &err),
                      ERR_OK);
@@ -620,6 +636,305 @@ static void verify_catches_flip_fast(void **state) {
     assert_non_null(g->tiers->expand_run);
     game_destroy(g);
     flip_caught("connect4:w=4,h=4", 9);
+}
+
+/* ------------------------------------------------------------ compare */
+
+/* Solves g by `solver` and saves the database to dir (layout slots), as
+ * bin/solve --solver S --db DIR does; returns the positions reached (the
+ * solve's own count). */
+static uint64_t save_solve(const Game *g, const char *solver, const char *dir) {
+    const SolverModule *s = NULL;
+    SolveConfig cfg;
+    memset(&cfg, 0, sizeof cfg);
+    Error err = {0};
+    assert_int_equal(solver_lookup(solver, &s, &cfg, &err), ERR_OK);
+    cfg.threads = 1; /* retro and symbolic run on one */
+    SolveResult res;
+    if (solver_run(s, g, &cfg, &res, &err) != ERR_OK) {
+        fail_msg("%s: %s", solver, err.msg);
+    }
+    assert_true(res.has_db);
+    DbSummary sum;
+    assert_int_equal(db_summarize(&res.db, false, &sum, &err), ERR_OK);
+    assert_int_equal(store_save(g, solver, &res, &sum, dir, 2, &err), ERR_OK);
+    uint64_t n = sum.positions;
+    db_summary_free(&sum);
+    solve_result_free(&res);
+    return n;
+}
+
+/* store_compare of the databases in a and b; the ErrCode (err's message). */
+static ErrCode compare_dirs(const Game *g, const char *a, const char *b, int threads,
+                            StoreCompare *c, Error *err) {
+    Store sa, sb;
+    assert_int_equal(store_open(g, a, &sa, err), ERR_OK);
+    assert_int_equal(store_open(g, b, &sb, err), ERR_OK);
+    ErrCode rc = store_compare(&sa, &sb, threads, false, c, err);
+    store_close(&sa);
+    store_close(&sb);
+    return rc;
+}
+
+static void compare_equal_one(const Game *g, const char *a, const char *b, uint64_t positions) {
+    for (int threads = 1; threads <= 2; threads++) {
+        for (int swap = 0; swap < 2; swap++) {
+            StoreCompare c;
+            Error err = {0};
+            if (compare_dirs(g, swap ? b : a, swap ? a : b, threads, &c, &err) != ERR_OK) {
+                fail_msg("compare: %s", err.msg);
+            }
+            if (c.differ != 0 || c.shown != 0 || c.compared != positions || c.both != positions ||
+                c.only[0] != 0 || c.only[1] != 0) {
+                fail_msg("%s %s, %d threads: %llu compared, %llu in both, %llu differ; the solve "
+                         "reached %llu",
+                         g->module->name, g->variant, threads, (unsigned long long)c.compared,
+                         (unsigned long long)c.both, (unsigned long long)c.differ,
+                         (unsigned long long)positions);
+            }
+        }
+    }
+}
+
+/* The same variant solved by retro (layout slots) and by tier (layout
+ * tiers) compares equal, every position reached by the solve compared,
+ * both ways round, on 1 and 2 threads: a tier-major hash (Topitop,
+ * Dodgem, Connect Four, with and without sym: walk P), tiers by index
+ * (tic-tac-toe with sym: walk T), and the symbolic solver's BDDs
+ * (layout bdd). */
+static void compare_equal(void **state) {
+    (void)state;
+    static const char *const specs[] = {
+        "topitop:buckets=1,small=1,large=1",
+        "topitop:buckets=1,small=1,large=1,sym",
+        "dodgem",
+        "connect4:w=4,h=3",
+        "connect4:w=4,h=4,sym",
+        "tictactoe:sym",
+    };
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        Game *g = test_game(specs[k]);
+        char *r = make_dir(), *t = make_dir();
+        uint64_t n = save_solve(g, "retro", r);
+        tier_ok(g, t);
+        compare_equal_one(g, r, t, n);
+        if (strcmp(specs[k], "connect4:w=4,h=3") == 0) {
+            char *s = make_dir();
+            save_solve(g, "symbolic", s);
+            compare_equal_one(g, s, t, n);
+            test_remove_dir(s);
+        }
+        test_remove_dir(r);
+        test_remove_dir(t);
+        game_destroy(g);
+    }
+}
+
+/* The local index in tier t and the position of the first reached record
+ * of value v in the tiers database dir (independent of store_compare:
+ * store_get). */
+static uint64_t first_of_value(const Game *g, const char *dir, int t, Value v, Position *pos,
+                               uint32_t *raw) {
+    Store st;
+    Error err = {0};
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t size = g->tiers->size(g, t);
+    for (uint64_t i = 0; i < size; i++) {
+        WinBy w;
+        *pos = g->tiers->first(g, t) + i;
+        assert_int_equal(store_get(&st, *pos, raw, &w, &err), ERR_OK);
+        if (*raw != DB_UNREACHED && db_raw_value(&st.fmt, *raw) == v) {
+            store_close(&st);
+            return i;
+        }
+    }
+    store_close(&st);
+    return size;
+}
+
+/* Expects exactly one difference, at pos, with records ra and rb. */
+static void one_difference(const Game *g, const char *a, const char *b, Position pos, uint32_t ra,
+                           uint32_t rb, uint64_t positions) {
+    for (int threads = 1; threads <= 2; threads++) {
+        StoreCompare c;
+        Error err = {0};
+        if (compare_dirs(g, a, b, threads, &c, &err) != ERR_OK) {
+            fail_msg("compare: %s", err.msg);
+        }
+        if (c.differ != 1 || c.shown != 1 || c.diff[0].pos != pos || c.diff[0].raw[0] != ra ||
+            c.diff[0].raw[1] != rb || c.compared != positions) {
+            fail_msg("%d threads: %llu differ (want 1), first at %llu (want %llu), records %u "
+                     "and %u (want %u and %u), %llu compared (want %llu)",
+                     threads, (unsigned long long)c.differ,
+                     (unsigned long long)(c.shown > 0 ? c.diff[0].pos : 0), (unsigned long long)pos,
+                     c.shown > 0 ? c.diff[0].raw[0] : 0, c.shown > 0 ? c.diff[0].raw[1] : 0, ra, rb,
+                     (unsigned long long)c.compared, (unsigned long long)positions);
+        }
+        assert_int_equal(c.only[0], ra != DB_UNREACHED && rb == DB_UNREACHED);
+        assert_int_equal(c.only[1], ra == DB_UNREACHED && rb != DB_UNREACHED);
+    }
+}
+
+/* One record of the tier database changed with valid checksums (as the
+ * verify tests plant them) is found and named by position, with both
+ * records: its remoteness alone (win in r + 2), its value (a loss in r),
+ * the record erased (a position of b only); then twelve records of the
+ * retro database spread over the hash space (erased): all twelve
+ * counted, the ten at the smallest positions kept, on 1 and 2 threads;
+ * and an undecided record is refused naming its file. */
+static void compare_finds_planted(void **state) {
+    (void)state;
+    Game *g = test_game("topitop:buckets=1,small=1,large=1,sym");
+    char *r = make_dir(), *t = make_dir();
+    uint64_t n = save_solve(g, "retro", r);
+    tier_ok(g, t);
+    Position pos = 0;
+    uint32_t raw = 0;
+    int tier = 0;
+    uint64_t index = 0;
+    for (; tier < g->tiers->count(g); tier++) {
+        index = first_of_value(g, t, tier, VALUE_WIN, &pos, &raw);
+        if (index < g->tiers->size(g, tier)) {
+            break;
+        }
+    }
+    assert_true(tier < g->tiers->count(g));
+    Store st;
+    Error err = {0};
+    assert_int_equal(store_open(g, t, &st, &err), ERR_OK);
+    uint32_t r2 = 0, lose = 0;
+    assert_true(db_encode(&st.fmt, VALUE_WIN, db_raw_remoteness(&st.fmt, raw) + 2, &r2));
+    assert_true(db_encode(&st.fmt, VALUE_LOSE, db_raw_remoteness(&st.fmt, raw), &lose));
+    store_close(&st);
+    const uint32_t planted[] = {r2, lose, DB_UNREACHED};
+    for (int k = 0; k < 3; k++) {
+        assert_int_equal(rewrite_record(g, t, tier, index, planted[k]),
+                         k == 0 ? raw : planted[k - 1]);
+        one_difference(g, t, r, pos, planted[k], raw, n);
+    }
+    rewrite_record(g, t, tier, index, raw);
+    compare_equal_one(g, t, r, n);
+
+    /* Twelve reached positions of the retro database, the first at or
+     * after each twelfth of the hash space (which spans several chunks),
+     * erased. */
+    uint64_t space = g->num_positions;
+    Position erased[12] = {0};
+    int ne = 0;
+    assert_int_equal(store_open(g, r, &st, &err), ERR_OK);
+    for (Position p = 0; p < space && ne < 12; p++) {
+        WinBy w;
+        uint32_t x;
+        assert_int_equal(store_get(&st, p, &x, &w, &err), ERR_OK);
+        if (x != DB_UNREACHED && p >= (uint64_t)ne * (space / 12)) {
+            erased[ne++] = p;
+        }
+    }
+    store_close(&st);
+    assert_int_equal(ne, 12);
+    assert_true(erased[11] >= (UINT64_C(1) << 16)); /* two chunks at least */
+    for (int k = 0; k < ne; k++) {
+        rewrite_record(g, r, 0, erased[k], DB_UNREACHED);
+    }
+    for (int threads = 1; threads <= 2; threads++) {
+        StoreCompare c;
+        assert_int_equal(compare_dirs(g, t, r, threads, &c, &err), ERR_OK);
+        assert_int_equal(c.differ, 12);
+        assert_int_equal(c.only[0], 12);
+        assert_int_equal(c.only[1], 0);
+        assert_int_equal(c.compared, n);
+        assert_int_equal(c.shown, STORE_COMPARE_SHOWN);
+        for (int k = 0; k < STORE_COMPARE_SHOWN; k++) {
+            assert_int_equal(c.diff[k].pos, erased[k]);
+            assert_int_equal(c.diff[k].raw[1], DB_UNREACHED);
+        }
+    }
+
+    /* A record no solve writes: refused, naming the file and record. */
+    rewrite_record(g, t, tier, index, DB_VISITED);
+    StoreCompare c;
+    ErrCode rc = compare_dirs(g, r, t, 2, &c, &err);
+    char *want = test_strdupf("tier-%04d.gmdb holds an undecided record (record %llu)", tier,
+                              (unsigned long long)index);
+    if (rc != ERR_IO || strstr(err.msg, want) == NULL) {
+        fail_msg("expected '%s', got %d: %s", want, rc, err.msg);
+    }
+    free(want);
+    test_remove_dir(r);
+    test_remove_dir(t);
+    game_destroy(g);
+}
+
+/* Walk T (tiers of a hash that is not tier-major: three men's morris,
+ * whose tiers with sym hold one slot per symmetry class) against retro's
+ * slots: a value flipped in the slots is named; a record planted at a
+ * position that is not canonical (the mirror image of a reached one,
+ * which has no slot in the tiers' layout, checked by the game's own
+ * index) is counted as a position of the slots only, not named. */
+static void compare_unslotted(void **state) {
+    (void)state;
+    Game *g = test_game("morris:n=3,sym");
+    assert_null(g->tiers->first);
+    char *r = make_dir(), *t = make_dir();
+    uint64_t n = save_solve(g, "retro", r);
+    tier_ok(g, t);
+    Store st;
+    Error err = {0};
+    assert_int_equal(store_open(g, r, &st, &err), ERR_OK);
+    Position p = 0, q = 0;
+    uint32_t raw = 0;
+    bool found = false;
+    for (int tier = 0; tier < g->tiers->count(g) && !found; tier++) {
+        for (uint64_t i = 0; i < g->tiers->size(g, tier) && !found; i++) {
+            p = g->tiers->position_at(g, tier, i);
+            WinBy w;
+            assert_int_equal(store_get(&st, p, &raw, &w, &err), ERR_OK);
+            if (raw == DB_UNREACHED) {
+                continue;
+            }
+            char text[GAME_TEXT_MAX];
+            g->ops->format(g, p, text, sizeof text);
+            for (int row = 0; row < 3; row++) { /* the 3x3 board's outer columns swapped */
+                char c = text[3 * row];
+                text[3 * row] = text[3 * row + 2];
+                text[3 * row + 2] = c;
+            }
+            q = test_parse_ok(g, text);
+            if (q == p || g->ops->canonical(g, q) != p) {
+                continue;
+            }
+            int tq = g->tiers->tier_of(g, q);
+            uint64_t iq = g->tiers->index_of(g, q);
+            found = iq >= g->tiers->size(g, tq) || g->tiers->position_at(g, tq, iq) != q;
+        }
+    }
+    assert_true(found);
+    uint32_t flip = 0; /* a win or a tie becomes a loss, a loss a win */
+    Value v = db_raw_value(&st.fmt, raw) == VALUE_LOSE ? VALUE_WIN : VALUE_LOSE;
+    assert_true(db_encode(&st.fmt, v, db_raw_remoteness(&st.fmt, raw), &flip));
+    store_close(&st);
+    assert_int_not_equal(flip, raw);
+    rewrite_record(g, r, 0, p, flip);
+    one_difference(g, r, t, p, flip, raw, n);
+    rewrite_record(g, r, 0, p, raw);
+    compare_equal_one(g, r, t, n);
+    assert_int_equal(rewrite_record(g, r, 0, q, raw), DB_UNREACHED);
+    for (int threads = 1; threads <= 2; threads++) {
+        StoreCompare c;
+        assert_int_equal(compare_dirs(g, t, r, threads, &c, &err), ERR_OK);
+        fprintf(stderr, "DBG p=%llu q=%llu differ=%llu compared=%llu n=%llu unnamed=%llu\n",
+                (unsigned long long)p, (unsigned long long)q, (unsigned long long)c.differ,
+                (unsigned long long)c.compared, (unsigned long long)n,
+                (unsigned long long)c.unnamed);
+        assert_int_equal(c.differ, 1);
+        assert_int_equal(c.only[1], 1);
+        assert_int_equal(c.unnamed, 1);
+        assert_int_equal(c.shown, 0);
+        assert_int_equal(c.compared, n + 1);
+    }
+    test_remove_dir(r);
+    test_remove_dir(t);
+    game_destroy(g);
 }
 
 /* ------------------------------------------------------ byte identity */
@@ -1306,6 +1621,9 @@ int main(void) {
         {"verify by parts: a missing part, a corrupt block, the budget", verify_parts_refusals},
         {"analyze refuses a record no solve writes, the first file named",
          analyze_refuses_bad_record},
+        {"compare: retro and tier databases equal (every layout and walk)", compare_equal},
+        {"compare: planted differences found and named", compare_finds_planted},
+        {"compare: tiers by index against slots, an unslotted record counted", compare_unslotted},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"format 1 read, a damaged dictionary refused", dictionary_versions},
