@@ -164,12 +164,15 @@ typedef struct Baghchal {
      * canonical board and the index by classes: the T-sets in colex order
      * (rank r); class_of[r], the class of set r when it is its class's
      * representative (its least image as a mask), else BC_NO_CLASS;
-     * class_rep[c], class c's representative, classes in increasing order;
-     * rep_syms[r], the symmetries (bit s) that take set r to its
-     * representative. */
+     * set_class[r], the class of set r whatever its image (the fast path's
+     * canonical children: one colex rank of the tigers gives both their
+     * symmetries and their class); class_rep[c], class c's
+     * representative, classes in increasing order; rep_syms[r], the
+     * symmetries (bit s) that take set r to its representative. */
     uint32_t nclass;
     uint32_t class_rep[BC_MAX_TIGER_SETS];
     uint16_t class_of[BC_MAX_TIGER_SETS];
+    uint16_t set_class[BC_MAX_TIGER_SETS];
     uint8_t rep_syms[BC_MAX_TIGER_SETS];
 } Baghchal;
 
@@ -340,12 +343,17 @@ static inline uint64_t bc_index_masks(const Baghchal *b, uint64_t ibase, int on_
  * keyed by the variant's serial and the position, and bc_index_of looks
  * there first. An index is a function of the variant and the position, so
  * an entry is right however old; a miss computes it. Not counted (index_of
- * is no counted call); baghchal_test_nocache turns the look-ups off. */
+ * is no counted call); baghchal_test_nocache turns the look-ups off. The
+ * entry holds the position's tier too (2026-11-27, bcspeed): the solver
+ * asks tier_of before index_of, and bc_tier_of answers from the memo
+ * instead of a binary search over the tiers (about 8 unpredictable
+ * branches; the child's tier is known where it is made). */
 enum { BC_MEMO = 256 };
 typedef struct BcMemo {
     uint64_t serial; /* 0: empty */
     Position pos;
     uint64_t index;
+    int64_t tier;
 } BcMemo;
 static _Thread_local BcMemo bc_memo[BC_MEMO];
 
@@ -353,11 +361,12 @@ static inline BcMemo *bc_memo_at(Position pos) {
     return &bc_memo[(pos * UINT64_C(0x9e3779b97f4a7c15)) >> 56];
 }
 
-static inline void bc_memo_put(const Baghchal *b, Position pos, uint64_t index) {
+static inline void bc_memo_put(const Baghchal *b, Position pos, uint64_t index, int tier) {
     BcMemo *m = bc_memo_at(pos);
     m->serial = b->serial;
     m->pos = pos;
     m->index = index;
+    m->tier = tier;
 }
 
 static int bc_find_tier(const Baghchal *b, Position pos) {
@@ -468,10 +477,12 @@ static Position bc_canonical_hash(const Baghchal *b, bool symmetric, const BcPos
     bc_masks(b, p, &goats, &tigers);
     bc_canonical_masks(b, &goats, &tigers);
     Position pos = bc_position_masks(b, p, goats, tigers);
-    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
+    int id = bc_tier_of_state(b, p->hand, p->captured, p->turn);
+    const BcTier *t = &b->tier[id];
     bc_memo_put(b, pos,
                 bc_index_masks(b, t->turn < 0 && p->turn ? t->index_boards : 0,
-                               b->goats - p->hand - p->captured, goats, tigers));
+                               b->goats - p->hand - p->captured, goats, tigers),
+                id);
     return pos;
 }
 
@@ -781,7 +792,16 @@ static int bc_tier_count(const Game *g) { return bc(g)->ntiers; }
 
 static uint64_t bc_tier_size(const Game *g, int tier) { return bc(g)->tier[tier].size; }
 
-static int bc_tier_of(const Game *g, Position pos) { return bc_find_tier(bc(g), pos); }
+/* From the index memo when it holds pos (with `sym`: the canonical
+ * positions the module made last), else by binary search. */
+static int bc_tier_of(const Game *g, Position pos) {
+    const Baghchal *b = bc(g);
+    const BcMemo *m = bc_memo_at(pos);
+    if (m->pos == pos && m->serial == b->serial && !baghchal_test_nocache) {
+        return (int)m->tier;
+    }
+    return bc_find_tier(b, pos);
+}
 
 static Position bc_tier_first(const Game *g, int tier) { return bc(g)->tier[tier].first; }
 
@@ -963,30 +983,92 @@ typedef struct BcKids {
     Position base[4];
     uint64_t ibase[4];
     int goats[4];
+    int tier[4];
 } BcKids;
 
-/* A child (goats, tigers) of kind `kind` and rank r in its tier: with
- * `sym` its canonical board's position, its index memoized (bc_memo_put). */
+/* A child (goats, tigers) of kind `kind` with `sym` (2026-11-27,
+ * bcspeed): its canonical board's position, its index and tier memoized
+ * (bc_memo_put), what bc_canonical_hash gives, in fewer steps. The
+ * straightforward way (bc_canonical_masks, bc_rank_masks, bc_index_masks)
+ * ranked the tigers twice (their symmetries, then their class), squeezed
+ * the goats among the points without a tiger (a chain of dependent steps a
+ * tiger) and made three passes over the pieces; here one colex rank of the
+ * tigers gives their symmetries and class (set_class), and one pass over
+ * the occupied points of the canonical board, lowest first, makes the
+ * hash's rank (bc_rank_masks' goat and tiger terms) and the index's goat
+ * rank at once: the k-th goat at p with kt tigers below it is at place
+ * p - kt among the points without a tiger and adds C(p - kt, k). The fast
+ * path's children are 7 in 8 not their own canonical image, so the rank
+ * made incrementally from the parent's would mostly be thrown away: with
+ * `sym` it is not made. O(T + symmetries taking the tigers to their
+ * representative + occupied points). tests/test_known_baghchal.c checks
+ * it against the straightforward way (the stateless family's
+ * bc_canonical_hash, and bc_index_of without the memo) slot by slot. */
+static inline Position bc_sym_child(const Baghchal *b, const BcKids *kids, int kind, uint32_t goats,
+                                    uint32_t tigers) {
+    uint64_t set = bc_colex(b, tigers);
+    unsigned syms = b->rep_syms[set];
+    int s = __builtin_ctz(syms);
+    uint32_t rep = bc_image(b, s, tigers), best = bc_image(b, s, goats);
+    for (syms &= syms - 1; syms != 0; syms &= syms - 1) {
+        uint32_t g = bc_image(b, __builtin_ctz(syms), goats);
+        best = g < best ? g : best;
+    }
+    /* The tigers' points, lowest first (a missing one, T < 4, at 31: above
+     * every point). */
+    int tp[4];
+    uint32_t left = rep;
+    for (int j = 0; j < 4; j++) {
+        tp[j] = __builtin_ctz(left | UINT32_C(1) << 31);
+        left &= left - 1;
+    }
+    /* The goats, lowest first: the k-th at p adds C(p, k) to the hash's
+     * goat rank and C(p - tigers below p, k) to the index's; above[j]
+     * counts the goats above tiger j. Compares, not a branch on the kind
+     * of piece at each point: gcc makes such selects a branch, which the
+     * predictor misses about once a tiger (bc_rank_masks' loop, 55% of the
+     * fast path's samples with `sym`). */
+    uint64_t gr = 0, ir = 0;
+    int kg = 0, above[4] = {0, 0, 0, 0};
+    for (uint32_t m = best; m != 0; m &= m - 1) {
+        int p = __builtin_ctz(m);
+        int a0 = p > tp[0], a1 = p > tp[1], a2 = p > tp[2], a3 = p > tp[3];
+        kg++;
+        gr += b->binom[p][kg];
+        ir += b->binom[p - (a0 + a1 + a2 + a3)][kg];
+        above[0] += a0;
+        above[1] += a1;
+        above[2] += a2;
+        above[3] += a3;
+    }
+    /* The tigers' rank among the points without a goat: tiger j at tp[j]
+     * with kg - above[j] goats below it adds C(tp[j] - those, j + 1). */
+    uint64_t tr = 0;
+    for (int j = 0; j < b->tigers; j++) {
+        tr += b->binom[tp[j] - (kg - above[j])][j + 1];
+    }
+    Position pos = kids->base[kind] + gr + b->binom[b->points][kg] * tr;
+    bc_memo_put(b, pos,
+                kids->ibase[kind] +
+                    b->set_class[set] * b->binom[b->points - b->tigers][kids->goats[kind]] + ir,
+                kids->tier[kind]);
+    return pos;
+}
+
+/* A child (goats, tigers) of kind `kind` and rank r in its tier (r unused
+ * with `sym`, bc_sym_child). */
 static inline Position bc_fast_child(const Baghchal *b, bool sym, const BcKids *kids, int kind,
                                      uint32_t goats, uint32_t tigers, uint64_t r) {
-    if (!sym) {
-        return kids->base[kind] + r;
-    }
-    if (bc_canonical_masks(b, &goats, &tigers)) {
-        r = bc_rank_masks(b, goats, tigers);
-    }
-    Position pos = kids->base[kind] + r;
-    bc_memo_put(b, pos, bc_index_masks(b, kids->ibase[kind], kids->goats[kind], goats, tigers));
-    return pos;
+    return sym ? bc_sym_child(b, kids, kind, goats, tigers) : kids->base[kind] + r;
 }
 
 static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t, int turn,
                                    uint32_t goats, uint32_t tigers, uint32_t empty, uint64_t gr,
                                    const BcKids *kids, Position *child) {
     const int np = b->points, on_board = b->goats - t->hand - t->captured;
-    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p */
+    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p (not with `sym`) */
     gb[0] = 0;
-    for (int p = 0; p < np; p++) {
+    for (int p = 0; p < np && !sym; p++) {
         gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
     }
     /* The goats' rank terms summed over the first k goats: pg as they
@@ -994,20 +1076,45 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
      * goat fewer (a capture; made at the position's first capture). */
     uint64_t pg[BC_MAX_POINTS + 1], pg1[BC_MAX_POINTS + 1], pgm[BC_MAX_POINTS + 1];
     int n = 0;
+    /* With `sym`, placements keep the parent's tigers, their class's
+     * representative (the walk's boards are the index's): when no symmetry
+     * but the identity takes them there (rep_syms 1, all but a few
+     * classes), every placement's board is its own canonical image, so its
+     * rank and its index are made from the parent's like the rank without
+     * `sym`, in O(1) a child (bcspeed, 2026-11-27); otherwise
+     * bc_sym_child. */
+    uint64_t set = 0;
+    if (turn == 0 && t->hand > 0 && sym) {
+        set = bc_colex(b, tigers);
+        if (b->rep_syms[set] != 1) {
+            for (uint32_t m = empty; m != 0; m &= m - 1) {
+                child[n++] = bc_sym_child(b, kids, 0, goats | (m & -m), tigers);
+            }
+            return n;
+        }
+    }
     if (turn == 0 && t->hand > 0) {    /* placements, point by point */
         uint8_t tb[BC_MAX_POINTS + 1]; /* the tigers below point p */
         tb[0] = 0;
         for (int p = 0; p < np; p++) {
             tb[p + 1] = (uint8_t)(tb[p] + (tigers >> p & 1));
+            gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
         }
         uint64_t pt[5], pt1[5]; /* the tigers' terms, as they are and with a goat below */
-        pg[0] = pg1[0] = pt[0] = pt1[0] = 0;
+        /* With `sym`, the index's terms: the goats' places among the
+         * points without a tiger, as they are and with a goat below. */
+        uint64_t ps[BC_MAX_POINTS + 1], ps1[BC_MAX_POINTS + 1];
+        pg[0] = pg1[0] = pt[0] = pt1[0] = ps[0] = ps1[0] = 0;
         int k = 0;
         for (uint32_t m = goats; m != 0; m &= m - 1) {
             int s = __builtin_ctz(m);
             k++;
             pg[k] = pg[k - 1] + b->binom[s][k];
             pg1[k] = pg1[k - 1] + b->binom[s][k + 1];
+            if (sym) {
+                ps[k] = ps[k - 1] + b->binom[s - tb[s]][k];
+                ps1[k] = ps1[k - 1] + b->binom[s - tb[s]][k + 1];
+            }
         }
         k = 0;
         for (uint32_t m = tigers; m != 0; m &= m - 1) {
@@ -1017,11 +1124,20 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             pt1[k] = pt1[k - 1] + (c > 0 ? b->binom[c - 1][k] : 0);
         }
         const uint64_t mult = b->binom[np][on_board + 1];
+        const uint64_t ifirst =
+            sym ? kids->ibase[0] + b->set_class[set] * b->binom[np - b->tigers][kids->goats[0]] +
+                      ps1[on_board]
+                : 0;
         for (uint32_t m = empty; m != 0; m &= m - 1) {
             int i = __builtin_ctz(m), j = gb[i], q = tb[i];
             uint64_t r = pg[j] + b->binom[i][j + 1] + (pg1[on_board] - pg1[j]) +
                          mult * (pt[q] + (pt1[b->tigers] - pt1[q]));
-            child[n++] = bc_fast_child(b, sym, kids, 0, goats | UINT32_C(1) << i, tigers, r);
+            child[n] = kids->base[0] + r;
+            if (sym) { /* the goat at place i - q among the points without a tiger */
+                bc_memo_put(b, child[n], ifirst + ps[j] + b->binom[i - q][j + 1] - ps1[j],
+                            kids->tier[0]);
+            }
+            n++;
         }
         return n;
     }
@@ -1039,8 +1155,12 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             if ((empty >> to & 1) != 0) {
                 if (turn == 0) { /* a goat's slide */
                     g2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
-                    r = bc_rank_masks(b, g2, t2);
+                    r = sym ? 0 : bc_rank_masks(b, g2, t2);
                     kind = 3;
+                } else if (sym) { /* a tiger's slide, ranked by bc_sym_child */
+                    t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
+                    r = 0;
+                    kind = 1;
                 } else { /* a tiger's slide: the goats stay, the tigers ranked */
                     t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
                     uint64_t tr = 0;
@@ -1055,6 +1175,12 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             } else if (turn == 1 && (goats >> to & 1) != 0) {
                 int land = b->line_land[from][l];
                 if (land < 0 || (empty >> land & 1) == 0) {
+                    continue;
+                }
+                if (sym) { /* ranked by bc_sym_child */
+                    g2 ^= UINT32_C(1) << to;
+                    t2 ^= UINT32_C(1) << from | UINT32_C(1) << land;
+                    child[n++] = bc_sym_child(b, kids, 2, g2, t2);
                     continue;
                 }
                 /* A capture: the goats above `to` move one place down in
@@ -1119,6 +1245,7 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
         kids.base[k] = c != NULL ? bc_base(b, kid_hand[k], kid_cap[k], kid_turn[k]) : 0;
         kids.ibase[k] = c != NULL && c->turn < 0 && kid_turn[k] ? c->index_boards : 0;
         kids.goats[k] = c != NULL ? b->goats - c->hand - c->captured : 0;
+        kids.tier[k] = id;
     }
     TierExpansion e;
     e.winby = 0;
@@ -1163,7 +1290,7 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
             if (sym) {
                 tigers = b->class_rep[high];
                 goats = bc_spread(low, tigers);
-                gr = bc_colex(b, goats);
+                gr = 0; /* the children are ranked by bc_sym_child */
                 pos = t->first + (t->turn < 0 && turn ? t->boards : 0) +
                       bc_rank_masks(b, goats, tigers);
             } else {
@@ -1285,6 +1412,9 @@ static void bc_classes(Baghchal *b) {
             b->rep_syms[r] |= (uint8_t)((bc_image(b, s, x) == least) << s);
         }
         b->class_of[r] = least == x ? (uint16_t)b->nclass : BC_NO_CLASS;
+        /* the representative is a smaller mask, so a smaller colex rank:
+         * its class is known by now */
+        b->set_class[r] = least == x ? (uint16_t)b->nclass : b->class_of[bc_colex(b, least)];
         if (least == x) {
             b->class_rep[b->nclass++] = x;
         }

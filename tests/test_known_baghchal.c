@@ -519,6 +519,25 @@ static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *
                  ", not %" PRIu64,
                  g->variant, f->tier, i, pos, slot);
     }
+    /* The fast path's memo (with `sym`): each child's tier and index as
+     * bc_tier_of and bc_index_of answer now, before the stateless family
+     * below fills the memo its own way, against the same calls with the
+     * memo off (the binary search over the tiers, the index from the
+     * unranked hash) and against position_at. */
+    for (int k = 0; g->symmetric && k < e->n; k++) {
+        int tier = g->tiers->tier_of(g, e->child[k]);
+        uint64_t index = g->tiers->index_of(g, e->child[k]);
+        baghchal_test_nocache = true;
+        int tier_ref = g->tiers->tier_of(g, e->child[k]);
+        uint64_t index_ref = g->tiers->index_of(g, e->child[k]);
+        baghchal_test_nocache = false;
+        if (tier != tier_ref || index != index_ref ||
+            g->tiers->position_at(g, tier_ref, index_ref) != e->child[k]) {
+            fail_msg("%s tier %d slot %" PRIu64 " child %d: the memo gives tier %d index %" PRIu64
+                     ", not tier %d index %" PRIu64,
+                     g->variant, f->tier, i, k, tier, index, tier_ref, index_ref);
+        }
+    }
     TierExpansion ref;
     solver_expand(g, NULL, NULL, pos, &ref);
     stats_thread_collect(&f->generic);
