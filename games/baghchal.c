@@ -88,9 +88,10 @@
  * of a tier's slots walked in index order on bit masks of the goats and
  * tigers, the goats' set stepped to the next in colex order, each child
  * ranked from its parent's rank (a placement in O(1) from prefix sums), a
- * child's canonical board by byte tables of the symmetries; the same
- * expansions and counters as the stateless family's (the comment above
- * bc_expand_run has the details).
+ * child's canonical board by byte tables of the symmetries (with `sym`,
+ * a placement's index from its parent's too, bc_sym_child for the rest);
+ * the same expansions and counters as the stateless family's (the comment
+ * above bc_expand_run has the details).
  *
  * Tiers (TierOps, tier-major `first`, or with `sym` the index by classes):
  * placement tiers are loop-free, each
@@ -174,6 +175,13 @@ typedef struct Baghchal {
     uint16_t class_of[BC_MAX_TIGER_SETS];
     uint16_t set_class[BC_MAX_TIGER_SETS];
     uint8_t rep_syms[BC_MAX_TIGER_SETS];
+    /* Colex ranks five points at a time (bc_colex5): col5[f][k][v], the
+     * terms of the points 5f + j for the bits j of v, the i-th of them
+     * adding C(5f + j, k + i), k points being below them; pc5[v], the bits
+     * of v; fifth[p], p / 5. 17 KiB. */
+    uint32_t col5[5][BC_MAX_POINTS + 1][32];
+    uint8_t pc5[32];
+    uint8_t fifth[BC_MAX_POINTS + 1];
 } Baghchal;
 
 typedef struct BcPos {
@@ -276,6 +284,22 @@ static inline uint64_t bc_colex(const Baghchal *b, uint32_t m) {
     int k = 0;
     for (; m != 0; m &= m - 1) {
         r += b->binom[__builtin_ctz(m)][++k];
+    }
+    return r;
+}
+
+/* The colex rank of the set m (bc_colex's) five points at a time, from
+ * the byte tables col5 and pc5 (bcspeed, 2026-11-27): a fifth's points add
+ * the terms its bits give with the points below it counted; below[f] gets
+ * the points of m in the fifths under f (below[5]: all of them). O(1):
+ * five look-ups instead of a step a point. */
+static inline uint64_t bc_colex5(const Baghchal *b, uint32_t m, int below[6]) {
+    uint64_t r = 0;
+    below[0] = 0;
+    for (int f = 0; f < 5; f++) {
+        uint32_t v = (m >> (5 * f)) & 31;
+        r += b->col5[f][below[f]][v];
+        below[f + 1] = below[f] + b->pc5[v];
     }
     return r;
 }
@@ -940,11 +964,16 @@ static Position bc_position_at(const Game *g, int tier, uint64_t i) {
  *   - a goat's slide (sliding tiers only) ranks the child's masks (O(N)).
  * The moves come from each point's list of lines (no direction off the
  * board is tried).
- * With `sym` each child's masks are mapped a byte at a time (Baghchal.img)
- * by the symmetries that take its tigers to their class's representative
- * and the least goat set kept (bc_canonical_masks, as bc_canonical_hash
- * does); a child that is its own canonical board keeps the rank above, and
- * its index is memoized for bc_index_of (bc_fast_child).
+ * With `sym` (2026-11-27, bcspeed) a placement keeps the parent's tigers,
+ * their class's representative: when no other symmetry takes them there
+ * (all but a few classes) the child is its own canonical board, and its
+ * rank comes as above and its index the same way from prefix sums of the
+ * goats' places among the points without a tiger, O(1) a child; any other
+ * child (the tigers moved, or placements beside tigers with symmetries of
+ * their own) is made canonical and ranked from its masks by bc_sym_child
+ * (byte tables of the symmetries' images, colex ranks five points at a
+ * time). Either way the child's index and tier are memoized for
+ * bc_index_of and bc_tier_of, where the solver looks them up next.
  * The children are bc_moves' in its order. Counted as the stateless family
  * counts the same expansion (bc_primitive, bc_generate_moves, bc_do_move,
  * bc_canonical; the decoding cache's hits count as unhashes): one unhash
@@ -990,20 +1019,23 @@ typedef struct BcKids {
  * bcspeed): its canonical board's position, its index and tier memoized
  * (bc_memo_put), what bc_canonical_hash gives, in fewer steps. The
  * straightforward way (bc_canonical_masks, bc_rank_masks, bc_index_masks)
- * ranked the tigers twice (their symmetries, then their class), squeezed
- * the goats among the points without a tiger (a chain of dependent steps a
- * tiger) and made three passes over the pieces; here one colex rank of the
- * tigers gives their symmetries and class (set_class), and one pass over
- * the occupied points of the canonical board, lowest first, makes the
- * hash's rank (bc_rank_masks' goat and tiger terms) and the index's goat
- * rank at once: the k-th goat at p with kt tigers below it is at place
- * p - kt among the points without a tiger and adds C(p - kt, k). The fast
- * path's children are 7 in 8 not their own canonical image, so the rank
- * made incrementally from the parent's would mostly be thrown away: with
- * `sym` it is not made. O(T + symmetries taking the tigers to their
- * representative + occupied points). tests/test_known_baghchal.c checks
- * it against the straightforward way (the stateless family's
- * bc_canonical_hash, and bc_index_of without the memo) slot by slot. */
+ * ranks the tigers twice (their symmetries, then their class), walks the
+ * pieces point by point three times, and branches on goat or tiger at
+ * each point (gcc makes bc_rank_masks' selects a branch, which the
+ * predictor misses about once a tiger). Here one colex rank of the tigers
+ * gives their symmetries and class (set_class); the goats' colex ranks, of
+ * the hash (among all points) and of the index (among the points without
+ * a tiger), come five points at a time from tables (bc_colex5), and the
+ * tigers' rank among the points without a goat from the goats counted
+ * below each tiger with the same tables. Used for the children whose
+ * tigers move (7 in 8 are not their own canonical image, so a rank made
+ * incrementally from the parent's would mostly be thrown away) and for the
+ * placements of a parent whose tigers have symmetries of their own.
+ * O(T + symmetries taking the tigers to their representative).
+ * tests/test_known_baghchal.c checks it against the straightforward way
+ * (the stateless family's bc_canonical_hash, and bc_index_of and
+ * bc_tier_of without the memo) slot by slot, and on samples of the 5x5
+ * game's large tiers (every count of goats below a fifth of the board). */
 static inline Position bc_sym_child(const Baghchal *b, const BcKids *kids, int kind, uint32_t goats,
                                     uint32_t tigers) {
     uint64_t set = bc_colex(b, tigers);
@@ -1022,30 +1054,29 @@ static inline Position bc_sym_child(const Baghchal *b, const BcKids *kids, int k
         tp[j] = __builtin_ctz(left | UINT32_C(1) << 31);
         left &= left - 1;
     }
-    /* The goats, lowest first: the k-th at p adds C(p, k) to the hash's
-     * goat rank and C(p - tigers below p, k) to the index's; above[j]
-     * counts the goats above tiger j. Compares, not a branch on the kind
-     * of piece at each point: gcc makes such selects a branch, which the
-     * predictor misses about once a tiger (bc_rank_masks' loop, 55% of the
-     * fast path's samples with `sym`). */
-    uint64_t gr = 0, ir = 0;
-    int kg = 0, above[4] = {0, 0, 0, 0};
-    for (uint32_t m = best; m != 0; m &= m - 1) {
-        int p = __builtin_ctz(m);
-        int a0 = p > tp[0], a1 = p > tp[1], a2 = p > tp[2], a3 = p > tp[3];
-        kg++;
-        gr += b->binom[p][kg];
-        ir += b->binom[p - (a0 + a1 + a2 + a3)][kg];
-        above[0] += a0;
-        above[1] += a1;
-        above[2] += a2;
-        above[3] += a3;
+    /* The hash's goat rank, five points at a time (bc_colex5), with the
+     * goats below each fifth of the board; the index's, of the goats
+     * squeezed among the points without a tiger (each tiger's point taken
+     * out, the highest first, so that the lower ones stay where they are:
+     * bc_squeeze without the dependent steps of its running count). */
+    int below[6];
+    uint64_t gr = bc_colex5(b, best, below);
+    uint32_t sq = best;
+    for (int j = 3; j >= 0; j--) {
+        uint32_t low = (UINT32_C(1) << tp[j]) - 1;
+        sq = (sq & low) | ((sq >> 1) & ~low);
     }
+    int unused[6];
+    uint64_t ir = bc_colex5(b, sq, unused);
     /* The tigers' rank among the points without a goat: tiger j at tp[j]
-     * with kg - above[j] goats below it adds C(tp[j] - those, j + 1). */
+     * with g goats below it (those of the fifths below its own, and of its
+     * own fifth below it) adds C(tp[j] - g, j + 1). */
+    const int kg = below[5];
     uint64_t tr = 0;
     for (int j = 0; j < b->tigers; j++) {
-        tr += b->binom[tp[j] - (kg - above[j])][j + 1];
+        int f = b->fifth[tp[j]];
+        int g = below[f] + b->pc5[(best >> (5 * f)) & ((UINT32_C(1) << (tp[j] - 5 * f)) - 1)];
+        tr += b->binom[tp[j] - g][j + 1];
     }
     Position pos = kids->base[kind] + gr + b->binom[b->points][kg] * tr;
     bc_memo_put(b, pos,
@@ -1436,6 +1467,27 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
         b->binom[a][0] = 1;
         for (int k = 1; k <= a; k++) {
             b->binom[a][k] = b->binom[a - 1][k - 1] + (k < a ? b->binom[a - 1][k] : 0);
+        }
+    }
+    for (int v = 0; v < 32; v++) {
+        b->pc5[v] = (uint8_t)(((v >> 0) & 1) + ((v >> 1) & 1) + ((v >> 2) & 1) + ((v >> 3) & 1) +
+                              ((v >> 4) & 1));
+    }
+    for (int p = 0; p <= BC_MAX_POINTS; p++) {
+        b->fifth[p] = (uint8_t)(p / 5);
+    }
+    /* A term C(p, k + i) past the table (k + i > p) is 0, as in colex. */
+    for (int f = 0; f < 5; f++) {
+        for (int k = 0; k <= BC_MAX_POINTS; k++) {
+            for (int v = 0; v < 32; v++) {
+                uint64_t sum = 0;
+                for (int j = 0, i = 0; j < 5; j++) {
+                    int p = 5 * f + j;
+                    i += v >> j & 1;
+                    sum += (v >> j & 1) != 0 && k + i <= p ? b->binom[p][k + i] : 0;
+                }
+                b->col5[f][k][v] = (uint32_t)sum;
+            }
         }
     }
     for (int i = 0; i < b->points; i++) {
