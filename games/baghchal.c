@@ -289,7 +289,7 @@ static inline uint64_t bc_colex(const Baghchal *b, uint32_t m) {
 }
 
 /* The colex rank of the set m (bc_colex's) five points at a time, from
- * the byte tables col5 and pc5 (bcspeed, 2026-11-27): a fifth's points add
+ * the tables col5 and pc5 (bcspeed, 2026-11-27): a fifth's points add
  * the terms its bits give with the points below it counted; below[f] gets
  * the points of m in the fifths under f (below[5]: all of them). O(1):
  * five look-ups instead of a step a point. */
