@@ -88,9 +88,10 @@
  * of a tier's slots walked in index order on bit masks of the goats and
  * tigers, the goats' set stepped to the next in colex order, each child
  * ranked from its parent's rank (a placement in O(1) from prefix sums), a
- * child's canonical board by byte tables of the symmetries; the same
- * expansions and counters as the stateless family's (the comment above
- * bc_expand_run has the details).
+ * child's canonical board by byte tables of the symmetries (with `sym`,
+ * a placement's index from its parent's too, bc_sym_child for the rest);
+ * the same expansions and counters as the stateless family's (the comment
+ * above bc_expand_run has the details).
  *
  * Tiers (TierOps, tier-major `first`, or with `sym` the index by classes):
  * placement tiers are loop-free, each
@@ -164,13 +165,23 @@ typedef struct Baghchal {
      * canonical board and the index by classes: the T-sets in colex order
      * (rank r); class_of[r], the class of set r when it is its class's
      * representative (its least image as a mask), else BC_NO_CLASS;
-     * class_rep[c], class c's representative, classes in increasing order;
-     * rep_syms[r], the symmetries (bit s) that take set r to its
-     * representative. */
+     * set_class[r], the class of set r whatever its image (the fast path's
+     * canonical children: one colex rank of the tigers gives both their
+     * symmetries and their class); class_rep[c], class c's
+     * representative, classes in increasing order; rep_syms[r], the
+     * symmetries (bit s) that take set r to its representative. */
     uint32_t nclass;
     uint32_t class_rep[BC_MAX_TIGER_SETS];
     uint16_t class_of[BC_MAX_TIGER_SETS];
+    uint16_t set_class[BC_MAX_TIGER_SETS];
     uint8_t rep_syms[BC_MAX_TIGER_SETS];
+    /* Colex ranks five points at a time (bc_colex5): col5[f][k][v], the
+     * terms of the points 5f + j for the bits j of v, the i-th of them
+     * adding C(5f + j, k + i), k points being below them; pc5[v], the bits
+     * of v; fifth[p], p / 5. 17 KiB. */
+    uint32_t col5[5][BC_MAX_POINTS + 1][32];
+    uint8_t pc5[32];
+    uint8_t fifth[BC_MAX_POINTS + 1];
 } Baghchal;
 
 typedef struct BcPos {
@@ -277,6 +288,22 @@ static inline uint64_t bc_colex(const Baghchal *b, uint32_t m) {
     return r;
 }
 
+/* The colex rank of the set m (bc_colex's) five points at a time, from
+ * the tables col5 and pc5 (bcspeed, 2026-11-27): a fifth's points add
+ * the terms its bits give with the points below it counted; below[f] gets
+ * the points of m in the fifths under f (below[5]: all of them). O(1):
+ * five look-ups instead of a step a point. */
+static inline uint64_t bc_colex5(const Baghchal *b, uint32_t m, int below[6]) {
+    uint64_t r = 0;
+    below[0] = 0;
+    for (int f = 0; f < 5; f++) {
+        uint32_t v = (m >> (5 * f)) & 31;
+        r += b->col5[f][below[f]][v];
+        below[f + 1] = below[f] + b->pc5[v];
+    }
+    return r;
+}
+
 /* The set m of places among the points not in `holes`, as points: a 0
  * put in at each hole, lowest first (a pdep onto the complement of holes).
  * O(|holes|). */
@@ -340,12 +367,17 @@ static inline uint64_t bc_index_masks(const Baghchal *b, uint64_t ibase, int on_
  * keyed by the variant's serial and the position, and bc_index_of looks
  * there first. An index is a function of the variant and the position, so
  * an entry is right however old; a miss computes it. Not counted (index_of
- * is no counted call); baghchal_test_nocache turns the look-ups off. */
+ * is no counted call); baghchal_test_nocache turns the look-ups off. The
+ * entry holds the position's tier too (2026-11-27, bcspeed): the solver
+ * asks tier_of before index_of, and bc_tier_of answers from the memo
+ * instead of a binary search over the tiers (about 8 unpredictable
+ * branches; the child's tier is known where it is made). */
 enum { BC_MEMO = 256 };
 typedef struct BcMemo {
     uint64_t serial; /* 0: empty */
     Position pos;
     uint64_t index;
+    int64_t tier;
 } BcMemo;
 static _Thread_local BcMemo bc_memo[BC_MEMO];
 
@@ -353,11 +385,12 @@ static inline BcMemo *bc_memo_at(Position pos) {
     return &bc_memo[(pos * UINT64_C(0x9e3779b97f4a7c15)) >> 56];
 }
 
-static inline void bc_memo_put(const Baghchal *b, Position pos, uint64_t index) {
+static inline void bc_memo_put(const Baghchal *b, Position pos, uint64_t index, int tier) {
     BcMemo *m = bc_memo_at(pos);
     m->serial = b->serial;
     m->pos = pos;
     m->index = index;
+    m->tier = tier;
 }
 
 static int bc_find_tier(const Baghchal *b, Position pos) {
@@ -468,10 +501,12 @@ static Position bc_canonical_hash(const Baghchal *b, bool symmetric, const BcPos
     bc_masks(b, p, &goats, &tigers);
     bc_canonical_masks(b, &goats, &tigers);
     Position pos = bc_position_masks(b, p, goats, tigers);
-    const BcTier *t = &b->tier[bc_tier_of_state(b, p->hand, p->captured, p->turn)];
+    int id = bc_tier_of_state(b, p->hand, p->captured, p->turn);
+    const BcTier *t = &b->tier[id];
     bc_memo_put(b, pos,
                 bc_index_masks(b, t->turn < 0 && p->turn ? t->index_boards : 0,
-                               b->goats - p->hand - p->captured, goats, tigers));
+                               b->goats - p->hand - p->captured, goats, tigers),
+                id);
     return pos;
 }
 
@@ -781,7 +816,16 @@ static int bc_tier_count(const Game *g) { return bc(g)->ntiers; }
 
 static uint64_t bc_tier_size(const Game *g, int tier) { return bc(g)->tier[tier].size; }
 
-static int bc_tier_of(const Game *g, Position pos) { return bc_find_tier(bc(g), pos); }
+/* From the index memo when it holds pos (with `sym`: the canonical
+ * positions the module made last), else by binary search. */
+static int bc_tier_of(const Game *g, Position pos) {
+    const Baghchal *b = bc(g);
+    const BcMemo *m = bc_memo_at(pos);
+    if (m->pos == pos && m->serial == b->serial && !baghchal_test_nocache) {
+        return (int)m->tier;
+    }
+    return bc_find_tier(b, pos);
+}
 
 static Position bc_tier_first(const Game *g, int tier) { return bc(g)->tier[tier].first; }
 
@@ -920,11 +964,16 @@ static Position bc_position_at(const Game *g, int tier, uint64_t i) {
  *   - a goat's slide (sliding tiers only) ranks the child's masks (O(N)).
  * The moves come from each point's list of lines (no direction off the
  * board is tried).
- * With `sym` each child's masks are mapped a byte at a time (Baghchal.img)
- * by the symmetries that take its tigers to their class's representative
- * and the least goat set kept (bc_canonical_masks, as bc_canonical_hash
- * does); a child that is its own canonical board keeps the rank above, and
- * its index is memoized for bc_index_of (bc_fast_child).
+ * With `sym` (2026-11-27, bcspeed) a placement keeps the parent's tigers,
+ * their class's representative: when no other symmetry takes them there
+ * (all but a few classes) the child is its own canonical board, and its
+ * rank comes as above and its index the same way from prefix sums of the
+ * goats' places among the points without a tiger, O(1) a child; any other
+ * child (the tigers moved, or placements beside tigers with symmetries of
+ * their own) is made canonical and ranked from its masks by bc_sym_child
+ * (byte tables of the symmetries' images, colex ranks five points at a
+ * time). Either way the child's index and tier are memoized for
+ * bc_index_of and bc_tier_of, where the solver looks them up next.
  * The children are bc_moves' in its order. Counted as the stateless family
  * counts the same expansion (bc_primitive, bc_generate_moves, bc_do_move,
  * bc_canonical; the decoding cache's hits count as unhashes): one unhash
@@ -963,30 +1012,94 @@ typedef struct BcKids {
     Position base[4];
     uint64_t ibase[4];
     int goats[4];
+    int tier[4];
 } BcKids;
 
-/* A child (goats, tigers) of kind `kind` and rank r in its tier: with
- * `sym` its canonical board's position, its index memoized (bc_memo_put). */
+/* A child (goats, tigers) of kind `kind` with `sym` (2026-11-27,
+ * bcspeed): its canonical board's position, its index and tier memoized
+ * (bc_memo_put), what bc_canonical_hash gives, in fewer steps. The
+ * straightforward way (bc_canonical_masks, bc_rank_masks, bc_index_masks)
+ * ranks the tigers twice (their symmetries, then their class), walks the
+ * pieces point by point three times, and branches on goat or tiger at
+ * each point (gcc makes bc_rank_masks' selects a branch, which the
+ * predictor misses about once a tiger). Here one colex rank of the tigers
+ * gives their symmetries and class (set_class); the goats' colex ranks, of
+ * the hash (among all points) and of the index (among the points without
+ * a tiger), come five points at a time from tables (bc_colex5), and the
+ * tigers' rank among the points without a goat from the goats counted
+ * below each tiger with the same tables. Used for the children whose
+ * tigers move (7 in 8 are not their own canonical image, so a rank made
+ * incrementally from the parent's would mostly be thrown away) and for the
+ * placements of a parent whose tigers have symmetries of their own.
+ * O(T + symmetries taking the tigers to their representative).
+ * tests/test_known_baghchal.c checks it against the straightforward way
+ * (the stateless family's bc_canonical_hash, and bc_index_of and
+ * bc_tier_of without the memo) slot by slot, and on samples of the 5x5
+ * game's large tiers (every count of goats below a fifth of the board). */
+static inline Position bc_sym_child(const Baghchal *b, const BcKids *kids, int kind, uint32_t goats,
+                                    uint32_t tigers) {
+    uint64_t set = bc_colex(b, tigers);
+    unsigned syms = b->rep_syms[set];
+    int s = __builtin_ctz(syms);
+    uint32_t rep = bc_image(b, s, tigers), best = bc_image(b, s, goats);
+    for (syms &= syms - 1; syms != 0; syms &= syms - 1) {
+        uint32_t g = bc_image(b, __builtin_ctz(syms), goats);
+        best = g < best ? g : best;
+    }
+    /* The tigers' points, lowest first (a missing one, T < 4, at 31: above
+     * every point). */
+    int tp[4];
+    uint32_t left = rep;
+    for (int j = 0; j < 4; j++) {
+        tp[j] = __builtin_ctz(left | UINT32_C(1) << 31);
+        left &= left - 1;
+    }
+    /* The hash's goat rank, five points at a time (bc_colex5), with the
+     * goats below each fifth of the board; the index's, of the goats
+     * squeezed among the points without a tiger (each tiger's point taken
+     * out, the highest first, so that the lower ones stay where they are:
+     * bc_squeeze without the dependent steps of its running count). */
+    int below[6];
+    uint64_t gr = bc_colex5(b, best, below);
+    uint32_t sq = best;
+    for (int j = 3; j >= 0; j--) {
+        uint32_t low = (UINT32_C(1) << tp[j]) - 1;
+        sq = (sq & low) | ((sq >> 1) & ~low);
+    }
+    int unused[6];
+    uint64_t ir = bc_colex5(b, sq, unused);
+    /* The tigers' rank among the points without a goat: tiger j at tp[j]
+     * with g goats below it (those of the fifths below its own, and of its
+     * own fifth below it) adds C(tp[j] - g, j + 1). */
+    const int kg = below[5];
+    uint64_t tr = 0;
+    for (int j = 0; j < b->tigers; j++) {
+        int f = b->fifth[tp[j]];
+        int g = below[f] + b->pc5[(best >> (5 * f)) & ((UINT32_C(1) << (tp[j] - 5 * f)) - 1)];
+        tr += b->binom[tp[j] - g][j + 1];
+    }
+    Position pos = kids->base[kind] + gr + b->binom[b->points][kg] * tr;
+    bc_memo_put(b, pos,
+                kids->ibase[kind] +
+                    b->set_class[set] * b->binom[b->points - b->tigers][kids->goats[kind]] + ir,
+                kids->tier[kind]);
+    return pos;
+}
+
+/* A child (goats, tigers) of kind `kind` and rank r in its tier (r unused
+ * with `sym`, bc_sym_child). */
 static inline Position bc_fast_child(const Baghchal *b, bool sym, const BcKids *kids, int kind,
                                      uint32_t goats, uint32_t tigers, uint64_t r) {
-    if (!sym) {
-        return kids->base[kind] + r;
-    }
-    if (bc_canonical_masks(b, &goats, &tigers)) {
-        r = bc_rank_masks(b, goats, tigers);
-    }
-    Position pos = kids->base[kind] + r;
-    bc_memo_put(b, pos, bc_index_masks(b, kids->ibase[kind], kids->goats[kind], goats, tigers));
-    return pos;
+    return sym ? bc_sym_child(b, kids, kind, goats, tigers) : kids->base[kind] + r;
 }
 
 static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t, int turn,
                                    uint32_t goats, uint32_t tigers, uint32_t empty, uint64_t gr,
                                    const BcKids *kids, Position *child) {
     const int np = b->points, on_board = b->goats - t->hand - t->captured;
-    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p */
+    uint8_t gb[BC_MAX_POINTS + 1]; /* the goats below point p (not with `sym`) */
     gb[0] = 0;
-    for (int p = 0; p < np; p++) {
+    for (int p = 0; p < np && !sym; p++) {
         gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
     }
     /* The goats' rank terms summed over the first k goats: pg as they
@@ -994,20 +1107,45 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
      * goat fewer (a capture; made at the position's first capture). */
     uint64_t pg[BC_MAX_POINTS + 1], pg1[BC_MAX_POINTS + 1], pgm[BC_MAX_POINTS + 1];
     int n = 0;
+    /* With `sym`, placements keep the parent's tigers, their class's
+     * representative (the walk's boards are the index's): when no symmetry
+     * but the identity takes them there (rep_syms 1, all but a few
+     * classes), every placement's board is its own canonical image, so its
+     * rank and its index are made from the parent's like the rank without
+     * `sym`, in O(1) a child (bcspeed, 2026-11-27); otherwise
+     * bc_sym_child. */
+    uint64_t set = 0;
+    if (turn == 0 && t->hand > 0 && sym) {
+        set = bc_colex(b, tigers);
+        if (b->rep_syms[set] != 1) {
+            for (uint32_t m = empty; m != 0; m &= m - 1) {
+                child[n++] = bc_sym_child(b, kids, 0, goats | (m & -m), tigers);
+            }
+            return n;
+        }
+    }
     if (turn == 0 && t->hand > 0) {    /* placements, point by point */
         uint8_t tb[BC_MAX_POINTS + 1]; /* the tigers below point p */
         tb[0] = 0;
         for (int p = 0; p < np; p++) {
             tb[p + 1] = (uint8_t)(tb[p] + (tigers >> p & 1));
+            gb[p + 1] = (uint8_t)(gb[p] + (goats >> p & 1));
         }
         uint64_t pt[5], pt1[5]; /* the tigers' terms, as they are and with a goat below */
-        pg[0] = pg1[0] = pt[0] = pt1[0] = 0;
+        /* With `sym`, the index's terms: the goats' places among the
+         * points without a tiger, as they are and with a goat below. */
+        uint64_t ps[BC_MAX_POINTS + 1], ps1[BC_MAX_POINTS + 1];
+        pg[0] = pg1[0] = pt[0] = pt1[0] = ps[0] = ps1[0] = 0;
         int k = 0;
         for (uint32_t m = goats; m != 0; m &= m - 1) {
             int s = __builtin_ctz(m);
             k++;
             pg[k] = pg[k - 1] + b->binom[s][k];
             pg1[k] = pg1[k - 1] + b->binom[s][k + 1];
+            if (sym) {
+                ps[k] = ps[k - 1] + b->binom[s - tb[s]][k];
+                ps1[k] = ps1[k - 1] + b->binom[s - tb[s]][k + 1];
+            }
         }
         k = 0;
         for (uint32_t m = tigers; m != 0; m &= m - 1) {
@@ -1017,11 +1155,20 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             pt1[k] = pt1[k - 1] + (c > 0 ? b->binom[c - 1][k] : 0);
         }
         const uint64_t mult = b->binom[np][on_board + 1];
+        const uint64_t ifirst =
+            sym ? kids->ibase[0] + b->set_class[set] * b->binom[np - b->tigers][kids->goats[0]] +
+                      ps1[on_board]
+                : 0;
         for (uint32_t m = empty; m != 0; m &= m - 1) {
             int i = __builtin_ctz(m), j = gb[i], q = tb[i];
             uint64_t r = pg[j] + b->binom[i][j + 1] + (pg1[on_board] - pg1[j]) +
                          mult * (pt[q] + (pt1[b->tigers] - pt1[q]));
-            child[n++] = bc_fast_child(b, sym, kids, 0, goats | UINT32_C(1) << i, tigers, r);
+            child[n] = kids->base[0] + r;
+            if (sym) { /* the goat at place i - q among the points without a tiger */
+                bc_memo_put(b, child[n], ifirst + ps[j] + b->binom[i - q][j + 1] - ps1[j],
+                            kids->tier[0]);
+            }
+            n++;
         }
         return n;
     }
@@ -1039,8 +1186,12 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             if ((empty >> to & 1) != 0) {
                 if (turn == 0) { /* a goat's slide */
                     g2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
-                    r = bc_rank_masks(b, g2, t2);
+                    r = sym ? 0 : bc_rank_masks(b, g2, t2);
                     kind = 3;
+                } else if (sym) { /* a tiger's slide, ranked by bc_sym_child */
+                    t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
+                    r = 0;
+                    kind = 1;
                 } else { /* a tiger's slide: the goats stay, the tigers ranked */
                     t2 ^= UINT32_C(1) << from | UINT32_C(1) << to;
                     uint64_t tr = 0;
@@ -1055,6 +1206,12 @@ static inline int bc_fast_children(const Baghchal *b, bool sym, const BcTier *t,
             } else if (turn == 1 && (goats >> to & 1) != 0) {
                 int land = b->line_land[from][l];
                 if (land < 0 || (empty >> land & 1) == 0) {
+                    continue;
+                }
+                if (sym) { /* ranked by bc_sym_child */
+                    g2 ^= UINT32_C(1) << to;
+                    t2 ^= UINT32_C(1) << from | UINT32_C(1) << land;
+                    child[n++] = bc_sym_child(b, kids, 2, g2, t2);
                     continue;
                 }
                 /* A capture: the goats above `to` move one place down in
@@ -1119,6 +1276,7 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
         kids.base[k] = c != NULL ? bc_base(b, kid_hand[k], kid_cap[k], kid_turn[k]) : 0;
         kids.ibase[k] = c != NULL && c->turn < 0 && kid_turn[k] ? c->index_boards : 0;
         kids.goats[k] = c != NULL ? b->goats - c->hand - c->captured : 0;
+        kids.tier[k] = id;
     }
     TierExpansion e;
     e.winby = 0;
@@ -1163,7 +1321,7 @@ static void bc_expand_run(const Game *g, int tier, const uint64_t *reach, uint64
             if (sym) {
                 tigers = b->class_rep[high];
                 goats = bc_spread(low, tigers);
-                gr = bc_colex(b, goats);
+                gr = 0; /* the children are ranked by bc_sym_child */
                 pos = t->first + (t->turn < 0 && turn ? t->boards : 0) +
                       bc_rank_masks(b, goats, tigers);
             } else {
@@ -1285,6 +1443,9 @@ static void bc_classes(Baghchal *b) {
             b->rep_syms[r] |= (uint8_t)((bc_image(b, s, x) == least) << s);
         }
         b->class_of[r] = least == x ? (uint16_t)b->nclass : BC_NO_CLASS;
+        /* the representative is a smaller mask, so a smaller colex rank:
+         * its class is known by now */
+        b->set_class[r] = least == x ? (uint16_t)b->nclass : b->class_of[bc_colex(b, least)];
         if (least == x) {
             b->class_rep[b->nclass++] = x;
         }
@@ -1306,6 +1467,27 @@ static ErrCode bc_init(Baghchal *b, Error *err) {
         b->binom[a][0] = 1;
         for (int k = 1; k <= a; k++) {
             b->binom[a][k] = b->binom[a - 1][k - 1] + (k < a ? b->binom[a - 1][k] : 0);
+        }
+    }
+    for (int v = 0; v < 32; v++) {
+        b->pc5[v] = (uint8_t)(((v >> 0) & 1) + ((v >> 1) & 1) + ((v >> 2) & 1) + ((v >> 3) & 1) +
+                              ((v >> 4) & 1));
+    }
+    for (int p = 0; p <= BC_MAX_POINTS; p++) {
+        b->fifth[p] = (uint8_t)(p / 5);
+    }
+    /* A term C(p, k + i) past the table (k + i > p) is 0, as in colex. */
+    for (int f = 0; f < 5; f++) {
+        for (int k = 0; k <= BC_MAX_POINTS; k++) {
+            for (int v = 0; v < 32; v++) {
+                uint64_t sum = 0;
+                for (int j = 0, i = 0; j < 5; j++) {
+                    int p = 5 * f + j;
+                    i += v >> j & 1;
+                    sum += (v >> j & 1) != 0 && k + i <= p ? b->binom[p][k + i] : 0;
+                }
+                b->col5[f][k][v] = (uint32_t)sum;
+            }
         }
     }
     for (int i = 0; i < b->points; i++) {

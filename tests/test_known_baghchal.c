@@ -492,6 +492,7 @@ typedef struct FastSeen {
     const Game *g;
     int tier;
     const uint64_t *marks; /* the tier's whole bitmap */
+    bool all;              /* instead: every slot of the span marked */
     uint64_t next, hi;     /* the first slot not yet passed; the span's end */
     uint64_t visited;
     Counters fast, generic; /* what each path counted */
@@ -502,7 +503,7 @@ static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *
     const Game *g = f->g;
     stats_thread_collect(&f->fast); /* the fast path's counts up to here */
     uint64_t want = f->next;
-    while (want < f->hi && (f->marks[want / 64] >> (want % 64) & 1) == 0) {
+    while (!f->all && want < f->hi && (f->marks[want / 64] >> (want % 64) & 1) == 0) {
         want++;
     }
     if (i != want) {
@@ -518,6 +519,25 @@ static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *
         fail_msg("%s tier %d: the fast path gives slot %" PRIu64 " position %" PRIu64
                  ", not %" PRIu64,
                  g->variant, f->tier, i, pos, slot);
+    }
+    /* The fast path's memo (with `sym`): each child's tier and index as
+     * bc_tier_of and bc_index_of answer now, before the stateless family
+     * below fills the memo its own way, against the same calls with the
+     * memo off (the binary search over the tiers, the index from the
+     * unranked hash) and against position_at. */
+    for (int k = 0; g->symmetric && k < e->n; k++) {
+        int tier = g->tiers->tier_of(g, e->child[k]);
+        uint64_t index = g->tiers->index_of(g, e->child[k]);
+        baghchal_test_nocache = true;
+        int tier_ref = g->tiers->tier_of(g, e->child[k]);
+        uint64_t index_ref = g->tiers->index_of(g, e->child[k]);
+        baghchal_test_nocache = false;
+        if (tier != tier_ref || index != index_ref ||
+            g->tiers->position_at(g, tier_ref, index_ref) != e->child[k]) {
+            fail_msg("%s tier %d slot %" PRIu64 " child %d: the memo gives tier %d index %" PRIu64
+                     ", not tier %d index %" PRIu64,
+                     g->variant, f->tier, i, k, tier, index, tier_ref, index_ref);
+        }
     }
     TierExpansion ref;
     solver_expand(g, NULL, NULL, pos, &ref);
@@ -546,8 +566,10 @@ static void fast_seen(void *ctx, uint64_t i, Position pos, const TierExpansion *
  * and unranks, and crosses the two players' halves of a sliding tier);
  * the walk must visit exactly the marked slots of the span in increasing
  * order, each with the family's expansion (value, canonical children in
- * order), and count what the family counts. Boards of 9, 16 and 25 points
- * (every byte of the image tables), 4 and 8 symmetries, captures. */
+ * order), and count what the family counts; with `sym`, each child's tier
+ * and index as the memo gives them must be those computed without it.
+ * Boards of 9, 16 and 25 points (every byte of the image tables), 4 and 8
+ * symmetries, captures; and spans of the 5x5 game's large tiers. */
 static void fast_path_matches_stateless(void **state) {
     (void)state;
     static const char *const specs[] = {
@@ -597,6 +619,35 @@ static void fast_path_matches_stateless(void **state) {
         }
         game_destroy(g);
     }
+    /* The 5x5 game's large tiers (up to 19 goats on the board: every
+     * count of goats below each fifth of the board in bc_colex5's tables,
+     * tigers moving and capturing, placements, goats sliding), spans of
+     * 1,500 slots, every one marked: at the start (the classes of the
+     * lowest tiger sets, the corners' with symmetries of their own among
+     * them), at random, at the end. */
+    Game *g = test_game("baghchal:sym");
+    static const char *const big[] = {"hand12-cap0-G", "hand10-cap0-T", "hand6-cap0-T",
+                                      "hand1-cap0-T",  "hand1-cap2-G",  "hand2-cap3-T",
+                                      "hand1-cap4-T",  "slide-cap1",    "slide-cap4"};
+    for (size_t k = 0; k < sizeof big / sizeof big[0]; k++) {
+        int t = game_tier_find(g, big[k]);
+        assert_true(t >= 0);
+        uint64_t size = g->tiers->size(g, t), span = 1500;
+        for (int part = 0; part < 3; part++) {
+            uint64_t lo = part == 0 ? 0 : part == 2 ? size - span : test_rng(&rng) % (size - span);
+            FastSeen f = {.g = g, .tier = t, .all = true, .next = lo, .hi = lo + span};
+            uint64_t word = ~UINT64_C(0), words[(1500 + 127) / 64];
+            for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+                words[w] = word;
+            }
+            stats_thread_reset();
+            g->tiers->expand_run(g, t, words, lo, lo + span, fast_seen, &f);
+            stats_thread_collect(&f.fast);
+            assert_int_equal(f.visited, span);
+            assert_memory_equal(&f.fast, &f.generic, sizeof f.fast);
+        }
+    }
+    game_destroy(g);
 }
 
 /* ------------------------------------------------- the index by classes */
