@@ -21,7 +21,7 @@
  * indexes plus the cache, whatever the database's size. A database of more
  * files than the process may hold open (tier:blocks' parts: 20,568 for
  * Connect Four 6x6) keeps every opened file's index but at most Store.fd_cap
- * descriptors, closing the least recently opened by a clock hand and
+ * descriptors, closing the one a clock hand comes to (round the files) and
  * opening it again on use; store_analyze opens each file for its own
  * read only, so it holds at most one a thread.
  *
