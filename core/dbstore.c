@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -299,4 +300,19 @@ ErrCode dbstore_tmp_commit(const DbDir *d, int fd, const char *tmp, const char *
     }
     fsync(d->fd);
     return ERR_OK;
+}
+
+uint64_t dbstore_files_limit(uint64_t want) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+        return 0;
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+        struct rlimit up = rl;
+        up.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
+        if (up.rlim_cur > rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0) {
+            rl = up;
+        }
+    }
+    return rl.rlim_cur == RLIM_INFINITY ? UINT64_MAX : (uint64_t)rl.rlim_cur;
 }

@@ -314,6 +314,12 @@ void dbstore_file_close(DbStoreFile *f);
  * (a reader with more files than descriptors: solvers/store.c); resume
  * opens it again by its name in d, refusing a file whose size changed.
  * dbstore_block_read needs the descriptor: resume first. */
+/* Raises the soft limit of open files toward `want` (as far as the hard
+ * limit allows) and returns the soft limit then (UINT64_MAX: none; 0: not
+ * known). The one place the suite raises it: the store's descriptor budget
+ * (solvers/store.c) and tier:blocks' open parts (solvers/tier/block_cache.c). */
+uint64_t dbstore_files_limit(uint64_t want);
+
 void dbstore_file_suspend(DbStoreFile *f);
 ErrCode dbstore_file_resume(const DbDir *d, const char *name, DbStoreFile *f, Error *err);
 

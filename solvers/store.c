@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/dbranks.h"
@@ -254,22 +253,15 @@ ErrCode store_load_tier(Store *st, int t, int threads, Database *v, Error *err) 
  * standard streams, the directory and its lock, a solver's own files). */
 #define STORE_FD_SPARE 64
 static int fd_cap(int nfiles) {
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) {
+    uint64_t want = (uint64_t)nfiles + STORE_FD_SPARE;
+    uint64_t lim = dbstore_files_limit(want);
+    if (lim == 0) {
         return 16;
     }
-    rlim_t want = (rlim_t)nfiles + STORE_FD_SPARE;
-    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
-        struct rlimit up = rl;
-        up.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want ? rl.rlim_max : want;
-        if (up.rlim_cur > rl.rlim_cur && setrlimit(RLIMIT_NOFILE, &up) == 0) {
-            rl = up;
-        }
-    }
-    if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want) {
+    if (lim >= want) {
         return nfiles > 0 ? nfiles : 1;
     }
-    rlim_t cap = rl.rlim_cur > 2 * STORE_FD_SPARE ? rl.rlim_cur - STORE_FD_SPARE : rl.rlim_cur / 2;
+    uint64_t cap = lim > 2 * STORE_FD_SPARE ? lim - STORE_FD_SPARE : lim / 2;
     return cap > 0 ? (int)cap : 1;
 }
 

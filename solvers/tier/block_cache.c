@@ -8,7 +8,6 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 ErrCode tier_block_cache_init(BlockCache *c, uint64_t blocks, unsigned width, Error *err) {
     memset(c, 0, sizeof *c);
@@ -61,21 +60,12 @@ bool tier_block_cache_fill(BlockCache *c, BlockCacheEntry *e, int ct, uint64_t c
 }
 
 ErrCode tier_block_files_limit(uint64_t files, const char *what, const char *remedy, Error *err) {
-    rlim_t need = (rlim_t)files + 64;
-    struct rlimit rl;
-    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) {
-        return ERR_OK;
+    uint64_t need = files + 64;
+    uint64_t lim = dbstore_files_limit(need);
+    if (lim == 0 || lim >= need) {
+        return ERR_OK; /* not known: as before, tried */
     }
-    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
-        return error_set(err, ERR_LIMIT,
-                         "%s keeps %llu files open, more than the limit of open files (%llu); %s",
-                         what, (unsigned long long)files, (unsigned long long)rl.rlim_max, remedy);
-    }
-    rl.rlim_cur = need;
-    if (setrlimit(RLIMIT_NOFILE, &rl) != 0) {
-        return error_set(err, ERR_LIMIT,
-                         "%s keeps %llu files open and cannot raise the limit of open files; %s",
-                         what, (unsigned long long)files, remedy);
-    }
-    return ERR_OK;
+    return error_set(err, ERR_LIMIT,
+                     "%s keeps %llu files open, more than the limit of open files (%llu); %s", what,
+                     (unsigned long long)files, (unsigned long long)lim, remedy);
 }
