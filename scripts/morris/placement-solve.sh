@@ -20,8 +20,9 @@
 # holds by value (solver_stats.sector_*), the value of the empty board
 # when the tier is hers (tier 0), wall and CPU seconds, peaks (jemalloc
 # and RSS), bytes on disk, tiers loaded, date, load before and after, and
-# the command. A run's own output (OUT/placement-run.{json,err}) is removed
-# when it succeeded, and kept when it failed. Defaults: n=9, sym,swap,
+# the command (scripts/sector-record.sh; a run's own output,
+# OUT/placement-run.{json,err}, is removed when it succeeded, and kept when
+# it failed). Defaults: n=9, sym,swap,
 # DB $MORRIS_DB (no default: -d or MORRIS_DB is needed), OUT
 # results/big/morris9s, --max-memory 20G,
 # 2 threads, the timing build (BIN= to change). -l N: stop after N tiers;
@@ -94,28 +95,11 @@ while read -r _inhand slots tier wh bh wb bb name file; do
         echo "scripts/morris/placement-solve.sh: lock budget spent (${used} s of ${LOCK_BUDGET} s); stopping before tier $tier" >&2
         exit 0
     fi
-    base="$out/placement-run"
     cmd="$bin $spec --solver tier:sector=$tier --threads 2 --json --max-memory $mem --db $db"
+    id=$(jq -cn --argjson tier "$tier" --arg name "$name" --arg hands "$wh-$bh" --arg board "$wb-$bb" \
+        --argjson slots "$slots" '{tier: $tier, name: $name, hands: $hands, board: $board, slots: $slots}')
     # shellcheck disable=SC2086 # the command's words
-    "$(dirname "$0")/../locked-run.sh" "$base" $cmd || {
-        echo "tier $tier: failed, see $base.err" >&2
-        exit 1
-    }
-    after=$(cut -d' ' -f1-3 /proc/loadavg)
-    date=$(sed -n 's/^date=//p' "$base.meta")
-    before=$(sed -n 's/^load_before=//p' "$base.meta")
-    cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$base.err")
-    used=$((used + $(jq .wall_seconds "$base.json" | cut -d. -f1) + 1))
-    jq -c --argjson tier "$tier" --arg name "$name" --arg hands "$wh-$bh" --arg board "$wb-$bb" \
-        --argjson slots "$slots" --argjson cpu "$cpu" --argjson disk "$(stat -c %s "$file")" \
-        --arg date "$date" --arg before "$before" --arg after "$after" --arg cmd "$cmd" \
-        '{tier: $tier, name: $name, hands: $hands, board: $board, slots: $slots,
-          positions: .solver_stats.sector_positions, wins: .solver_stats.sector_wins,
-          losses: .solver_stats.sector_losses, draws: .solver_stats.sector_draws}
-         + (if $tier == 0 then {value, remoteness} else {} end)
-         + {wall_seconds, cpu_seconds: $cpu, peak_bytes, peak_rss_bytes, disk_bytes: $disk,
-            tiers_loaded: .solver_stats.tiers_loaded, date: $date, load_before: $before,
-            load_after: $after, command: $cmd}' "$base.json" | tee -a "$records"
-    rm -f "$base.json" "$base.err" "$base.meta"
+    "$(dirname "$0")/../sector-record.sh" "$records" "$id" "$file" $cmd
+    used=$((used + $(tail -n 1 "$records" | jq .wall_seconds | cut -d. -f1) + 1))
     done_now=$((done_now + 1))
 done <"$plan"
