@@ -14,7 +14,11 @@
 # then prints the placement tiers' slots the same way (h goats in hand from
 # goats down to 1, c captured up to min(captures, goats - h), each pair
 # twice: goats or tigers to move, so the same 2 * boards and 2 * classes),
-# as "placement SLOTS CLASSES", and the whole game's "all SLOTS CLASSES". Symmetries: the 8 of the
+# as "placement SLOTS CLASSES", and the whole game's "all SLOTS CLASSES".
+# With -v pergoats=1 it prints instead, for each number g of goats on the
+# board from 0 to goats, "goats g BOARDS CLASSES" (one player to move, not
+# doubled: a placement tier's count, scripts/baghchal/placement-table.sh)
+# and nothing else. Symmetries: the 8 of the
 # square on (row, column); with diagonals (lines through the points whose
 # row + column is even) only those that keep the parity of row + column at
 # every point (all 8 on an odd board, 4 on an even one). A symmetry fixes a
@@ -54,6 +58,11 @@ BEGIN {
             while (!(q in seen)) { seen[q] = 1; q = perm[g, q]; len++ }
             cyc[g, ncyc[g]++] = len
         }
+    }
+    if (pergoats) {
+        for (gt = 0; gt <= goats; gt++)
+            printf "goats %d %.0f %.0f\n", gt, binom(np, tigers) * binom(np - tigers, gt), classes(gt)
+        exit
     }
     for (c = 0; c <= captures; c++) {
         gt = goats - c
