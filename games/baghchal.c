@@ -873,6 +873,74 @@ static bool bc_tier_legal(const Game *g, int tier, Position pos) {
     return !(tigers && (t->hand == b->goats || t->captured >= b->captures));
 }
 
+/* TierOps.positions_run (tier:sector's bitmaps; 2026-11-27): the slots of
+ * a tier that are positions, a word at a time, without unhashing a slot.
+ * A slot is legal unless its tier half has the tigers to move with every
+ * goat in hand or after the last capture (bc_tier_legal). Without `sym`
+ * every legal slot is a position. With `sym` (the index by classes) a
+ * slot's tigers are their class's representative, so its board is
+ * canonical iff no symmetry that keeps the representative (rep_syms of
+ * it: the identity alone for all but a few classes) makes its goats'
+ * mask smaller (bc_canonical_masks); only the slots of those few classes
+ * are unranked. The walk steps the class and the goats' rank along the
+ * slots. O(slots) cheap steps, O(N) more a slot of a class with
+ * symmetries of its own. */
+static void bc_positions_run(const Game *g, int tier, uint64_t w0, uint64_t nwords,
+                             uint64_t *bits) {
+    const Baghchal *b = bc(g);
+    const BcTier *t = &b->tier[tier];
+    const bool sym = g->symmetric;
+    const int np = b->points, on_board = b->goats - t->hand - t->captured;
+    const uint64_t size = sym ? t->index_size : t->size;
+    const uint64_t half = t->turn < 0 ? (sym ? t->index_boards : t->boards) : size;
+    const bool tigers_barred = t->hand == b->goats || t->captured >= b->captures;
+    const uint64_t goat_sets = b->binom[np - b->tigers][on_board];
+    uint64_t i = w0 * 64, end = (w0 + nwords) * 64;
+    end = end < size ? end : size;
+    for (uint64_t k = 0; k < nwords; k++) {
+        bits[k] = 0;
+    }
+    while (i < end) {
+        /* a stretch of one half of the tier: one player to move */
+        bool second = i >= half;
+        uint64_t stop = second ? end : (half < end ? half : end);
+        bool tigers = t->turn < 0 ? second : t->turn == 1;
+        if (tigers && tigers_barred) {
+            i = stop;
+            continue;
+        }
+        if (!sym) {
+            for (; i < stop; i++) {
+                bits[i / 64 - w0] |= UINT64_C(1) << (i % 64);
+            }
+            continue;
+        }
+        uint64_t r = i - (second ? half : 0);
+        uint64_t c = r / goat_sets, gs = r % goat_sets;
+        while (i < stop) {
+            uint32_t rep = b->class_rep[c];
+            unsigned stab = b->rep_syms[bc_colex(b, rep)];
+            uint64_t run = goat_sets - gs < stop - i ? goat_sets - gs : stop - i;
+            if ((stab & (stab - 1)) == 0) { /* the identity alone */
+                for (uint64_t e = i + run; i < e; i++) {
+                    bits[i / 64 - w0] |= UINT64_C(1) << (i % 64);
+                }
+            } else {
+                for (uint64_t e = i + run; i < e; i++, gs++) {
+                    uint32_t goats = bc_spread(bc_unrank_set(b, gs, np - b->tigers, on_board), rep);
+                    bool least = true;
+                    for (unsigned m = stab; m != 0 && least; m &= m - 1) {
+                        least = bc_image(b, __builtin_ctz(m), goats) >= goats;
+                    }
+                    bits[i / 64 - w0] |= (uint64_t)least << (i % 64);
+                }
+            }
+            gs = 0;
+            c++;
+        }
+    }
+}
+
 /* The loopy tier solver's un-moves (TierOps.parents_in): those of a
  * sliding tier that stay in it, skipped before they are hashed. */
 static int bc_tier_parents_in(const Game *g, int tier, Position pos, Position *parents) {
@@ -1362,6 +1430,7 @@ static const TierOps bc_tiers = {
     .loopy = bc_tier_loopy,
     .name = bc_tier_name,
     .legal = bc_tier_legal,
+    .positions_run = bc_positions_run,
     .parents_in = bc_tier_parents_in,
     .expand_run = bc_expand_run,
 };
@@ -1378,6 +1447,7 @@ static const TierOps bc_tiers_sym = {
     .loopy = bc_tier_loopy,
     .name = bc_tier_name,
     .legal = bc_tier_legal,
+    .positions_run = bc_positions_run,
     .parents_in = bc_tier_parents_in,
     .expand_run = bc_expand_run,
 };

@@ -197,6 +197,16 @@ typedef struct TierOps {
      * `tier:sector`, which solves every position of a tier, skips those.
      * Default: every slot is a position. */
     bool (*legal)(const Game *g, int tier, Position pos);
+    /* OPTIONAL fast path of `tier:sector`'s bitmaps: words [w0, w0 +
+     * nwords) of the bitmap of tier `tier`'s slots that hold a position the
+     * tier solver stores (bit i % 64 of bits[i / 64 - w0] for local index
+     * i; no bit at or past the tier's size): exactly the slots i whose
+     * position p (first + i, or position_at(i)) is legal(p), with the
+     * game's symmetry also canonical(p) == p. Thread-safe on disjoint
+     * ranges. tests/test_games.c compares it with that test slot by slot
+     * on every tier of every test variant. Default: the test slot by slot
+     * (unhash, legal, canonical: most of a Bagh Chal sector's run). */
+    void (*positions_run)(const Game *g, int tier, uint64_t w0, uint64_t nwords, uint64_t *bits);
     /* OPTIONAL, with generate_parents: the parents of pos (a position of
      * tier `tier`) that lie in that tier, as generate_parents lists them
      * (canonical, each once); it may list parents of other tiers too,

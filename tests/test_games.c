@@ -20,6 +20,7 @@
  */
 #include "tests/testutil.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +501,81 @@ static void tiers_partition(void **state) {
     game_destroy(g);
 }
 
+/* ------------------------------------------------ tier:sector's bitmaps */
+
+/* TierOps.positions_run against its definition (games/game.h): bit i of a
+ * tier set iff slot i's position is legal and, with symmetry, canonical,
+ * tested slot by slot; asked for the whole tier at once, a word at a time,
+ * and in runs of 3 words, with a guard word after each answer that must
+ * stay untouched. Tiers of at most `max_slots` slots (all: 0). */
+static void check_positions_run(const Game *g, uint64_t max_slots) {
+    const TierOps *t = g->tiers;
+    int ntiers = t->count(g), checked = 0;
+    for (int tier = 0; tier < ntiers; tier++) {
+        uint64_t size = t->size(g, tier), nwords = (size + 63) / 64;
+        if (max_slots != 0 && size > max_slots) {
+            continue;
+        }
+        uint64_t *want = calloc(nwords + 1, sizeof *want), *got = calloc(nwords + 2, sizeof *got);
+        assert_non_null(want);
+        assert_non_null(got);
+        for (uint64_t i = 0; i < size; i++) {
+            Position p = t->first != NULL ? t->first(g, tier) + i : t->position_at(g, tier, i);
+            bool legal = t->legal == NULL || t->legal(g, tier, p);
+            if (legal && (!g->symmetric || game_canonical(g, p) == p)) {
+                want[i / 64] |= UINT64_C(1) << (i % 64);
+            }
+        }
+        const uint64_t guard = UINT64_C(0x5a5a5a5a5a5a5a5a);
+        for (uint64_t step = 1; step <= 3; step++) {
+            uint64_t run = step == 2 ? nwords : step == 1 ? 1 : 3;
+            for (uint64_t w0 = 0; w0 < nwords; w0 += run) {
+                uint64_t k = nwords - w0 < run ? nwords - w0 : run;
+                for (uint64_t j = 0; j <= k; j++) {
+                    got[w0 + j] = guard;
+                }
+                t->positions_run(g, tier, w0, k, got + w0);
+                if (got[w0 + k] != guard) {
+                    fail_msg("%s:%s tier %d: positions_run(%" PRIu64 ", %" PRIu64
+                             ") wrote past its words",
+                             g->module->name, g->variant, tier, w0, k);
+                }
+            }
+            for (uint64_t w = 0; w < nwords; w++) {
+                if (got[w] != want[w]) {
+                    fail_msg("%s:%s tier %d word %" PRIu64 " (runs of %" PRIu64
+                             "): positions_run %016" PRIx64 ", slot by slot %016" PRIx64,
+                             g->module->name, g->variant, tier, w, run, got[w], want[w]);
+                }
+            }
+        }
+        free(want);
+        free(got);
+        checked++;
+    }
+    assert_true(checked > 0);
+}
+
+static void positions_run(void **state) {
+    Game *g = test_game(*state);
+    check_positions_run(g, 0);
+    game_destroy(g);
+}
+
+/* The 5x5 game (4 tigers on the corners, 20 goats, the diagonals: all 8
+ * symmetries, so classes of tiger sets with symmetries of their own on
+ * both diagonals and the axes), with and without `sym`: its tiers of at
+ * most 350,000 slots. */
+static void positions_run_5x5(void **state) {
+    (void)state;
+    const char *specs[] = {"baghchal:sym", "baghchal"};
+    for (int k = 0; k < 2; k++) {
+        Game *g = test_game(specs[k]);
+        check_positions_run(g, 350000);
+        game_destroy(g);
+    }
+}
+
 /* ----------------------------------------------------------- tier names */
 
 static int cmp_str(const void *a, const void *b) {
@@ -739,6 +815,9 @@ static bool is_symmetric(const Game *g) { return g->symmetric; }
 static bool non_loopy(const Game *g) { return !g->loopy; }
 static bool has_parents(const Game *g) { return g->ops->generate_parents != NULL; }
 static bool has_tiers(const Game *g) { return g->tiers != NULL; }
+static bool has_positions_run(const Game *g) {
+    return g->tiers != NULL && g->tiers->positions_run != NULL;
+}
 static bool has_tier_parents(const Game *g) {
     return g->tiers != NULL && g->tiers->parents_in != NULL && g->ops->generate_parents != NULL;
 }
@@ -758,6 +837,7 @@ int main(void) {
         {"tiers_partition", tiers_partition, has_tiers},
         {"tier_parents_agree", tier_parents_agree, has_tier_parents},
         {"tier_names", tier_names, has_tiers},
+        {"positions_run", positions_run, has_positions_run},
     };
     size_t nspecs;
     char **specs = test_game_specs(&nspecs);
@@ -788,7 +868,8 @@ int main(void) {
     const struct CMUnitTest fixed[] = {
         cmocka_unit_test(tier_names_known),
         cmocka_unit_test(tier_names_default),
+        cmocka_unit_test(positions_run_5x5),
     };
-    failed += cmocka_run_group_tests_name("tier names", fixed, NULL, NULL);
+    failed += cmocka_run_group_tests_name("tier names and bitmaps", fixed, NULL, NULL);
     return failed;
 }

@@ -19,7 +19,8 @@
  * (a placement tier of nine men's morris above the 28 sectors) loads those
  * children only, not every sector below them. O(tiers + edges) and one
  * stat a tier. tier_sector_reach: the bitmaps, O(slots) legal/canonical
- * calls, in parallel; no forward pass and no reach file.
+ * calls (or the game's TierOps.positions_run), in parallel; no forward
+ * pass and no reach file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,7 +115,11 @@ ErrCode tier_sector_plan(TierSolve *s, int sector) {
 
 /* The bitmaps of tier:sector: every position of the tiers in the sector's
  * closure (TierOps.legal, when the game has it; with `sym`, every canonical
- * one: the records of the others would never be read), in parallel. */
+ * one: the records of the others would never be read), in parallel; by
+ * the game's TierOps.positions_run when it has one (Bagh Chal: a whole
+ * word at a time for most classes of tiger sets, 2026-11-27), in runs of
+ * SECTOR_RUN_WORDS words (4,096 slots) a thread takes at a time. */
+enum { SECTOR_RUN_WORDS = 64 };
 ErrCode tier_sector_reach(TierSolve *s) {
     uint64_t total_words = tier_graph_words(&s->gr);
     uint64_t *block =
@@ -136,19 +141,31 @@ ErrCode tier_sector_reach(TierSolve *s) {
         }
         const Game *g = s->g;
         bool (*legal)(const Game *, int, Position) = g->tiers->legal;
+        void (*run)(const Game *, int, uint64_t, uint64_t, uint64_t *) = g->tiers->positions_run;
         int tier = t;
         uint64_t size = n->size;
+        if (run != NULL) {
+            /* the game's fast path, in runs of SECTOR_RUN_WORDS words */
+            uint64_t runs = (nwords + SECTOR_RUN_WORDS - 1) / SECTOR_RUN_WORDS;
 #pragma omp parallel for num_threads(s->threads) schedule(dynamic, 1) if (size >= s->parallel_min)
-        for (uint64_t w = 0; w < nwords; w++) {
-            uint64_t bits = 0;
-            for (uint64_t i = w * 64; i < size && i < w * 64 + 64; i++) {
-                Position p = tier_position(s, tier, i);
-                if ((legal == NULL || legal(g, tier, p)) &&
-                    (!g->symmetric || game_canonical(g, p) == p)) {
-                    bits |= UINT64_C(1) << (i % 64);
-                }
+            for (uint64_t r = 0; r < runs; r++) {
+                uint64_t w0 = r * SECTOR_RUN_WORDS;
+                uint64_t k = nwords - w0 < SECTOR_RUN_WORDS ? nwords - w0 : SECTOR_RUN_WORDS;
+                run(g, tier, w0, k, ti->reach + w0);
             }
-            ti->reach[w] = bits;
+        } else {
+#pragma omp parallel for num_threads(s->threads) schedule(dynamic, 1) if (size >= s->parallel_min)
+            for (uint64_t w = 0; w < nwords; w++) {
+                uint64_t bits = 0;
+                for (uint64_t i = w * 64; i < size && i < w * 64 + 64; i++) {
+                    Position p = tier_position(s, tier, i);
+                    if ((legal == NULL || legal(g, tier, p)) &&
+                        (!g->symmetric || game_canonical(g, p) == p)) {
+                        bits |= UINT64_C(1) << (i % 64);
+                    }
+                }
+                ti->reach[w] = bits;
+            }
         }
         ti->reached = tier_popcount(ti->reach, nwords);
         s->total_reached += ti->reached;
