@@ -31,7 +31,8 @@
  * not a regular file, and one that another --verify holds (an exclusive
  * flock, kept while the journal is open). O(bytes of the journal) to read;
  * a tier line is O(its files + its distinct records) bytes (Connect Four
- * 6x6: about 60 KB for a tier of 1,500 part files).
+ * 6x6, from its manifest: 173 KB for ply 29's 2,358 part files, 1.5 MB for
+ * the 20,568 files of the 37 tiers).
  */
 #define _DEFAULT_SOURCE /* flock */
 #include <errno.h>
@@ -375,7 +376,7 @@ ErrCode store_journal_open(const Store *st, const char *path, VerifyJournal *j, 
                              strerror(errno));
         }
         fprintf(stderr,
-                "solve: journal %s: dropped its last line, cut short (%zu bytes without a "
+                "verify: journal %s: dropped its last line, cut short (%zu bytes without a "
                 "newline: a run stopped while writing it)\n",
                 path, size - keep);
         j->dropped = true;

@@ -322,6 +322,22 @@ for way in whole parts; do
         ok "verify $way, a journal's last line cut short: dropped, the tier checked again" ||
         bad "verify $way, a cut journal: $(cat "$db/cut.err") $t"
 done
+# scripts/measure/verify-vs-solve.sh: the journal's seconds beside a
+# solve's progress log of two runs (by hand: the forward pass 2 s, tier 16
+# 3 + 1 s, tier 15 4 + 10 s, its first try cut short; 20 s over 2 runs).
+printf '%s\n' 'segment start' \
+    'tier: reach tier 0 (ply0): 1/1 positions, 0.00 M/s, 2 s elapsed' \
+    'tier: solve tier 16 (ply16): 7244/7244 positions, 1.00 M/s, 5 s elapsed' \
+    'tier: solve tier 15 (ply15): 10/27000 positions, 1.00 M/s, 9 s elapsed' 'segment start' \
+    'tier: solve tier 16 (ply16): 7244/7244 positions, 1.00 M/s, 1 s elapsed' \
+    'tier: solve tier 15 (ply15): 27000/27000 positions, 1.00 M/s, 11 s elapsed' >"$db/prog"
+vs=$(sh "$(dirname "$0")/../scripts/measure/verify-vs-solve.sh" "$db/prog" "$db/journal-whole")
+echo "$vs" | grep -q "^solve: 20 s wall over 2 run(s), 18 s of it in the backward pass$" &&
+    echo "$vs" | grep -Eq '^ +16 +7244 +4 ' && echo "$vs" | grep -Eq '^ +15 +[0-9]+ +14 ' &&
+    echo "$vs" | grep -q "^forward pass (reach): 2 s" &&
+    echo "$vs" | grep -q "^verify: 17 tiers journaled, 161029 positions" &&
+    ok "verify-vs-solve.sh: the journal beside a solve of two runs" ||
+    bad "verify-vs-solve.sh: $vs"
 # A corrupt block in a tier not yet journaled (tier 9; tiers 16, 15, 14
 # journaled before the stop): the resumed verify fails with the fresh
 # verify's message and exit code, having journaled tiers 13 to 10, not 9.
