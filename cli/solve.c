@@ -366,6 +366,13 @@ static void verify_extras(const Store *st, SolveResult *res, bool journal, doubl
 static int from_disk(const Game *g, Args *a) {
     Error err = {0};
     Store st;
+    if (a->journal != NULL && dist_size() > 1) {
+        /* every rank would verify and journal the same tiers */
+        error_set(&err, ERR_USAGE,
+                  "--journal is for one process; run bin/solve, not %d MPI ranks of bin/solve-mpi",
+                  dist_size());
+        return fail(&err);
+    }
     double t0 = clock_seconds(), cpu0 = clock_cpu_seconds();
     mem_rss_peak_reset();
     ErrCode rc = store_open(g, a->db, &st, &err);
