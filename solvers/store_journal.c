@@ -27,9 +27,9 @@
  * Damage is handled, never guessed at: a last line without its newline (a
  * process stopped while writing it) is dropped and cut off the file, with a
  * note on standard error; a journal of another database (its first line)
- * is refused, as is any other malformed line (naming it), a file that is
- * not a regular file, and one that another --verify holds (an exclusive
- * flock, kept while the journal is open). O(bytes of the journal) to read;
+ * is refused, as is any other malformed line (naming it), a NUL byte, a
+ * file that is not a regular file, and one that another --verify holds (an
+ * exclusive flock, kept while the journal is open). O(bytes of the journal) to read;
  * a tier line is O(its files + its distinct records) bytes (Connect Four
  * 6x6, from its manifest: 173 KB for ply 29's 2,358 part files, 1.5 MB for
  * the 20,568 files of the 37 tiers).
@@ -224,6 +224,9 @@ static const char *parse_tier(const Store *st, char *line, int *tier, JournalTie
     if (sum != pos || memcmp(count, want, sizeof count) != 0) {
         return "hist= does not add up to positions= and the counts";
     }
+    if (e->checked != pos) {
+        return "checked= is not positions= (a tier passes with every reached position checked)";
+    }
     v = field(&at, "counters");
     for (int i = 0; i < COUNTER_COUNT; i++) {
         char *item = v != NULL ? strsep(&v, ",") : NULL;
@@ -367,6 +370,15 @@ ErrCode store_journal_open(const Store *st, const char *path, VerifyJournal *j, 
     size_t keep = size;
     while (keep > 0 && buf[keep - 1] != '\n') {
         keep--;
+    }
+    const char *nul = memchr(buf, '\0', keep);
+    if (nul != NULL) {
+        size_t at = (size_t)(nul - buf);
+        free(buf);
+        return error_set(err, ERR_IO,
+                         "the journal %s holds a NUL byte at offset %zu (not a journal's text); "
+                         "give another --journal",
+                         path, at);
     }
     if (keep < size) {
         if (ftruncate(j->fd, (off_t)keep) != 0 || fsync(j->fd) != 0) {

@@ -370,6 +370,9 @@ refuse_code 2 "verify with a file that is not a journal" "is not a --verify jour
 sed '3s/ positions=/ positions=x/' "$db/journal-whole" >"$db/jbad"
 refuse_code 5 "verify with a malformed journal line" "line 3 is malformed (no positions=N)" $c4 \
     --db "$db/b" --verify --journal "$db/jbad"
+{ cat "$db/journal-whole" && printf 'tier=3 \000 end\n'; } >"$db/jnul"
+refuse_code 5 "verify with a journal holding a NUL byte" "holds a NUL byte at offset" $c4 \
+    --db "$db/b" --verify --journal "$db/jnul"
 refuse_code 2 "journal without verify" "give it with --db DIR --verify" $c4 --db "$db/b" \
     --journal "$db/j0"
 refuse_code 2 "journal of a slots database" "holds no tiers (layout slots)" $tt --db "$db/tr" \
