@@ -98,7 +98,7 @@ fuzz_LIBS := -fopenmp -lbdd -lzstd -lm $(FUZZ_SAN) -fsanitize=fuzzer
 fuzz_DEPS := deps-fuzz
 # The fuzz targets (fuzz/*.c but util.c), defined here since make test's
 # prerequisites below name them.
-FUZZ_TARGETS := dbfile manifest symdb query matrix
+FUZZ_TARGETS := dbfile manifest symdb query matrix journal
 FUZZ_BINS := $(patsubst %,$(BUILD)/fuzz/bin/fuzz-%,$(FUZZ_TARGETS))
 
 VARIANTS := release timing asan mpi mpitiming fuzz

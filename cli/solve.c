@@ -2,7 +2,7 @@
  *
  *   solve GAME[:OPT=VAL,...] [--solver NAME[:OPT=VAL,...]] [--analyze] [--json]
  *         [--query POSITION [--pick RULE]] [--threads N] [--max-memory SIZE]
- *         [--progress] [--db DIR] [--verify]
+ *         [--progress] [--db DIR] [--verify [--journal FILE]]
  *   solve GAME --db DIR --compare DIR2 [--threads N] [--progress] [--json]
  *   solve --list
  *
@@ -66,6 +66,7 @@ typedef struct Args {
     int64_t sample; /* --sample N: print N random reachable positions; 0: off */
     uint64_t seed;
     bool verify;
+    const char *journal; /* --journal FILE: --verify resumable */
     bool json;
     bool analyze;
     bool list;
@@ -101,6 +102,8 @@ static const char usage_text[] =
     "                               by position (exit 0 equal, 1 different)\n"
     "  --verify                     check DIR's database: checksums, then every record\n"
     "                               against its children's\n"
+    "  --journal FILE               with --verify: record each tier verified in FILE, and\n"
+    "                               take the tiers FILE has (a stopped --verify resumes)\n"
     "  --check-args                 check the command (game, position, solver, options)\n"
     "                               and exit 0 without solving\n"
     "  --list                       list games, their options, and solvers\n"
@@ -114,9 +117,9 @@ static const char usage_text[] =
 
 /* The options that take a value; each may be given once (as game and
  * solver options may), so that a repeated one is not silently overridden. */
-static const char *const value_options[] = {"--solver",     "--query",    "--threads",
-                                            "--max-memory", "--work-dir", "--pick",
-                                            "--sample",     "--seed",     "--compare"};
+static const char *const value_options[] = {"--solver",   "--query",  "--threads", "--max-memory",
+                                            "--work-dir", "--pick",   "--sample",  "--seed",
+                                            "--compare",  "--journal"};
 #define NVALUE_OPTIONS (int)(sizeof value_options / sizeof value_options[0])
 
 static int value_option(const char *arg) {
@@ -188,6 +191,12 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
                                      "name");
                 }
                 a->compare = val;
+            } else if (strcmp(arg, "--journal") == 0) {
+                if (val[0] == '\0') {
+                    return error_set(err, ERR_USAGE,
+                                     "--journal needs a file name, not an empty one");
+                }
+                a->journal = val;
             } else if (strcmp(arg, "--pick") == 0) {
                 ErrCode rc = query_parse_pick(val, &a->pick, err);
                 if (rc != ERR_OK) {
@@ -227,6 +236,11 @@ static ErrCode parse_args(int argc, char **argv, Args *a, Error *err) {
     }
     if (a->verify && a->db == NULL) {
         return error_set(err, ERR_USAGE, "--verify checks a database on disk; give --db DIR too");
+    }
+    if (a->journal != NULL && (!a->verify || a->solver != NULL)) {
+        return error_set(err, ERR_USAGE,
+                         "--journal records a --verify of a database on disk; give it with --db "
+                         "DIR --verify and no --solver");
     }
     if (a->compare != NULL && a->db == NULL) {
         return error_set(err, ERR_USAGE,
@@ -325,10 +339,18 @@ static void print_samples(const Game *g, int64_t n, uint64_t seed) {
 
 /* How --verify checked a tiers database (solvers/store.h): the tiers
  * checked whole and by parts, the largest estimate of a tier's check, and
- * by parts the pieces and child blocks read. */
-static void verify_extras(const Store *st, SolveResult *res) {
+ * by parts the pieces and child blocks read; with --journal, the tiers
+ * taken from it, their seconds then, and this run's CPU seconds (a run
+ * without --journal has none of these). */
+static void verify_extras(const Store *st, SolveResult *res, bool journal, double run_cpu) {
     if (!st->tiers || st->bdd != NULL) {
         return;
+    }
+    if (journal) {
+        solve_result_extra(res, "journal_tiers", st->verify_journal_tiers);
+        solve_result_extra(res, "journal_cpu_seconds", st->verify_journal_cpu);
+        solve_result_extra(res, "journal_wall_seconds", st->verify_journal_wall);
+        solve_result_extra(res, "run_cpu_seconds", run_cpu);
     }
     solve_result_extra(res, "verify_tiers_whole", st->verify_whole);
     solve_result_extra(res, "verify_tiers_by_parts", st->verify_parts);
@@ -344,7 +366,14 @@ static void verify_extras(const Store *st, SolveResult *res) {
 static int from_disk(const Game *g, Args *a) {
     Error err = {0};
     Store st;
-    double t0 = clock_seconds();
+    if (a->journal != NULL && dist_size() > 1) {
+        /* every rank would verify and journal the same tiers */
+        error_set(&err, ERR_USAGE,
+                  "--journal is for one process; run bin/solve, not %d MPI ranks of bin/solve-mpi",
+                  dist_size());
+        return fail(&err);
+    }
+    double t0 = clock_seconds(), cpu0 = clock_cpu_seconds();
     mem_rss_peak_reset();
     ErrCode rc = store_open(g, a->db, &st, &err);
     if (rc != ERR_OK) {
@@ -357,8 +386,8 @@ static int from_disk(const Game *g, Args *a) {
     uint64_t checked = 0;
     if (a->verify) {
         res.threads = a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs();
-        rc = store_verify(&st, res.threads, a->cfg.progress || isatty(STDERR_FILENO), &checked,
-                          &err);
+        rc = store_verify_journal(&st, res.threads, a->cfg.progress || isatty(STDERR_FILENO),
+                                  a->journal, &checked, &err);
         res.counters = st.counters; /* the verification's game calls, as a solve's */
     }
     /* The initial position, from its record (checked, never "undecided");
@@ -405,7 +434,7 @@ static int from_disk(const Game *g, Args *a) {
     if (rc == ERR_OK && !stream) {
         if (a->verify) {
             solve_result_extra(&res, "verified_positions", (double)checked);
-            verify_extras(&st, &res);
+            verify_extras(&st, &res, a->journal != NULL, clock_cpu_seconds() - cpu0);
         }
         if (st.m.partial) {
             solve_result_extra(&res, "partial_tiers", st.tiers_present);
@@ -680,7 +709,7 @@ static int run(int argc, char **argv) {
         rc = store_verify(&st, res.threads, a.cfg.progress, &checked, &err);
         if (rc == ERR_OK) {
             solve_result_extra(&res, "verified_positions", (double)checked);
-            verify_extras(&st, &res);
+            verify_extras(&st, &res, false, 0);
         }
     }
     if (rc == ERR_OK && stream) {

@@ -18,6 +18,8 @@
 #     query     written by fuzz-query itself (GAMESMAN_FUZZ_SEEDS): each
 #               variant's first positions
 #     matrix    bench/matrix.txt
+#     journal   a --verify journal of connect4-4x4-tier (read; verified with
+#               it), and its first half (verified with it)
 #   OUT/corpus/stamp        written last
 set -eu
 solve=$1
@@ -27,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 rm -rf "$out/dbs" "$out/corpus"
 mkdir -p "$out/dbs"
-for t in dbfile manifest symdb query matrix; do
+for t in dbfile manifest symdb query matrix journal; do
     mkdir -p "$out/corpus/$t"
 done
 
@@ -96,6 +98,14 @@ for d in "$out"/dbs/*/; do
     esac
 done
 cp "$here/../bench/matrix.txt" "$out/corpus/matrix/matrix.txt"
+# fuzz/journal.c's mode byte: 0 read the journal, 2 verify with it
+"$solve" connect4:w=4,h=4 --db "$out/dbs/connect4-4x4-tier" --verify --journal \
+    "$out/corpus/journal.txt" >/dev/null
+head -n 9 "$out/corpus/journal.txt" >"$out/corpus/journal-half.txt"
+seed "$out/corpus/journal.txt" journal connect4-4x4-tier '\000'
+seed "$out/corpus/journal.txt" journal connect4-4x4-tier-verify '\002'
+seed "$out/corpus/journal-half.txt" journal connect4-4x4-tier-half '\002'
+rm -f "$out/corpus/journal.txt" "$out/corpus/journal-half.txt"
 GAMESMAN_FUZZ_SEEDS="$out/corpus/query" "$out/bin/fuzz-query" -runs=0 "$out/corpus/query" \
     >"$out/corpus/query.log" 2>&1 || {
     cat "$out/corpus/query.log" >&2

@@ -30,7 +30,7 @@ set -u
 mode=${1:-test}
 build=${2:-build}
 seconds=${3:-60}
-targets=${FUZZ_TARGETS:-dbfile manifest symdb query matrix}
+targets=${FUZZ_TARGETS:-dbfile manifest symdb query matrix journal}
 here=$(cd "$(dirname "$0")" && pwd)
 GAMESMAN_FUZZ_DBS=$(cd "$build/fuzz/dbs" 2>/dev/null && pwd || echo "")
 export GAMESMAN_FUZZ_DBS
@@ -43,13 +43,16 @@ seeds_of() { # TARGET: the seed directories that exist
     done
 }
 runs_of() { # TARGET: executions in test mode: at most about 5 s of CPU each
-    # under ASan (manifest: store_open and queries, about 500 a second)
+    # under ASan (manifest: store_open and queries, about 500 a second;
+    # journal: a verify of Connect Four 4x4 when the journal holds few of
+    # its tiers, 0.09 s)
     if [ -n "${FUZZ_RUNS:-}" ]; then
         echo "$FUZZ_RUNS"
         return
     fi
     case "$1" in
     manifest) echo 2000 ;;
+    journal) echo 300 ;;
     *) echo 5000 ;;
     esac
 }

@@ -40,7 +40,9 @@
  * tier's files piece by piece, the child records through per-thread
  * caches of child file blocks; a tier-major game with the tier fast path,
  * no WinBy), else refuses (ERR_MEMORY) with both estimates; for slots it
- * holds the whole database.
+ * holds the whole database. With a journal (store_verify_journal,
+ * solvers/store_journal.c) each tier that passed is recorded at once, and a
+ * verification stopped at any point resumes, losing the tier in hand only.
  */
 #ifndef SOLVERS_STORE_H
 #define SOLVERS_STORE_H
@@ -123,6 +125,11 @@ typedef struct Store {
      * chosen), and by parts the pieces read and the child blocks read */
     int verify_whole, verify_parts;
     uint64_t verify_peak, verify_pieces, verify_child_blocks;
+    /* store_verify_journal: the tiers taken from the journal (counted in
+     * every figure above as if checked in this run) and the CPU and wall
+     * seconds their checks took when they were journaled */
+    int verify_journal_tiers;
+    double verify_journal_cpu, verify_journal_wall;
 } Store;
 
 /* Opens DIR's complete (or partial) database of g's variant: refuses
@@ -156,6 +163,19 @@ ErrCode store_analyze(Store *st, DbSummary *sum, int threads, Error *err);
 /* Checks the database (see the top). ERR_IO names the first disagreement
  * (tiers from the last, the smallest index; or the smallest position) exactly. */
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err);
+
+/* store_verify, resumable (layout tiers; journal NULL: store_verify): each
+ * tier that passes is appended to the journal file (created when missing;
+ * solvers/store_journal.c gives its format), and a tier whose line names
+ * its files as the manifest lists them now, and whose child tiers were all
+ * taken too, is taken from its line instead of checked again. The counts,
+ * *checked and the Store's figures cover every tier, those taken and those
+ * checked, as one uninterrupted verification's would; the journal's seconds
+ * in verify_journal_*. Refuses (one line) a journal of another database, a
+ * malformed one (a last line cut short is dropped, with a note on standard
+ * error) and a database without tiers. */
+ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *journal,
+                             uint64_t *checked, Error *err);
 
 /* store_compare (solvers/store_compare.c): two databases of one game
  * variant compared position by position. */

@@ -10,6 +10,7 @@
 
 #include "core/db.h"
 #include "core/error.h"
+#include "core/stats.h"
 #include "solvers/store.h"
 
 #define REMEDY "remove the directory and solve again, or use another --db"
@@ -80,5 +81,52 @@ ErrCode store_parts_read(StoreParts *sp, int t, uint64_t lo, uint64_t hi, Error 
 /* The record of local index ci of tier t (open), through the calling
  * thread's cache; false (in *err) when its file cannot be read. */
 bool store_parts_child(StoreParts *sp, int t, uint64_t ci, uint32_t *raw, Error *err);
+/* The child blocks read so far (every thread's cache). */
+uint64_t store_parts_misses(const StoreParts *sp);
+/* Empties the caches, so that a tier's check reads the same child blocks
+ * whatever tier was checked before it (a resumed run starts cold). */
+void store_parts_forget(StoreParts *sp);
+
+/* --verify's journal (store_journal.c, which gives the format): the tiers
+ * verified so far, each with its files and what its check found, so that
+ * a stopped verification resumes. */
+typedef struct JournalTier {
+    bool have;   /* a line for the tier was read */
+    bool parts;  /* checked by parts (else whole) */
+    int threads; /* of the run that checked it */
+    char *files; /* its files as the manifest listed them (store_journal_files) */
+    uint64_t checked, pieces, blocks, est; /* positions checked; by parts the pieces and child
+                                              blocks read; the memory estimate of the way */
+    Counters counters;                     /* the game calls of its check */
+    double cpu, wall;                      /* seconds: the process's CPU, wall */
+    int nhist;                             /* its reached records: nhist distinct ones, */
+    uint32_t *raw;                         /* raw[i] held by */
+    uint64_t *n;                           /* n[i] positions */
+} JournalTier;
+
+typedef struct VerifyJournal {
+    int fd; /* -1: none */
+    char path[4096];
+    int ntiers;
+    JournalTier *tier; /* [ntiers]: the last line of each tier */
+    int lines;         /* tier lines read */
+    bool dropped;      /* a last line cut short was dropped */
+} VerifyJournal;
+
+/* Opens (or creates) the journal at path for st's database (layout tiers),
+ * locked, and reads its lines; refuses another database's, a malformed
+ * one, a file that is not regular or is locked. Close with
+ * store_journal_close (also on failure). */
+ErrCode store_journal_open(const Store *st, const char *path, VerifyJournal *j, Error *err);
+void store_journal_close(VerifyJournal *j);
+/* Tier t's files as the manifest lists them, as the journal writes them
+ * (malloc'ed; NULL: out of memory). */
+char *store_journal_files(const Store *st, int t);
+/* True when the journal has a line for tier t naming its files as they
+ * are now (the caller checks its child tiers). */
+bool store_journal_matches(const Store *st, const VerifyJournal *j, int t);
+/* Appends tier t's line (e: its files and findings), flushed to disk. */
+ErrCode store_journal_append(const Store *st, VerifyJournal *j, int t, const JournalTier *e,
+                             Error *err);
 
 #endif /* SOLVERS_STORE_INTERNAL_H */

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/mem.h"
@@ -223,13 +224,14 @@ static uint64_t *reach_of(const Database *db, uint64_t base, int threads, Error 
 /* Checks records [base, base + db->size) of one unit (a tier, or the whole
  * slots database), db's records from 0, in parallel over the unit's chunks
  * of 2^16 records (aligned at multiples of 2^16, so a tier checked in
- * pieces is cut as a tier checked whole), and adds them to *sum; *bad gets
+ * pieces is cut as a tier checked whole), and adds how many of each
+ * reached record there are to tier_hist (256 or 65536 counts); *bad gets
  * the smallest index that disagrees (UINT64_MAX if none). A game with the tier fast path
  * (TierOps.expand_run) has each chunk's reached positions expanded by it, in index order, as the
  * tier solver does; others expand each position through the GPS family. O(records + positions x
  * moves); memory: a bitmap of the unit (fast path) and a histogram of record values per thread. */
 static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base, int threads,
-                          bool progress, uint64_t *bad, uint64_t *checked, DbSummary *sum,
+                          bool progress, uint64_t *bad, uint64_t *checked, uint64_t *tier_hist,
                           Error *err) {
     const Game *g = v->st->g;
     const GpsOps *fam = g->gps_cached != NULL ? g->gps_cached : g->gps;
@@ -361,9 +363,7 @@ static ErrCode check_unit(Verify *v, int tier, const Database *db, uint64_t base
                          tier, gap_seen, gap_reached, gap, gap_end);
     }
     for (size_t r = 0; r < nraw; r++) {
-        if (hist[r] != 0 && r != DB_UNREACHED) {
-            store_summary_add_n(v->st, sum, (uint32_t)r, hist[r]);
-        }
+        tier_hist[r] += r != DB_UNREACHED ? hist[r] : 0;
     }
     free(hist);
     *bad = best;
@@ -414,13 +414,26 @@ static uint64_t whole_memory(const Store *st, int t, const int *kids, int nk, in
 
 /* How each tier is checked: by the memory it needs (VERIFY_AUTO), or as
  * GAMESMAN_VERIFY_PATH=whole|parts says (tests); GAMESMAN_VERIFY_PART=N the
- * records of a piece at most (tests; default TIER_BLOCKS_PART_DEFAULT). */
+ * records of a piece at most (tests; default TIER_BLOCKS_PART_DEFAULT).
+ * GAMESMAN_VERIFY_STOP=K (tests) ends the process with _exit(86), like a
+ * kill, once K tiers have passed in this run (each journaled first). */
 typedef enum { VERIFY_AUTO, VERIFY_WHOLE, VERIFY_PARTS } VerifyPath;
 
-static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, Error *err) {
+static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, long *stop,
+                           Error *err) {
     const char *p = getenv("GAMESMAN_VERIFY_PATH"), *n = getenv("GAMESMAN_VERIFY_PART");
+    const char *k = getenv("GAMESMAN_VERIFY_STOP");
     *path = VERIFY_AUTO;
     *target = TIER_BLOCKS_PART_DEFAULT;
+    *stop = 0;
+    if (k != NULL && *k != '\0') {
+        char *end;
+        *stop = strtol(k, &end, 10);
+        if (*end != '\0' || *stop < 1 || k[0] == '-') {
+            return error_set(err, ERR_USAGE,
+                             "GAMESMAN_VERIFY_STOP is '%s': give a number of tiers, at least 1", k);
+        }
+    }
     if (p != NULL && strcmp(p, "whole") == 0) {
         *path = VERIFY_WHOLE;
     } else if (p != NULL && strcmp(p, "parts") == 0) {
@@ -484,7 +497,8 @@ static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, int t, c
  * first disagreement (the smallest index) named. sp is created on first
  * use. */
 static ErrCode verify_by_parts(Verify *v, StoreParts *sp, int t, int threads, bool progress,
-                               uint64_t target, uint64_t *checked, DbSummary *sum, Error *err) {
+                               uint64_t target, uint64_t *checked, uint64_t *tier_hist,
+                               Error *err) {
     Store *st = v->st;
     for (int u = 0; u < st->ntiers; u++) {
         if (v->resident[u]) {
@@ -502,13 +516,14 @@ static ErrCode verify_by_parts(Verify *v, StoreParts *sp, int t, int threads, bo
         }
     }
     rc = store_parts_open(sp, v->kids, v->nkids, err);
+    store_parts_forget(sp); /* the same blocks read whatever tier came before */
     v->parts = sp;
     for (uint64_t lo = 0, hi; lo < st->tier_size[t] && rc == ERR_OK; lo = hi) {
         hi = store_parts_end(sp, t, lo);
         rc = store_parts_read(sp, t, lo, hi, err);
         uint64_t bad = UINT64_MAX;
         if (rc == ERR_OK) {
-            rc = check_unit(v, t, &sp->buf, lo, threads, progress, &bad, checked, sum, err);
+            rc = check_unit(v, t, &sp->buf, lo, threads, progress, &bad, checked, tier_hist, err);
         }
         if (rc == ERR_OK && bad != UINT64_MAX) {
             rc = report_bad(v, t, &sp->buf, lo, bad, err);
@@ -518,10 +533,115 @@ static ErrCode verify_by_parts(Verify *v, StoreParts *sp, int t, int threads, bo
     return rc;
 }
 
+/* Adds a tier's histogram of reached records (nraw counts) to sum. */
+static void add_hist(const Store *st, DbSummary *sum, const uint64_t *hist, size_t nraw) {
+    for (size_t r = 0; r < nraw; r++) {
+        if (hist[r] != 0) {
+            store_summary_add_n(st, sum, (uint32_t)r, hist[r]);
+        }
+    }
+}
+
+/* Tier t taken from its journal line e: its counts, game calls and ways,
+ * as if it had been checked in this run. */
+static void take_tier(Store *st, const JournalTier *e, DbSummary *sum, uint64_t *checked,
+                      uint64_t *pieces, uint64_t *blocks) {
+    for (int i = 0; i < e->nhist; i++) {
+        store_summary_add_n(st, sum, e->raw[i], e->n[i]);
+    }
+    counters_add(&st->counters, &e->counters);
+    *checked += e->checked;
+    *pieces += e->pieces;
+    *blocks += e->blocks;
+    st->verify_peak = e->est > st->verify_peak ? e->est : st->verify_peak;
+    st->verify_parts += e->parts;
+    st->verify_whole += !e->parts;
+    st->verify_journal_tiers++;
+    st->verify_journal_cpu += e->cpu;
+    st->verify_journal_wall += e->wall;
+}
+
+/* What tier t's check in this run found, for its journal line. */
+typedef struct TierRun {
+    Counters before; /* st->counters before it */
+    uint64_t checked, pieces, blocks;
+    double cpu, wall;
+} TierRun;
+
+static void tier_begin(Store *st, const StoreParts *sp, uint64_t checked, TierRun *r) {
+    stats_thread_collect(&st->counters); /* the calls before it are not its own */
+    r->before = st->counters;
+    r->checked = checked;
+    r->pieces = sp->pieces;
+    r->blocks = store_parts_misses(sp);
+    r->cpu = clock_cpu_seconds();
+    r->wall = clock_seconds();
+}
+
+/* Tier t passed: its histogram into sum, its line into the journal (when
+ * there is one), then the stop hook. */
+static ErrCode tier_passed(Store *st, VerifyJournal *j, const StoreParts *sp, int t, bool parts,
+                           int threads, uint64_t est, uint64_t checked, const TierRun *r,
+                           uint64_t *hist, size_t nraw, DbSummary *sum, long stop, long *passed,
+                           Error *err) {
+    add_hist(st, sum, hist, nraw);
+    ErrCode rc = ERR_OK;
+    if (j != NULL) {
+        stats_thread_collect(&st->counters);
+        JournalTier e = {.parts = parts,
+                         .threads = threads,
+                         .checked = checked - r->checked,
+                         .pieces = sp->pieces - r->pieces,
+                         .blocks = store_parts_misses(sp) - r->blocks,
+                         .est = est,
+                         .counters = st->counters,
+                         .cpu = clock_cpu_seconds() - r->cpu,
+                         .wall = clock_seconds() - r->wall};
+        for (int i = 0; i < COUNTER_COUNT; i++) {
+            counters_set(&e.counters, i,
+                         counters_get(&e.counters, i) - counters_get(&r->before, i));
+        }
+        e.files = store_journal_files(st, t);
+        e.raw = malloc(nraw * sizeof *e.raw);
+        e.n = malloc(nraw * sizeof *e.n);
+        for (size_t k = 0; k < nraw && e.raw != NULL && e.n != NULL; k++) {
+            if (hist[k] != 0) {
+                e.raw[e.nhist] = (uint32_t)k;
+                e.n[e.nhist++] = hist[k];
+            }
+        }
+        rc = e.files != NULL && e.raw != NULL && e.n != NULL
+                 ? store_journal_append(st, j, t, &e, err)
+                 : error_set(err, ERR_MEMORY, "out of memory for a journal line");
+        free(e.files);
+        free(e.raw);
+        free(e.n);
+    }
+    if (rc == ERR_OK && stop > 0 && ++*passed == stop) {
+        fprintf(stderr, "verify: stopped after %ld tier%s (GAMESMAN_VERIFY_STOP)\n", stop,
+                stop == 1 ? "" : "s");
+        _exit(86);
+    }
+    return rc;
+}
+
 ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, Error *err) {
+    return store_verify_journal(st, threads, progress, NULL, checked, err);
+}
+
+ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *journal,
+                             uint64_t *checked, Error *err) {
     const Game *g = st->g;
     *checked = 0;
     st->unchecked = 0;
+    st->verify_journal_tiers = 0;
+    st->verify_journal_cpu = st->verify_journal_wall = 0;
+    if (journal != NULL && (!st->tiers || st->bdd != NULL)) {
+        return error_set(err, ERR_USAGE,
+                         "--journal resumes a verification tier by tier, and %s holds no tiers "
+                         "(layout %s); verify it without --journal",
+                         st->dir.path, st->m.layout);
+    }
     if (st->bdd != NULL) {
         /* BDDs: every file's checksums and structure, and the counts. */
         return symdb_analyze(st->bdd, NULL, checked, err);
@@ -534,13 +654,19 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
     v.loaded = calloc((size_t)n, sizeof *v.loaded);
     v.resident = calloc((size_t)n, sizeof *v.resident);
     v.first = calloc((size_t)n, sizeof *v.first);
+    bool *taken = calloc((size_t)n, sizeof *taken);
+    size_t nraw = st->m.width == 1 ? 256 : 65536;
+    uint64_t *hist = calloc(nraw, sizeof *hist);
     DbSummary sum;
-    ErrCode rc = v.loaded && v.resident && v.first ? store_summary_alloc(st, &sum, err)
-                                                   : error_set(err, ERR_MEMORY, "out of memory");
+    ErrCode rc = v.loaded && v.resident && v.first && taken && hist
+                     ? store_summary_alloc(st, &sum, err)
+                     : error_set(err, ERR_MEMORY, "out of memory");
     if (rc != ERR_OK) {
         free(v.loaded);
         free(v.resident);
         free(v.first);
+        free(taken);
+        free(hist);
         return rc;
     }
     /* Every file's header and block index first (their checksums), each
@@ -552,11 +678,21 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
     }
     VerifyPath path = VERIFY_AUTO;
     uint64_t target = 0;
+    long stop = 0, passed = 0;
     StoreParts sp = {0};
+    VerifyJournal jr = {.fd = -1}, *j = NULL;
+    uint64_t jr_pieces = 0, jr_blocks = 0; /* by parts, of the tiers taken from the journal */
     st->verify_parts = st->verify_whole = 0;
     st->verify_peak = 0;
     if (rc == ERR_OK) {
-        rc = verify_path(st, &path, &target, err);
+        rc = verify_path(st, &path, &target, &stop, err);
+    }
+    if (rc == ERR_OK && journal != NULL) {
+        rc = store_journal_open(st, journal, &jr, err);
+        j = &jr;
+        if (rc == ERR_OK && progress) {
+            fprintf(stderr, "verify: journal %s: %d tier lines\n", journal, jr.lines);
+        }
     }
     for (int u = 0; u < n && st->tiers && g->tiers->first != NULL; u++) {
         v.first[u] = g->tiers->first(g, u);
@@ -583,11 +719,18 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
     }
     /* Tiers from the last: children (of a larger number in the suite's
      * games) before parents, so the first disagreement found is the
-     * deepest, where a damaged record is, not its parents. */
+     * deepest, where a damaged record is, not its parents; and, with a
+     * journal, each tier's line appended as soon as it passed, so that a
+     * stopped run loses the tier in hand only. */
     for (int t = n - 1; t >= 0 && rc == ERR_OK; t--) {
         int kids[GAME_MAX_CHILD_TIERS + 1];
         int nk = 0;
+        TierRun run;
+        memset(hist, 0, nraw * sizeof *hist);
+        bool by_parts = false;
+        uint64_t bytes = 0;
         if (st->tiers) {
+            tier_begin(st, &sp, *checked, &run);
             nk = g->tiers->children(g, t, kids);
             kids[nk++] = t;
             memcpy(v.kids, kids, sizeof kids);
@@ -606,13 +749,35 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
                 st->unchecked += st->tier_file[t] < st->tier_file[t + 1];
                 continue;
             }
-            bool by_parts = false;
-            uint64_t bytes = 0;
-            rc = choose_path(st, path, target, t, kids, nk, threads, &by_parts, &bytes, err);
+            /* From the journal: its line names the tier's files as they
+             * are, and every child tier was taken too (a child checked
+             * again, its file changed, has its parents checked again). */
+            taken[t] = rc == ERR_OK && store_journal_matches(st, j, t);
+            for (int k = 0; k < nk - 1 && taken[t]; k++) {
+                taken[t] = taken[kids[k]];
+            }
+            if (taken[t]) {
+                stats_thread_reset(); /* the calls made to decide are not counted */
+                take_tier(st, &jr.tier[t], &sum, checked, &jr_pieces, &jr_blocks);
+                if (progress) {
+                    fprintf(stderr,
+                            "verify: tier %d of %d taken from the journal (checked %s in "
+                            "%.1f s)\n",
+                            t, n, jr.tier[t].parts ? "by parts" : "whole", jr.tier[t].wall);
+                }
+                continue;
+            }
+            if (rc == ERR_OK) {
+                rc = choose_path(st, path, target, t, kids, nk, threads, &by_parts, &bytes, err);
+            }
             st->verify_peak = bytes > st->verify_peak ? bytes : st->verify_peak;
             if (rc == ERR_OK && by_parts) {
-                rc = verify_by_parts(&v, &sp, t, threads, progress, target, checked, &sum, err);
+                rc = verify_by_parts(&v, &sp, t, threads, progress, target, checked, hist, err);
                 st->verify_parts++;
+                if (rc == ERR_OK) {
+                    rc = tier_passed(st, j, &sp, t, true, threads, bytes, *checked, &run, hist,
+                                     nraw, &sum, stop, &passed, err);
+                }
                 if (progress && rc == ERR_OK) {
                     fprintf(stderr, "verify: tier %d of %d checked by parts\n", t, n);
                 }
@@ -646,9 +811,15 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         }
         const Database *db = &v.loaded[t];
         uint64_t bad = UINT64_MAX;
-        rc = check_unit(&v, t, db, 0, threads, progress, &bad, checked, &sum, err);
+        rc = check_unit(&v, t, db, 0, threads, progress, &bad, checked, hist, err);
         if (rc == ERR_OK && bad != UINT64_MAX) {
             rc = report_bad(&v, t, db, 0, bad, err);
+        }
+        if (rc == ERR_OK && st->tiers) {
+            rc = tier_passed(st, j, &sp, t, false, threads, bytes, *checked, &run, hist, nraw, &sum,
+                             stop, &passed, err);
+        } else if (rc == ERR_OK) {
+            add_hist(st, &sum, hist, nraw);
         }
         if (progress && rc == ERR_OK) {
             fprintf(stderr, "verify: %s %d of %d checked\n", st->tiers ? "tier" : "file", t, n);
@@ -656,9 +827,9 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
     }
     if (sp.st != NULL) {
         store_parts_free(&sp);
-        st->verify_child_blocks = sp.misses;
-        st->verify_pieces = sp.pieces;
     }
+    st->verify_child_blocks = sp.misses + jr_blocks;
+    st->verify_pieces = sp.pieces + jr_pieces;
     /* The initial position is reached, and the counts are the manifest's
      * (a partial database has neither). */
     if (rc == ERR_OK && !st->m.partial) {
@@ -698,6 +869,9 @@ ErrCode store_verify(Store *st, int threads, bool progress, uint64_t *checked, E
         }
     }
     db_summary_free(&sum);
+    store_journal_close(&jr);
+    free(taken);
+    free(hist);
     free(v.loaded);
     free(v.resident);
     free(v.first);

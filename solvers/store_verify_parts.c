@@ -246,3 +246,22 @@ bool store_parts_child(StoreParts *sp, int t, uint64_t ci, uint32_t *raw, Error 
     return tier_block_cache_get(&sp->cache[omp_get_thread_num()], t, ci, parts_find, sp->st, raw,
                                 err);
 }
+
+uint64_t store_parts_misses(const StoreParts *sp) {
+    uint64_t n = sp->misses;
+    for (int i = 0; i < sp->threads && sp->cache != NULL; i++) {
+        n += sp->cache[i].misses;
+    }
+    return n;
+}
+
+void store_parts_forget(StoreParts *sp) {
+    for (int i = 0; i < sp->threads && sp->cache != NULL; i++) {
+        BlockCache *c = &sp->cache[i];
+        for (uint64_t k = 0; k <= c->set_mask; k++) {
+            for (int w = 0; w < TIER_BLOCKS_WAYS; w++) {
+                c->e[k * TIER_BLOCKS_WAYS + (uint64_t)w].tier = -1;
+            }
+        }
+    }
+}

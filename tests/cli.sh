@@ -279,6 +279,104 @@ GAMESMAN_VERIFY_PATH=parts "$solve" $c4 --db "$db/b" --verify --threads 2 --json
     ok "tier:blocks database verified by parts" || bad "tier:blocks database verified by parts"
 refuse_code 4 "verify refused for memory with both estimates" "--verify of tier .* by parts: " \
     $c4 --db "$db/b" --verify --max-memory 1M
+# --verify --journal FILE (solvers/store_journal.c): a verify stopped like a
+# kill after K tiers (GAMESMAN_VERIFY_STOP=K: _exit(86), the K-th tier's line
+# written first), K = 3, 5, 1, 4 on one journal, then resumed, whole and by
+# parts: 13 lines, 13 tiers taken and 4 checked, and the JSON of an
+# uninterrupted verify without a journal (the timing fields and the
+# journal's own figures aside); then every tier from the journal, as text;
+# then its last line cut short (a stop while writing it): dropped with a
+# note, that tier checked again, the same text.
+strip='del(.wall_seconds, .peak_bytes, .peak_rss_bytes, .solver_stats.journal_tiers,
+    .solver_stats.journal_cpu_seconds, .solver_stats.journal_wall_seconds,
+    .solver_stats.run_cpu_seconds)'
+for way in whole parts; do
+    jf="$db/journal-$way"
+    vw() { GAMESMAN_VERIFY_PATH=$way "$solve" $c4 --db "$db/b" --verify --threads 2 "$@"; }
+    want_j=$(vw --json | jq -cS "$strip")
+    want_t=$(vw | grep -v '^time \|^memory ')
+    stops=""
+    for k in 3 5 1 4; do
+        GAMESMAN_VERIFY_STOP=$k vw --journal "$jf" >/dev/null 2>"$db/stop"
+        rc=$?
+        [ "$rc" -eq 86 ] && grep -q "stopped after $k tier" "$db/stop" || stops="$stops $k:$rc"
+    done
+    lines=$(grep -c '^tier=' "$jf")
+    j=$(vw --json --journal "$jf")
+    [ -z "$stops" ] && [ "$lines" -eq 13 ] && [ "$(echo "$j" | jq -cS "$strip")" = "$want_j" ] &&
+        echo "$j" | jq -e '.solver_stats.journal_tiers == 13 and
+            .solver_stats.verified_positions == .positions' >/dev/null &&
+        ok "verify $way stopped after 3, 5, 1, 4 tiers and resumed: an uninterrupted verify's JSON" ||
+        bad "verify $way resumed: stops$stops, $lines lines, $j, want $want_j"
+    t=$(vw --journal "$jf")
+    [ "$(echo "$t" | grep -v '^time \|^memory \|^journal_\|^run_cpu')" = "$want_t" ] &&
+        echo "$t" | grep -q "^journal_tiers *17$" &&
+        ok "verify $way, every tier from the journal: an uninterrupted verify's text" ||
+        bad "verify $way from the journal: $t"
+    size=$(wc -c <"$jf")
+    truncate -s $((size - 9)) "$jf"
+    t=$(vw --journal "$jf" 2>"$db/cut.err")
+    [ "$(echo "$t" | grep -v '^time \|^memory \|^journal_\|^run_cpu')" = "$want_t" ] &&
+        echo "$t" | grep -q "^journal_tiers *16$" && grep -q "dropped its last line" "$db/cut.err" &&
+        [ "$(grep -c '^tier=' "$jf")" -eq 17 ] && [ "$(tail -c 4 "$jf")" = "end" ] &&
+        ok "verify $way, a journal's last line cut short: dropped, the tier checked again" ||
+        bad "verify $way, a cut journal: $(cat "$db/cut.err") $t"
+done
+# scripts/measure/verify-vs-solve.sh: the journal's seconds beside a
+# solve's progress log of two runs (by hand: the forward pass 2 s, tier 16
+# 3 + 1 s, tier 15 4 + 10 s, its first try cut short; 20 s over 2 runs).
+printf '%s\n' 'segment start' \
+    'tier: reach tier 0 (ply0): 1/1 positions, 0.00 M/s, 2 s elapsed' \
+    'tier: solve tier 16 (ply16): 7244/7244 positions, 1.00 M/s, 5 s elapsed' \
+    'tier: solve tier 15 (ply15): 10/27000 positions, 1.00 M/s, 9 s elapsed' 'segment start' \
+    'tier: solve tier 16 (ply16): 7244/7244 positions, 1.00 M/s, 1 s elapsed' \
+    'tier: solve tier 15 (ply15): 27000/27000 positions, 1.00 M/s, 11 s elapsed' >"$db/prog"
+vs=$(sh "$(dirname "$0")/../scripts/measure/verify-vs-solve.sh" "$db/prog" "$db/journal-whole")
+echo "$vs" | grep -q "^solve: 20 s wall over 2 run(s), 18 s of it in the backward pass$" &&
+    echo "$vs" | grep -Eq '^ +16 +7244 +4 ' && echo "$vs" | grep -Eq '^ +15 +[0-9]+ +14 ' &&
+    echo "$vs" | grep -q "^forward pass (reach): 2 s" &&
+    echo "$vs" | grep -q "^verify: 17 tiers journaled, 161029 positions" &&
+    ok "verify-vs-solve.sh: the journal beside a solve of two runs" ||
+    bad "verify-vs-solve.sh: $vs"
+# A corrupt block in a tier not yet journaled (tier 9; tiers 16, 15, 14
+# journaled before the stop): the resumed verify fails with the fresh
+# verify's message and exit code, having journaled tiers 13 to 10, not 9.
+cp -r "$db/b" "$db/bc"
+f=$(ls "$db/bc" | grep '^tier-0009-' | head -n 1)
+printf 'XXXX' | dd of="$db/bc/$f" bs=1 seek=560 conv=notrunc 2>/dev/null
+"$solve" $c4 --db "$db/bc" --verify --threads 2 >/dev/null 2>"$db/fresh.err"
+rc_fresh=$?
+GAMESMAN_VERIFY_STOP=3 "$solve" $c4 --db "$db/bc" --verify --threads 2 --journal "$db/jc" \
+    >/dev/null 2>&1
+"$solve" $c4 --db "$db/bc" --verify --threads 2 --journal "$db/jc" >/dev/null 2>"$db/resumed.err"
+rc=$?
+[ "$rc_fresh" -ne 0 ] && [ "$rc_fresh" -lt 128 ] && [ "$rc" -eq "$rc_fresh" ] &&
+    grep -q "$f" "$db/fresh.err" && cmp -s "$db/fresh.err" "$db/resumed.err" &&
+    [ "$(grep -c '^tier=' "$db/jc")" -eq 7 ] && ! grep -q '^tier=9 ' "$db/jc" &&
+    ok "verify resumed over a corrupt tier not journaled: the fresh verify's message" ||
+    bad "verify over a corrupt tier: exit $rc_fresh, $rc: $(cat "$db/fresh.err") / $(cat "$db/resumed.err")"
+# A journal of another database, a file that is not a journal (left as it
+# was), a malformed line, and --journal where it means nothing: refused.
+"$solve" $tt --db "$db/tt" --verify --threads 2 --journal "$db/jtt" >/dev/null ||
+    bad "verify $tt with a journal"
+refuse_code 2 "verify with another database's journal" \
+    "the journal .* is of another database (spec=topitop" $c4 --db "$db/b" --verify \
+    --journal "$db/jtt"
+printf 'my notes\n' >"$db/notes"
+refuse_code 2 "verify with a file that is not a journal" "is not a --verify journal" $c4 \
+    --db "$db/b" --verify --journal "$db/notes"
+[ "$(cat "$db/notes")" = "my notes" ] && ok "a file that is not a journal left as it was" ||
+    bad "a file that is not a journal changed: $(cat "$db/notes")"
+sed '3s/ positions=/ positions=x/' "$db/journal-whole" >"$db/jbad"
+refuse_code 5 "verify with a malformed journal line" "line 3 is malformed (no positions=N)" $c4 \
+    --db "$db/b" --verify --journal "$db/jbad"
+{ cat "$db/journal-whole" && printf 'tier=3 \000 end\n'; } >"$db/jnul"
+refuse_code 5 "verify with a journal holding a NUL byte" "holds a NUL byte at offset" $c4 \
+    --db "$db/b" --verify --journal "$db/jnul"
+refuse_code 2 "journal without verify" "give it with --db DIR --verify" $c4 --db "$db/b" \
+    --journal "$db/j0"
+refuse_code 2 "journal of a slots database" "holds no tiers (layout slots)" $tt --db "$db/tr" \
+    --verify --journal "$db/j0"
 # More part files (120) than the process may open (110): the reader keeps
 # fewer descriptors (solvers/store.h: 55 here), so queries, the analysis
 # and the verification both ways still read every file (6x6 has 20,568

@@ -638,6 +638,232 @@ static void verify_catches_flip_fast(void **state) {
     flip_caught("connect4:w=4,h=4", 9);
 }
 
+/* ------------------------------------------------------ verify journal */
+
+static void write_text(const char *path, const char *text);
+static bool holds_text(const char *path, const char *text);
+
+/* What a verification reported: its code and message, the positions
+ * checked, and every figure of the Store it leaves (the ways, pieces,
+ * child blocks, the memory estimate, the game calls, the tiers taken from
+ * the journal). */
+typedef struct Verified {
+    ErrCode rc;
+    char msg[sizeof(((Error *)0)->msg)];
+    uint64_t checked, pieces, blocks, peak;
+    int whole, parts, taken;
+    Counters counters;
+} Verified;
+
+static Verified verify_journaled(const Game *g, const char *dir, const char *path,
+                                 const char *journal) {
+    Verified v = {0};
+    Error err = {0};
+    Store st;
+    setenv("GAMESMAN_VERIFY_PATH", path, 1);
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    v.rc = store_verify_journal(&st, 2, false, journal, &v.checked, &err);
+    snprintf(v.msg, sizeof v.msg, "%s", err.msg);
+    v.pieces = st.verify_pieces;
+    v.blocks = st.verify_child_blocks;
+    v.peak = st.verify_peak;
+    v.whole = st.verify_whole;
+    v.parts = st.verify_parts;
+    v.taken = st.verify_journal_tiers;
+    v.counters = st.counters;
+    store_close(&st);
+    unsetenv("GAMESMAN_VERIFY_PATH");
+    return v;
+}
+
+/* a and b the same verification, the tiers taken from a journal aside */
+static void assert_same_verify(const Verified *a, const Verified *b, const char *what) {
+    if (a->rc != b->rc || strcmp(a->msg, b->msg) != 0 || a->checked != b->checked ||
+        a->pieces != b->pieces || a->blocks != b->blocks || a->peak != b->peak ||
+        a->whole != b->whole || a->parts != b->parts ||
+        memcmp(&a->counters, &b->counters, sizeof a->counters) != 0) {
+        fail_msg("%s: rc %d/%d, checked %llu/%llu, pieces %llu/%llu, blocks %llu/%llu, peak "
+                 "%llu/%llu, whole %d/%d, parts %d/%d, unhash %llu/%llu, '%s' / '%s'",
+                 what, a->rc, b->rc, (unsigned long long)a->checked, (unsigned long long)b->checked,
+                 (unsigned long long)a->pieces, (unsigned long long)b->pieces,
+                 (unsigned long long)a->blocks, (unsigned long long)b->blocks,
+                 (unsigned long long)a->peak, (unsigned long long)b->peak, a->whole, b->whole,
+                 a->parts, b->parts, (unsigned long long)a->counters.unhash,
+                 (unsigned long long)b->counters.unhash, a->msg, b->msg);
+    }
+}
+
+/* A whole file as a string (malloc'ed). */
+static char *slurp_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc((size_t)n + 1, 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return s;
+}
+
+static int count_lines(const char *s, const char *prefix) {
+    int n = 0;
+    for (const char *at = s; at != NULL && *at != '\0';
+         at = strchr(at, '\n'), at = at ? at + 1 : 0) {
+        n += strncmp(at, prefix, strlen(prefix)) == 0;
+    }
+    return n;
+}
+
+/* Connect Four 4x4 and 5x4 databases of tier:blocks, whole and by parts: a
+ * verification with a journal is the one without; then a journal cut after
+ * its first k tier lines, each k from 0 (the first line only) to every
+ * tier (4x4; 5x4 some k), with the next line cut short after it (a stop
+ * while writing it): k tiers taken, the others checked and appended, and
+ * every figure that of the verification without a journal (the counts are
+ * checked against the manifest's too: a tier counted twice or missed
+ * fails). */
+static void verify_journal_resume(void **state) {
+    (void)state;
+    const struct {
+        const char *spec, *solver;
+        int step;
+    } cases[] = {{"connect4:w=4,h=4", "blocks,part=1000", 1},
+                 {"connect4:w=5,h=4", "blocks,part=100000", 7}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Game *g = test_game(cases[c].spec);
+        char *dir = make_dir();
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(test_run_tier(g, cases[c].solver, 2, dir, &res, &err), ERR_OK);
+        solve_result_free(&res);
+        int n = g->tiers->count(g);
+        char *journal = path_in(dir, "journal");
+        for (int p = 0; p < 2; p++) {
+            const char *path = p == 0 ? "whole" : "parts";
+            Verified ref = verify_journaled(g, dir, path, NULL);
+            assert_int_equal(ref.rc, ERR_OK);
+            unlink(journal);
+            Verified full = verify_journaled(g, dir, path, journal);
+            assert_same_verify(&ref, &full, "with a journal");
+            assert_int_equal(full.taken, 0);
+            char *all = slurp_text(journal);
+            assert_int_equal(count_lines(all, "tier="), n);
+            for (int k = 0; k <= n; k += k + cases[c].step > n && k < n ? n - k : cases[c].step) {
+                /* the header and k tier lines, then half of the next */
+                const char *cut = all;
+                for (int i = 0; i <= k; i++) {
+                    cut = strchr(cut, '\n') + 1;
+                }
+                const char *next = strchr(cut, '\n');
+                size_t keep = (size_t)(cut - all) + (next != NULL ? (size_t)(next - cut) / 2 : 0);
+                FILE *f = fopen(journal, "wb");
+                assert_non_null(f);
+                assert_int_equal(fwrite(all, 1, keep, f), keep);
+                fclose(f);
+                Verified v = verify_journaled(g, dir, path, journal);
+                char *what = test_strdupf("%s %s, %d tier lines kept", cases[c].spec, path, k);
+                assert_same_verify(&ref, &v, what);
+                if (v.taken != k) {
+                    fail_msg("%s: %d tiers taken", what, v.taken);
+                }
+                char *now = slurp_text(journal);
+                assert_int_equal(count_lines(now, "tier="), n);
+                assert_int_equal(strncmp(now, all, (size_t)(cut - all)), 0);
+                assert_true(strlen(now) > 4 && strcmp(now + strlen(now) - 4, "end\n") == 0);
+                free(now);
+                free(what);
+            }
+            free(all);
+        }
+        free(journal);
+        test_remove_dir(dir);
+        game_destroy(g);
+    }
+}
+
+/* Connect Four 4x4 (tier:blocks, parts of 1000 records): a tier whose
+ * files differ from its journal line (tier 12's first header checksum
+ * changed in the line) is checked again, and so is every tier above it
+ * (their child tier was checked again): 4 tiers taken, 13 checked and
+ * appended, the figures of a verification without a journal. Then a
+ * record planted in tier 9 (its file rewritten with valid checksums, the
+ * manifest too): the journal's tier 9 no longer matches, and the resumed
+ * verification fails with the message of a fresh one, tiers 16 to 10
+ * taken, nothing appended. A journal of the 5x4 database is refused (and
+ * left as it was), as is a malformed line. */
+static void verify_journal_changed(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(test_run_tier(g, "blocks,part=1000", 2, dir, &res, &err), ERR_OK);
+    solve_result_free(&res);
+    char *journal = path_in(dir, "journal");
+    Verified ref = verify_journaled(g, dir, "whole", NULL);
+    assert_int_equal(ref.rc, ERR_OK);
+    Verified v = verify_journaled(g, dir, "whole", journal);
+    assert_same_verify(&ref, &v, "with a journal");
+    char *all = slurp_text(journal);
+    char *line = strstr(all, "\ntier=12 ");
+    assert_non_null(line);
+    char *sum = strstr(line, ".gmdb:") + strlen(".gmdb:");
+    *sum = *sum == '0' ? '1' : '0';
+    write_text(journal, all);
+    v = verify_journaled(g, dir, "whole", journal);
+    assert_same_verify(&ref, &v, "tier 12 changed");
+    assert_int_equal(v.taken, 4);
+    free(all);
+    all = slurp_text(journal);
+    assert_int_equal(count_lines(all, "tier="), 17 + 13);
+    /* a planted loss in tier 9, with valid checksums */
+    Store st;
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    uint64_t index = 0;
+    uint32_t raw = DB_UNREACHED;
+    for (; raw == DB_UNREACHED || db_raw_value(&st.fmt, raw) != VALUE_WIN; index++) {
+        WinBy w;
+        assert_int_equal(store_get(&st, g->tiers->first(g, 9) + index, &raw, &w, &err), ERR_OK);
+    }
+    index--;
+    store_close(&st);
+    uint32_t old = rewrite_record(g, dir, 9, index, 0);
+    rewrite_record(g, dir, 9, index, ((uint32_t)VALUE_LOSE << 6) | (old & 63));
+    Verified fresh = verify_journaled(g, dir, "whole", NULL);
+    assert_int_equal(fresh.rc, ERR_IO);
+    assert_non_null(strstr(fresh.msg, "verification failed at tier-0009.gmdb index"));
+    v = verify_journaled(g, dir, "whole", journal);
+    assert_int_equal(v.rc, ERR_IO);
+    assert_string_equal(v.msg, fresh.msg);
+    assert_int_equal(v.taken, 7);
+    char *now = slurp_text(journal);
+    assert_string_equal(now, all);
+    free(now);
+    /* another database's journal, a malformed line */
+    char *foreign = path_in(dir, "foreign");
+    write_text(foreign, "gamesman-verify-journal 1 spec=connect4:w=5,h=4,k=4 solver=tier "
+                        "layout=tiers tiers=21 width=1\n");
+    v = verify_journaled(g, dir, "whole", foreign);
+    assert_int_equal(v.rc, ERR_USAGE);
+    assert_non_null(strstr(v.msg, "is of another database (spec=connect4:w=5,h=4,k=4"));
+    assert_true(holds_text(foreign, "gamesman-verify-journal 1 spec=connect4:w=5,h=4,k=4 "
+                                    "solver=tier layout=tiers tiers=21 width=1\n"));
+    line = strstr(all, "\ntier=");
+    char *hist = strstr(line, " hist=") + strlen(" hist=");
+    *hist = 'x';
+    write_text(journal, all);
+    v = verify_journaled(g, dir, "whole", journal);
+    assert_int_equal(v.rc, ERR_IO);
+    assert_non_null(strstr(v.msg, "line 2 is malformed (a hist entry"));
+    free(foreign);
+    free(all);
+    free(journal);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 /* ------------------------------------------------------------ compare */
 
 /* Solves g by `solver` and saves the database to dir (layout slots), as
@@ -1619,6 +1845,9 @@ int main(void) {
         {"verify by parts: good databases of tier:blocks and tier:window", verify_parts_good},
         {"verify by parts: a flipped record named as whole", verify_parts_flip},
         {"verify by parts: a missing part, a corrupt block, the budget", verify_parts_refusals},
+        {"verify journal: stopped anywhere, resumed to the same figures", verify_journal_resume},
+        {"verify journal: a changed tier checked again, a foreign journal refused",
+         verify_journal_changed},
         {"analyze refuses a record no solve writes, the first file named",
          analyze_refuses_bad_record},
         {"compare: retro and tier databases equal (every layout and walk)", compare_equal},
