@@ -426,8 +426,17 @@ done
 "$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
     .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \
     >/dev/null && ok "sector database verified" || bad "sector database verify"
-refuse_code 5 "compare a partial database" "holds a partial database" morris:n=3 --db "$db/m3" \
-    --compare "$db/m3"
+# --compare of a partial database (the sector alone) against retro's
+# complete one: the positions retro reached in the tiers the sector
+# database lacks are differences (exit 1), none the other way.
+"$solve" morris:n=3 --solver retro --db "$db/m3r" --json >"$db/m3r.json"
+rc=0
+j=$("$solve" morris:n=3 --db "$db/m3" --compare "$db/m3r" --json) || rc=$?
+[ "$rc" = 1 ] && echo "$j" | jq -e --slurpfile r "$db/m3r.json" '.a.partial and (.b.partial | not)
+    and .b_only > 0 and .a_only == 0 and .differ == .b_only and .in_both > 0 and
+    .in_both + .b_only == $r[0].positions and .a_beyond > 0' >/dev/null &&
+    ok "compare a partial database: the complete side's other tiers differ" ||
+    bad "compare a partial database: exit $rc, $j"
 refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=3 --db "$db/m3" \
     --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
@@ -498,6 +507,15 @@ for p in $("$solve" morris:n=3 --sample 300 --seed 2 | grep -v ':0:0:' | head -n
 done
 [ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
     bad "placement series: $n of 10 placement positions answer as retro's"
+# The series' database (every tier, each with every legal position)
+# against tier's (the reachable ones): equal by --compare, every position
+# of tier's in both, more beyond them.
+"$solve" morris:n=3,sym,swap --solver tier --db "$db/m3t" --json >"$db/m3t.json"
+j=$("$solve" morris:n=3,sym,swap --db "$db/m3p" --compare "$db/m3t" --json) &&
+    echo "$j" | jq -e --slurpfile t "$db/m3t.json" '.differ == 0 and .in_both == $t[0].positions and
+        .a_only == 0 and .b_only == 0 and .a_beyond > 0' >/dev/null &&
+    ok "placement series: its database equals tier's by --compare" ||
+    bad "placement series: --compare with tier's: $j"
 # The placement tiers with 3 or more stones in hand checked from disk
 # (scripts/morris/placement-verify.sh): exactly those tiers verified, their
 # positions the records' sum, the 9 tiers of hands 1-1 linked as their
@@ -546,7 +564,8 @@ if [ -x "$bplan" ]; then
         ok "baghchal placement series runs" || bad "baghchal placement series: $(cat "$db/b4.err")"
     brecs="$db/b4-out/placement.jsonl"
     want=$(awk 'BEGIN { for (h = 4; h >= 1; h--) for (c = 0; c <= 2 && c <= 4 - h; c++) p++; print 2 * p }')
-    "$bplan" "$bc" --list | awk '$2 ~ /^hand/ { print $2 }' | sort >"$db/b4.names"
+    "$bplan" "$bc" --list >"$db/b.list4"
+    awk '$2 ~ /^hand/ { print $2 }' "$db/b.list4" | sort >"$db/b4.names"
     [ "$want" = 18 ] && [ "$(wc -l <"$brecs")" = "$want" ] && [ "$(wc -l <"$db/b4.names")" = "$want" ] &&
         jq -r .name "$brecs" | sort | cmp -s - "$db/b4.names" &&
         ok "baghchal placement series: a record for each of its $want placement tiers" ||
@@ -617,6 +636,38 @@ if [ -x "$bplan" ]; then
         "$brecs")
     grep -qxF "$want" "$db/b4v.out" && ok "baghchal placement verify: $want" ||
         bad "baghchal placement verify: $(cat "$db/b4v.out"), want $want"
+    # The series' database against retro's and tier's by --compare
+    # (solvers/store_compare.c): every position they reached in both and
+    # equal, the others the series holds (the records' and the sliding
+    # runs' positions, less those) beyond them, not differences; without
+    # one placement tier (hand1-cap0-T) its reached positions differ (the
+    # complete side not covered: exit 1), and the others held are the
+    # series' less that tier's.
+    "$solve" "$bc" --solver tier --db "$db/b4t" --json >/dev/null
+    held=$({ jq .positions "$brecs"; jq .solver_stats.sector_positions "$db"/b4-out/slide-*.json; } |
+        jq -s add)
+    for d in b4r b4t; do
+        j=$("$solve" "$bc" --db "$db/b4" --compare "$db/$d" --json) &&
+            echo "$j" | jq -e --slurpfile r "$db/b4r.json" --argjson held "$held" '.differ == 0 and
+            .in_both == $r[0].positions and .a_beyond == $held - $r[0].positions and .a_only == 0 and
+            .b_only == 0 and .b_beyond == 0' >/dev/null &&
+            ok "baghchal placement series: its database equals $d's by --compare ($held held)" ||
+            bad "baghchal placement series: --compare with $d: $j"
+    done
+    mkdir "$db/b4m"
+    gone=$(awk '$2 == "hand1-cap0-T" { print $5 }' "$db/b.list4")
+    for f in "$db"/b4/tier-*.gmdb; do
+        [ "$(basename "$f")" = "$gone" ] || ln "$f" "$db/b4m/"
+    done
+    "$solve" "$bc" --solver tier:sector=0 --db "$db/b4m" >/dev/null
+    rc=0
+    j=$("$solve" "$bc" --db "$db/b4m" --compare "$db/b4t" --threads 1 --json) || rc=$?
+    left=$((held - $(jq 'select(.name == "hand1-cap0-T") | .positions' "$brecs")))
+    [ -n "$gone" ] && [ "$rc" = 1 ] && echo "$j" | jq -e --slurpfile r "$db/b4r.json" --argjson left "$left" '
+        .b_only > 0 and .differ == .b_only and .a_only == 0 and .in_both + .b_only == $r[0].positions
+        and .in_both + .a_beyond == $left and (.differences[0].a == null)' >/dev/null &&
+        ok "baghchal placement series: a tier missing, --compare finds its positions" ||
+        bad "baghchal placement series: a tier missing ($gone): exit $rc, $j"
     # The placement tiers' values against the search over the sliding
     # tiers alone (scripts/baghchal/placement-crosscheck.sh): 20 sampled
     # placement positions with at most 3 goats in hand.
@@ -625,6 +676,13 @@ if [ -x "$bplan" ]; then
         grep -q "^20 placement positions .*: 20 valued alike .* 0 differ" "$db/b4x.out" &&
         ok "baghchal placement crosscheck: 20 positions, the tiers and the search agree" ||
         bad "baghchal placement crosscheck: $(cat "$db/b4x.out")"
+    # The initial position's value by search from the empty board down to
+    # the sliding tiers alone (the crosscheck's links, DB-sectors): retro's.
+    j=$("$solve" "$bc" --solver search --db "$db/b4-sectors" --json)
+    echo "$j" | jq -e --slurpfile r "$db/b4r.json" '.value == $r[0].value and
+        .solver_stats.db_leaves > 0 and .solver_stats.search_nodes > 0' >/dev/null &&
+        ok "baghchal search from the empty board down to the sliding tiers: retro's $(jq -r .value "$db/b4r.json")" ||
+        bad "baghchal search down to the sliding tiers: $j, retro: $(cat "$db/b4r.json")"
 else
     echo "skip baghchal placement series (no tier-plan)"
 fi
