@@ -755,6 +755,21 @@ static uint64_t first_of_value(const Game *g, const char *dir, int t, Value v, P
     return size;
 }
 
+/* The first tier of the tiers database dir holding a win, its position,
+ * record and local index (first_of_value's, the tiers in order). */
+static int first_win(const Game *g, const char *dir, Position *pos, uint32_t *raw,
+                     uint64_t *index) {
+    int tier = 0;
+    for (; tier < g->tiers->count(g); tier++) {
+        *index = first_of_value(g, dir, tier, VALUE_WIN, pos, raw);
+        if (*index < g->tiers->size(g, tier)) {
+            break;
+        }
+    }
+    assert_true(tier < g->tiers->count(g));
+    return tier;
+}
+
 /* Expects exactly one difference, at pos, with records ra and rb. */
 static void one_difference(const Game *g, const char *a, const char *b, Position pos, uint32_t ra,
                            uint32_t rb, uint64_t positions) {
@@ -793,15 +808,8 @@ static void compare_finds_planted(void **state) {
     tier_ok(g, t);
     Position pos = 0;
     uint32_t raw = 0;
-    int tier = 0;
     uint64_t index = 0;
-    for (; tier < g->tiers->count(g); tier++) {
-        index = first_of_value(g, t, tier, VALUE_WIN, &pos, &raw);
-        if (index < g->tiers->size(g, tier)) {
-            break;
-        }
-    }
-    assert_true(tier < g->tiers->count(g));
+    int tier = first_win(g, t, &pos, &raw, &index);
     Store st;
     Error err = {0};
     assert_int_equal(store_open(g, t, &st, &err), ERR_OK);
@@ -1003,15 +1011,8 @@ static void compare_partial(void **state) {
         if (g->tiers->first != NULL) {
             Position pos = 0;
             uint32_t raw = 0, lose = 0;
-            int tier = 0;
             uint64_t index = 0;
-            for (; tier < g->tiers->count(g); tier++) {
-                index = first_of_value(g, t, tier, VALUE_WIN, &pos, &raw);
-                if (index < g->tiers->size(g, tier)) {
-                    break;
-                }
-            }
-            assert_true(tier < g->tiers->count(g));
+            int tier = first_win(g, t, &pos, &raw, &index);
             assert_int_equal(store_open(g, s, &st, &err), ERR_OK);
             assert_true(db_encode(&st.fmt, VALUE_LOSE, db_raw_remoteness(&st.fmt, raw), &lose));
             store_close(&st);
