@@ -72,7 +72,7 @@ done <"$tmp/positions" >"$tmp/search"
 secs=$(($(date +%s) - t0))
 paste -d' ' "$tmp/db" "$tmp/search" | awk '$1 != $3 || $2 != $4' | tee "$tmp/diff"
 differ=$(wc -l <"$tmp/diff")
-line="$got placement positions (at most $hand in hand, --sample seed $seed): $((got - differ)) valued alike by the placement tiers and by the search over the later phase's tiers alone, $differ differ; the searches took $secs s"
+line="$got placement positions (at most $hand $pieces in hand, --sample seed $seed): $((got - differ)) valued alike by the placement tiers and by the search over the $later alone, $differ differ; the searches took $secs s"
 echo "$line"
 {
     echo "$line"

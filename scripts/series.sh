@@ -15,8 +15,11 @@
 #                          in_hand_awk, an awk expression of a position's
 #                          text split at ':' (awk -F:), its pieces in hand
 #                          (Morris's "---------:3:3:w": $2 + $3; Bagh
-#                          Chal's "T--T--------T--T:G:12:0": $3); exits 2
-#                          for another game
+#                          Chal's "T--T--------T--T:G:12:0": $3); pieces and
+#                          later, the words for what is in hand (stones,
+#                          goats) and for the tiers after the placement
+#                          (sectors, sliding tiers); exits 2 for another
+#                          game
 #   series_opt LETTER ARG  -n N, -v VARIANT_OPTIONS, -d DB, -o OUT, -m
 #                          MEMORY: sets n, vopts, db, out, mem; returns 1
 #                          for another letter (the caller's own)
@@ -58,11 +61,11 @@ series_defaults() {
     case "$game" in
     morris)
         n=9 vopts=sym,swap dbvar=MORRIS_DB db=${MORRIS_DB:-} out=results/big/morris9s mem=20G
-        in_hand_awk='$2 + $3'
+        in_hand_awk='$2 + $3' pieces=stones later=sectors
         ;;
     baghchal)
         n=5 vopts=sym dbvar=BAGHCHAL_DB db=${BAGHCHAL_DB:-} out=results/big/baghchal5 mem=16G
-        in_hand_awk='$3'
+        in_hand_awk='$3' pieces=goats later='sliding tiers'
         ;;
     *)
         echo "$(basename "$0"): the game is morris or baghchal, not '$game'" >&2
