@@ -214,13 +214,20 @@ void report_compare_text(const Game *g, const CompareReport *r) {
     printf("game        %s (%s)\n", spec, g->module->title);
     for (int k = 0; k < 2; k++) {
         const Store *st = r->st[k];
-        printf("%s           %s (solver %s, layout %s)\n", k == 0 ? "a" : "b", st->dir.path,
-               st->m.solver, st->m.layout);
+        printf("%s           %s (solver %s, layout %s%s)\n", k == 0 ? "a" : "b", st->dir.path,
+               st->m.solver, st->m.layout, c->partial[k] ? ", partial" : "");
     }
     printf("compared    %" PRIu64 " positions stored in a or b: %" PRIu64 " in both, %" PRIu64
            " in a only, %" PRIu64 " in b only%s\n",
            c->compared, c->both, c->only[0], c->only[1],
            c->values_only ? " (values only: one holds no remoteness)" : "");
+    for (int k = 0; k < 2; k++) {
+        if (c->beyond[k] > 0) {
+            printf("beyond      %" PRIu64 " in %s only, not differences (a partial database holds "
+                   "every legal position of its tiers, the other the reachable ones)\n",
+                   c->beyond[k], k == 0 ? "a" : "b");
+        }
+    }
     printf("differ      %" PRIu64 "%s\n", c->differ,
            c->differ == 0 ? " (equal position by position)" : "");
     for (int i = 0; i < c->shown; i++) {
@@ -278,12 +285,15 @@ void report_compare_json(const Game *g, const CompareReport *r) {
         json_string(&w, "solver", r->st[k]->m.solver);
         json_string(&w, "layout", r->st[k]->m.layout);
         json_uint(&w, "positions", r->st[k]->m.positions);
+        json_bool(&w, "partial", c->partial[k]);
         json_object_end(&w);
     }
     json_uint(&w, "compared", c->compared);
     json_uint(&w, "in_both", c->both);
     json_uint(&w, "a_only", c->only[0]);
     json_uint(&w, "b_only", c->only[1]);
+    json_uint(&w, "a_beyond", c->beyond[0]);
+    json_uint(&w, "b_beyond", c->beyond[1]);
     json_uint(&w, "differ", c->differ);
     json_uint(&w, "unnamed", c->unnamed);
     json_bool(&w, "values_only", c->values_only);

@@ -31,7 +31,9 @@
  * answers one position per line of standard input, one JSON object per
  * line. --work-dir is the old name of --db. --compare DIR2 compares DIR's
  * database with DIR2's position by position (solvers/store.h,
- * store_compare) and exits 0 when they are equal, CLI_EXIT_DIFFER when not.
+ * store_compare) and exits 0 when they are equal, CLI_EXIT_DIFFER when not
+ * (a partial database against a complete one: equal on the positions both
+ * hold and holding every position the complete one holds).
  */
 #include <errno.h>
 #include <fcntl.h>

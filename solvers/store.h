@@ -188,26 +188,32 @@ typedef struct StoreDiff {
 } StoreDiff;
 
 typedef struct StoreCompare {
-    uint64_t compared; /* positions stored (reached) in a or in b */
-    uint64_t both;     /* ... in both */
-    uint64_t only[2];  /* ... in a only, in b only (each a difference) */
-    uint64_t differ;   /* positions whose records differ, those above included */
-    bool values_only;  /* a database without remoteness: values compared alone */
-    uint64_t unnamed;  /* ... at positions with no slot in a tiers layout (not named) */
-    int shown;         /* differences in diff[], the first in the walk's order */
+    uint64_t compared;  /* positions stored (reached) in a or in b */
+    uint64_t both;      /* ... in both */
+    uint64_t only[2];   /* ... in a only, in b only (each a difference) */
+    uint64_t beyond[2]; /* ... in a (b) only, a (b) partial and the other complete: every
+                           legal position of a tier against the reachable ones, no difference */
+    bool partial[2];    /* a, b: a partial (tier:sector) database */
+    uint64_t differ;    /* positions whose records differ, those above included */
+    bool values_only;   /* a database without remoteness: values compared alone */
+    uint64_t unnamed;   /* ... at positions with no slot in a tiers layout (not named) */
+    int shown;          /* differences in diff[], the first in the walk's order */
     StoreDiff diff[STORE_COMPARE_SHOWN];
     uint64_t blocks_read; /* blocks decompressed, both databases */
 } StoreCompare;
 
 /* Compares the record (value, remoteness, score) of every slot of the
- * hash space of a and b (store_open'ed for one game variant, complete),
+ * hash space of a and b (store_open'ed for one game variant),
  * on `threads` threads, streaming both (the order and its cost: the top
  * of solvers/store_compare.c); progress on standard error. A slot stored
  * in neither is no position; one stored in one only is a difference. The
  * differences shown are the first by position, or, for a tiers database
- * of a hash that is not tier-major, by tier and index. ERR_OK whatever
- * the differences (out says); ERR_IO for a partial database or a record
- * no solve writes, naming its file. */
+ * of a hash that is not tier-major, by tier and index. A partial
+ * database against a complete one: the positions both hold compared, those
+ * the partial one alone holds counted in beyond[] (not differences), those
+ * the complete one alone holds differences (the top of
+ * solvers/store_compare.c). ERR_OK whatever the differences (out says);
+ * ERR_IO for a record no solve writes, naming its file. */
 ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompare *out,
                       Error *err);
 

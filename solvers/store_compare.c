@@ -10,9 +10,20 @@
  * unreached. A slot unreached in both is no position and is not counted;
  * one reached in one database and not in the other is a difference, like
  * two different records. When a database holds no remoteness
- * (`symbolic:remoteness=0`), values alone are compared. Both databases
- * must be complete (a partial tier:sector database is refused) and their
- * records ones a solve writes (else ERR_IO, as store_get).
+ * (`symbolic:remoteness=0`), values alone are compared. The records must
+ * be ones a solve writes (else ERR_IO, as store_get).
+ *
+ * A partial database (tier:sector's, a series of tiers solved one by one)
+ * holds every legal position of each tier it holds, reachable from the
+ * start or not, while a complete one holds the reachable positions only
+ * (`tier`, `retro`). Against a complete database, a position the partial
+ * one alone holds is no difference: it is counted apart (beyond[]), as a
+ * position beyond the other's reachable ones; a position the complete one
+ * holds and the partial one lacks (its tier not there, or a slot not
+ * held) is a difference: the complete side must be covered. A tier the
+ * partial database does not hold reads as unreached. Two partial
+ * databases are compared as two complete ones (compare them when they
+ * hold the same tiers).
  *
  * Order of reading: both databases streamed chunk by chunk (COMPARE_CHUNK
  * slots), the chunks taken by the threads (dynamic schedule):
@@ -67,6 +78,7 @@ typedef enum SideMode { SIDE_RANGE, SIDE_MAPPED, SIDE_GET } SideMode;
 typedef struct Side {
     Store *st;
     SideMode mode;
+    bool partial; /* tier:sector's: every legal position of its tiers */
     int nrun;
     Position *run_first;
     int *run_tier;
@@ -109,13 +121,8 @@ static void sort_tiers(int *t, int n, Store *st) {
 static ErrCode side_init(Store *st, Side *s, Error *err) {
     memset(s, 0, sizeof *s);
     s->st = st;
+    s->partial = st->m.partial;
     const Game *g = st->g;
-    if (st->m.partial) {
-        return error_set(err, ERR_IO,
-                         "%s holds a partial database (tier:sector: %d of %d tiers); compare "
-                         "complete databases",
-                         st->dir.path, st->tiers_present, st->ntiers);
-    }
     if (st->bdd != NULL) {
         s->mode = SIDE_GET;
         return ERR_OK;
@@ -249,9 +256,14 @@ static ErrCode read_run(Store *st, Reader *r, int k, uint64_t i, uint64_t n, uin
 }
 
 /* Local indexes [i, i + n) of tier t (within the tier), from its file or
- * its slices. */
+ * its slices; unreached when a partial database does not hold the tier. */
 static ErrCode read_tier(Store *st, Reader *r, int t, uint64_t i, uint64_t n, uint32_t *raw,
                          WinBy *winby, Error *err) {
+    if (st->tier_file[t] == st->tier_file[t + 1]) {
+        memset(raw, 0, n * sizeof *raw);
+        memset(winby, 0, n * sizeof *winby);
+        return ERR_OK;
+    }
     for (int k = st->tier_file[t]; k < st->tier_file[t + 1] && n > 0; k++) {
         const DbManifestFile *f = &st->m.files[k];
         if (i >= f->first + f->records) {
@@ -336,7 +348,7 @@ static ErrCode side_get(const Side *s, Reader *r, Position p, uint32_t *raw, Win
 
 /* One chunk's tally, merged into the total under a lock. */
 typedef struct Tally {
-    uint64_t compared, both, only[2], differ;
+    uint64_t compared, both, only[2], beyond[2], differ;
     int shown;
     StoreDiff diff[STORE_COMPARE_SHOWN];
     uint64_t key[STORE_COMPARE_SHOWN]; /* the walk's order: k0 + x */
@@ -349,6 +361,8 @@ static void tally_merge(StoreCompare *out, uint64_t *okey, const Tally *t) {
     out->both += t->both;
     out->only[0] += t->only[0];
     out->only[1] += t->only[1];
+    out->beyond[0] += t->beyond[0];
+    out->beyond[1] += t->beyond[1];
     out->differ += t->differ;
     for (int k = 0; k < t->shown; k++) { /* insert, keeping the smallest keys */
         int at = out->shown;
@@ -368,10 +382,12 @@ static void tally_merge(StoreCompare *out, uint64_t *okey, const Tally *t) {
 }
 
 /* Compares one chunk of n slots: positions p0 + x, or pos[x] when pos is
- * not NULL (records in ra, rb); k0 + x is slot x's place in the walk. */
+ * not NULL (records in ra, rb); k0 + x is slot x's place in the walk.
+ * whole[k]: side k is partial and the other complete, so a position k
+ * alone holds is beyond the other's reachable ones, not a difference. */
 static void compare_chunk(const Database *fa, const Database *fb, bool values_only, bool winby,
-                          Position p0, const Position *pos, uint64_t k0, uint64_t n,
-                          const Reader *ra, const Reader *rb, Tally *t) {
+                          const bool whole[2], Position p0, const Position *pos, uint64_t k0,
+                          uint64_t n, const Reader *ra, const Reader *rb, Tally *t) {
     for (uint64_t x = 0; x < n; x++) {
         uint32_t a = ra->raw[x], b = rb->raw[x];
         if ((a | b) == DB_UNREACHED) {
@@ -384,6 +400,9 @@ static void compare_chunk(const Database *fa, const Database *fb, bool values_on
             t->both++;
             same = values_only ? db_raw_value(fa, a) == db_raw_value(fb, b) : a == b;
             same = same && (!winby || ra->winby[x] == rb->winby[x]);
+        } else if (whole[inb]) {
+            t->beyond[inb]++;
+            same = true;
         } else {
             t->only[inb]++;
             same = false;
@@ -547,6 +566,10 @@ ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompa
         rc = walk_plan(side, &w, err);
     }
     out->values_only = !store_has_remoteness(a) || !store_has_remoteness(b);
+    const bool whole[2] = {side[0].partial && !side[1].partial,
+                           side[1].partial && !side[0].partial};
+    out->partial[0] = side[0].partial;
+    out->partial[1] = side[1].partial;
     threads = threads < 1 ? 1 : threads;
     /* per thread: a reader of each side, then the positions of a chunk */
     Reader *rd =
@@ -591,8 +614,8 @@ ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompa
             }
             Tally t;
             memset(&t, 0, sizeof t);
-            compare_chunk(&a->fmt, &b->fmt, out->values_only, g->has_winby, p0, mpos, k0, n, &r2[0],
-                          &r2[1], &t);
+            compare_chunk(&a->fmt, &b->fmt, out->values_only, g->has_winby, whole, p0, mpos, k0, n,
+                          &r2[0], &r2[1], &t);
 #pragma omp critical(store_compare_tally)
             {
                 tally_merge(out, okey, &t);

@@ -524,8 +524,17 @@ done
 "$solve" morris:n=3 --db "$db/m3" --verify --json | jq -e '.solver_stats.partial_tiers > 0 and
     .solver_stats.partial_tiers < .solver_stats.tiers and .solver_stats.verified_positions > 0' \
     >/dev/null && ok "sector database verified" || bad "sector database verify"
-refuse_code 5 "compare a partial database" "holds a partial database" morris:n=3 --db "$db/m3" \
-    --compare "$db/m3"
+# --compare of a partial database (the sector alone) against retro's
+# complete one: the positions retro reached in the tiers the sector
+# database lacks are differences (exit 1), none the other way.
+"$solve" morris:n=3 --solver retro --db "$db/m3r" --json >"$db/m3r.json"
+rc=0
+j=$("$solve" morris:n=3 --db "$db/m3" --compare "$db/m3r" --json) || rc=$?
+[ "$rc" = 1 ] && echo "$j" | jq -e --slurpfile r "$db/m3r.json" '.a.partial and (.b.partial | not)
+    and .b_only > 0 and .a_only == 0 and .differ == .b_only and .in_both > 0 and
+    .in_both + .b_only == $r[0].positions and .a_beyond > 0' >/dev/null &&
+    ok "compare a partial database: the complete side's other tiers differ" ||
+    bad "compare a partial database: exit $rc, $j"
 refuse_code 5 "sector database: a tier not there" "a partial database" morris:n=3 --db "$db/m3" \
     --query ---------:3:3:w
 refuse_code 2 "db with a root-only solver" "solves the initial position only" tictactoe \
@@ -596,6 +605,15 @@ for p in $("$solve" morris:n=3 --sample 300 --seed 2 | grep -v ':0:0:' | head -n
 done
 [ "$n" = 10 ] && ok "placement series: 10 placement positions answer as retro's" ||
     bad "placement series: $n of 10 placement positions answer as retro's"
+# The series' database (every tier, each with every legal position)
+# against tier's (the reachable ones): equal by --compare, every position
+# of tier's in both, more beyond them.
+"$solve" morris:n=3,sym,swap --solver tier --db "$db/m3t" --json >"$db/m3t.json"
+j=$("$solve" morris:n=3,sym,swap --db "$db/m3p" --compare "$db/m3t" --json) &&
+    echo "$j" | jq -e --slurpfile t "$db/m3t.json" '.differ == 0 and .in_both == $t[0].positions and
+        .a_only == 0 and .b_only == 0 and .a_beyond > 0' >/dev/null &&
+    ok "placement series: its database equals tier's by --compare" ||
+    bad "placement series: --compare with tier's: $j"
 # The placement tiers with 3 or more stones in hand checked from disk
 # (scripts/morris/placement-verify.sh): exactly those tiers verified, their
 # positions the records' sum, the 9 tiers of hands 1-1 linked as their
@@ -622,6 +640,159 @@ for s in sector-solve placement-solve opening placement-verify placement-crossch
     [ "$rc" = 2 ] && grep -q "needs the database directory: -d DB, or MORRIS_DB=DB" "$db/nodb.err" &&
         [ ! -e "$db/nodb-$s" ] && ok "morris/$s.sh without -d or MORRIS_DB: refused" ||
         bad "morris/$s.sh without -d or MORRIS_DB: exit $rc, $(cat "$db/nodb.err")"
+done
+# Bagh Chal's placement series (scripts/baghchal/placement-solve.sh) over
+# its sliding tiers (scripts/baghchal/sliding-solve.sh), on 4x4 with 4
+# goats and 2 captures (sym; the whole 4x4 game costs some 25 s of CPU
+# here and retro 150 s): a record for each placement tier, their number
+# 2 x the pairs (hand h from 1 to the goats, captured c up to
+# min(captures, goats - h)), their names the listing's; the initial
+# tier's value and remoteness retro's; a second run solving nothing;
+# placement positions answered from disk as retro's database answers them
+# (value, remoteness and every move's).
+bplan=$(dirname "$solve")/tier-plan
+[ -x "$bplan" ] || bplan=build/release/bin/tier-plan
+if [ -x "$bplan" ]; then
+    bc=baghchal:n=4,goats=4,captures=2,sym
+    bs="$scripts/baghchal"
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/sliding-solve.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" >/dev/null 2>"$db/b4.err" &&
+        NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-solve.sh" -n 4 -v goats=4,captures=2,sym \
+            -d "$db/b4" -o "$db/b4-out" -m 1G >/dev/null 2>"$db/b4.err" &&
+        ok "baghchal placement series runs" || bad "baghchal placement series: $(cat "$db/b4.err")"
+    brecs="$db/b4-out/placement.jsonl"
+    want=$(awk 'BEGIN { for (h = 4; h >= 1; h--) for (c = 0; c <= 2 && c <= 4 - h; c++) p++; print 2 * p }')
+    "$bplan" "$bc" --list >"$db/b.list4"
+    awk '$2 ~ /^hand/ { print $2 }' "$db/b.list4" | sort >"$db/b4.names"
+    [ "$want" = 18 ] && [ "$(wc -l <"$brecs")" = "$want" ] && [ "$(wc -l <"$db/b4.names")" = "$want" ] &&
+        jq -r .name "$brecs" | sort | cmp -s - "$db/b4.names" &&
+        ok "baghchal placement series: a record for each of its $want placement tiers" ||
+        bad "baghchal placement series: $(wc -l <"$brecs") records, want $want"
+    "$solve" "$bc" --solver retro --db "$db/b4r" --json >"$db/b4r.json"
+    jq -se --slurpfile r "$db/b4r.json" 'map(select(.tier == 0)) | length == 1 and
+        (.[0] | .value == $r[0].value and .remoteness == $r[0].remoteness and .name == "hand4-cap0-G")' \
+        "$brecs" >/dev/null &&
+        ok "baghchal placement series: the initial tier's value is retro's $(jq -r .value "$db/b4r.json")" ||
+        bad "baghchal placement series: tier 0: $(grep '"tier":0,' "$brecs"), retro: $(cat "$db/b4r.json")"
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-solve.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -m 1G >"$db/b4.again" 2>&1 && [ ! -s "$db/b4.again" ] &&
+        [ "$(wc -l <"$brecs")" = "$want" ] && ok "baghchal placement series: a second run solves nothing" ||
+        bad "baghchal placement series: second run: $(cat "$db/b4.again")"
+    n=0
+    for p in $("$solve" "$bc" --sample 300 --seed 2 | awk -F: '$3 > 0' | sort -u | head -n 12); do
+        k=$("$solve" "$bc" --db "$db/b4" --query "$p" --json | jq -c .query)
+        j=$("$solve" "$bc" --db "$db/b4r" --query "$p" --json | jq -c .query)
+        [ "$k" = "$j" ] && [ "$k" != null ] && n=$((n + 1))
+    done
+    [ "$n" = 12 ] && ok "baghchal placement series: 12 placement positions answer as retro's" ||
+        bad "baghchal placement series: $n of 12 placement positions answer as retro's"
+    # The order (a dry run of the whole 4x4 and 5x5 games, nothing solved):
+    # hands ascending, in each hand the goats' tiers before the tigers',
+    # and every tier after its children (the listing's last column; the
+    # sliding tiers come before them all).
+    for v in n=4 n=5; do
+        "$bplan" "baghchal:$v,sym" --list >"$db/b.list"
+        out=$(DRY_RUN=1 BIN="$solve" TIER_PLAN=$bplan "$bs/placement-solve.sh" -n "${v#n=}" \
+            -d "$db/nonexistent" -o "$db/nonexistent" 2>&1)
+        bad_order=$(echo "$out" | awk '{ sub(/:$/, "", $3); print "order", $3 }' |
+            cat - "$db/b.list" | awk '
+            $1 == "order" { n++; at[$2] = n; name[n] = $2; next }
+            $2 ~ /^hand/ { placement++; kids[$2] = $6 }
+            END {
+                if (n != placement || n == 0) { print "tiers", n, "of", placement; exit }
+                for (i = 1; i <= n; i++) {
+                    split(name[i], f, "-"); sub(/^hand/, "", f[1]); f[1] += 0
+                    if (i > 1 && (f[1] < hand || (f[1] == hand && f[3] < side)))
+                        print "out of order:", name[i]
+                    hand = f[1]; side = f[3]
+                    k = split(kids[name[i]], c, ",")
+                    for (j = 1; j <= k; j++)
+                        if (c[j] ~ /^hand/ && !(at[c[j]] < i)) print name[i], "before its child", c[j]
+                }
+            }')
+        [ -z "$bad_order" ] && [ ! -e "$db/nonexistent" ] &&
+            ok "baghchal placement series: $v's order respects the moves" ||
+            bad "baghchal placement series: $v's order: $(echo "$bad_order" | head -n 2)"
+    done
+    # The placement tiers with 3 or more goats in hand checked from disk
+    # (scripts/baghchal/placement-verify.sh, scripts/placement-verify.sh):
+    # the tiers of 2 or more linked, and verified exactly those whose
+    # children (the listing's last column) are all linked, their positions
+    # the records' sum.
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-verify.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -m 1G -k 3 >"$db/b4v.out" 2>&1 ||
+        bad "baghchal placement verify: $(cat "$db/b4v.out")"
+    "$bplan" "$bc" --list | awk '$2 ~ /^hand/ { h = $2; sub(/^hand/, "", h); sub(/-.*/, "", h)
+        if (h + 0 >= 2) { linked[$2] = 1; kids[$2] = $6; n++ } }
+        END { for (t in linked) { k = split(kids[t], c, ","); all = 1
+                  for (j = 1; j <= k; j++) if (c[j] != "-" && !(c[j] in linked)) all = 0
+                  if (all) print t }
+              print n > "/dev/stderr" }' 2>"$db/b4v.n" | sort >"$db/b4v.want"
+    want=$(jq -rs --rawfile w "$db/b4v.want" --argjson n "$(cat "$db/b4v.n")" '($w | split("\n")
+        | map(select(. != ""))) as $names | [.[] | select(.name as $x | $names | index($x))]
+        | "\($n) tiers linked: \(length) verified (\(map(.positions) | add) positions), \($n - length) unverified"' \
+        "$brecs")
+    grep -qxF "$want" "$db/b4v.out" && ok "baghchal placement verify: $want" ||
+        bad "baghchal placement verify: $(cat "$db/b4v.out"), want $want"
+    # The series' database against retro's and tier's by --compare
+    # (solvers/store_compare.c): every position they reached in both and
+    # equal, the others the series holds (the records' and the sliding
+    # runs' positions, less those) beyond them, not differences; without
+    # one placement tier (hand1-cap0-T) its reached positions differ (the
+    # complete side not covered: exit 1), and the others held are the
+    # series' less that tier's.
+    "$solve" "$bc" --solver tier --db "$db/b4t" --json >/dev/null
+    held=$({ jq .positions "$brecs"; jq .solver_stats.sector_positions "$db"/b4-out/slide-*.json; } |
+        jq -s add)
+    for d in b4r b4t; do
+        j=$("$solve" "$bc" --db "$db/b4" --compare "$db/$d" --json) &&
+            echo "$j" | jq -e --slurpfile r "$db/b4r.json" --argjson held "$held" '.differ == 0 and
+            .in_both == $r[0].positions and .a_beyond == $held - $r[0].positions and .a_only == 0 and
+            .b_only == 0 and .b_beyond == 0' >/dev/null &&
+            ok "baghchal placement series: its database equals $d's by --compare ($held held)" ||
+            bad "baghchal placement series: --compare with $d: $j"
+    done
+    mkdir "$db/b4m"
+    gone=$(awk '$2 == "hand1-cap0-T" { print $5 }' "$db/b.list4")
+    for f in "$db"/b4/tier-*.gmdb; do
+        [ "$(basename "$f")" = "$gone" ] || ln "$f" "$db/b4m/"
+    done
+    "$solve" "$bc" --solver tier:sector=0 --db "$db/b4m" >/dev/null
+    rc=0
+    j=$("$solve" "$bc" --db "$db/b4m" --compare "$db/b4t" --threads 1 --json) || rc=$?
+    left=$((held - $(jq 'select(.name == "hand1-cap0-T") | .positions' "$brecs")))
+    [ -n "$gone" ] && [ "$rc" = 1 ] && echo "$j" | jq -e --slurpfile r "$db/b4r.json" --argjson left "$left" '
+        .b_only > 0 and .differ == .b_only and .a_only == 0 and .in_both + .b_only == $r[0].positions
+        and .in_both + .a_beyond == $left and (.differences[0].a == null)' >/dev/null &&
+        ok "baghchal placement series: a tier missing, --compare finds its positions" ||
+        bad "baghchal placement series: a tier missing ($gone): exit $rc, $j"
+    # The placement tiers' values against the search over the sliding
+    # tiers alone (scripts/baghchal/placement-crosscheck.sh): 20 sampled
+    # placement positions with at most 3 goats in hand.
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-crosscheck.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -m 1G -N 20 -H 3 >"$db/b4x.out" 2>&1 &&
+        grep -q "^20 placement positions .*: 20 valued alike .* 0 differ" "$db/b4x.out" &&
+        ok "baghchal placement crosscheck: 20 positions, the tiers and the search agree" ||
+        bad "baghchal placement crosscheck: $(cat "$db/b4x.out")"
+    # The initial position's value by search from the empty board down to
+    # the sliding tiers alone (the crosscheck's links, DB-sectors): retro's.
+    j=$("$solve" "$bc" --solver search --db "$db/b4-sectors" --json)
+    echo "$j" | jq -e --slurpfile r "$db/b4r.json" '.value == $r[0].value and
+        .solver_stats.db_leaves > 0 and .solver_stats.search_nodes > 0' >/dev/null &&
+        ok "baghchal search from the empty board down to the sliding tiers: retro's $(jq -r .value "$db/b4r.json")" ||
+        bad "baghchal search down to the sliding tiers: $j, retro: $(cat "$db/b4r.json")"
+else
+    echo "skip baghchal placement series (no tier-plan)"
+fi
+# Bagh Chal's series' scripts have no default database either: without -d
+# or BAGHCHAL_DB they refuse (exit 2, naming both) and make nothing.
+for s in sliding-solve placement-solve placement-verify placement-crosscheck; do
+    rc=0
+    env -u BAGHCHAL_DB NOLOCK=1 BIN=false "$scripts/baghchal/$s.sh" -n 4 -o "$db/nodb-b-$s" \
+        >/dev/null 2>"$db/nodb.err" || rc=$?
+    [ "$rc" = 2 ] && grep -q "needs the database directory: -d DB, or BAGHCHAL_DB=DB" "$db/nodb.err" &&
+        [ ! -e "$db/nodb-b-$s" ] && ok "baghchal/$s.sh without -d or BAGHCHAL_DB: refused" ||
+        bad "baghchal/$s.sh without -d or BAGHCHAL_DB: exit $rc, $(cat "$db/nodb.err")"
 done
 # The bench lock: scripts/locked-run.sh and scripts/big-solve.sh take the
 # file BENCH_LOCK names (here one that cannot be opened: both refuse and

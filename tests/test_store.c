@@ -21,7 +21,10 @@
  *     twelve erased ones all counted, the ten at the smallest positions
  *     kept on 1 and 2 threads; an undecided record is refused; through
  *     tiers not tier-major (three men's morris with sym), a flipped value is
- *     named, a record at a non-canonical position counted;
+ *     named, a record at a non-canonical position counted; a partial
+ *     database of every tier (tier:sector, Bagh Chal 3x3) against retro's
+ *     and tier's: equal, its unreachable positions counted beyond theirs,
+ *     a flipped value named, an erased reachable record a difference;
  *   - the tier solver's files (written by its background writer) are the
  *     same bytes for 1, 2 and 3 threads;
  *   - the background writer (core/dbwriter.h: pieces compressed by any
@@ -978,6 +981,21 @@ static uint64_t first_of_value(const Game *g, const char *dir, int t, Value v, P
     return size;
 }
 
+/* The first tier of the tiers database dir holding a win, its position,
+ * record and local index (first_of_value's, the tiers in order). */
+static int first_win(const Game *g, const char *dir, Position *pos, uint32_t *raw,
+                     uint64_t *index) {
+    int tier = 0;
+    for (; tier < g->tiers->count(g); tier++) {
+        *index = first_of_value(g, dir, tier, VALUE_WIN, pos, raw);
+        if (*index < g->tiers->size(g, tier)) {
+            break;
+        }
+    }
+    assert_true(tier < g->tiers->count(g));
+    return tier;
+}
+
 /* Expects exactly one difference, at pos, with records ra and rb. */
 static void one_difference(const Game *g, const char *a, const char *b, Position pos, uint32_t ra,
                            uint32_t rb, uint64_t positions) {
@@ -1016,15 +1034,8 @@ static void compare_finds_planted(void **state) {
     tier_ok(g, t);
     Position pos = 0;
     uint32_t raw = 0;
-    int tier = 0;
     uint64_t index = 0;
-    for (; tier < g->tiers->count(g); tier++) {
-        index = first_of_value(g, t, tier, VALUE_WIN, &pos, &raw);
-        if (index < g->tiers->size(g, tier)) {
-            break;
-        }
-    }
-    assert_true(tier < g->tiers->count(g));
+    int tier = first_win(g, t, &pos, &raw, &index);
     Store st;
     Error err = {0};
     assert_int_equal(store_open(g, t, &st, &err), ERR_OK);
@@ -1161,6 +1172,88 @@ static void compare_unslotted(void **state) {
     test_remove_dir(r);
     test_remove_dir(t);
     game_destroy(g);
+}
+
+/* Compares the partial database s with the complete one c both ways
+ * round on 1 and 2 threads: none differs, the n positions of c in both,
+ * the all - n others of s counted beyond c's, none in one only. */
+static void compare_partial_equal(const Game *g, const char *s, const char *c, uint64_t all,
+                                  uint64_t n) {
+    for (int threads = 1; threads <= 2; threads++) {
+        for (int swap = 0; swap < 2; swap++) {
+            StoreCompare x;
+            Error err = {0};
+            if (compare_dirs(g, swap ? c : s, swap ? s : c, threads, &x, &err) != ERR_OK) {
+                fail_msg("compare: %s", err.msg);
+            }
+            if (x.differ != 0 || x.both != n || x.compared != all || x.beyond[swap] != all - n ||
+                x.beyond[!swap] != 0 || x.only[0] != 0 || x.only[1] != 0 || !x.partial[swap] ||
+                x.partial[!swap]) {
+                fail_msg("%s %s, %d threads, swap %d: %llu differ, %llu in both (want %llu), "
+                         "%llu compared (want %llu), beyond %llu and %llu",
+                         g->module->name, g->variant, threads, swap, (unsigned long long)x.differ,
+                         (unsigned long long)x.both, (unsigned long long)n,
+                         (unsigned long long)x.compared, (unsigned long long)all,
+                         (unsigned long long)x.beyond[0], (unsigned long long)x.beyond[1]);
+            }
+        }
+    }
+}
+
+/* A partial database holding every tier (tier:sector from the initial
+ * position's tier into an empty directory: every legal position of every
+ * tier, reachable or not) against retro's and tier's (the reachable
+ * positions only), Bagh Chal 3x3 with and without sym (walk T and walk
+ * P): equal, every reachable position in both, the unreachable ones
+ * counted beyond (so more than none), not differences. On the plain
+ * variant a value flipped in the partial database is named with both
+ * records, and a reachable record erased there is a difference (the
+ * complete side not covered). */
+static void compare_partial(void **state) {
+    (void)state;
+    static const char *const specs[] = {"baghchal:n=3", "baghchal:n=3,sym"};
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        Game *g = test_game(specs[k]);
+        char *r = make_dir(), *t = make_dir(), *s = make_dir();
+        uint64_t n = save_solve(g, "retro", r);
+        tier_ok(g, t);
+        char opts[64];
+        snprintf(opts, sizeof opts, "sector=%d", g->tiers->tier_of(g, g->initial));
+        SolveResult res;
+        Error err = {0};
+        assert_int_equal(test_run_tier(g, opts, 2, s, &res, &err), ERR_OK);
+        solve_result_free(&res);
+        Store st;
+        assert_int_equal(store_open(g, s, &st, &err), ERR_OK);
+        assert_true(st.m.partial && st.tiers_present > 1);
+        DbSummary sum; /* the positions it holds, streamed from its files */
+        assert_int_equal(store_analyze(&st, &sum, 2, &err), ERR_OK);
+        uint64_t all = sum.positions;
+        db_summary_free(&sum);
+        store_close(&st);
+        assert_true(all > n);
+        compare_partial_equal(g, s, r, all, n);
+        compare_partial_equal(g, s, t, all, n);
+        if (g->tiers->first != NULL) {
+            Position pos = 0;
+            uint32_t raw = 0, lose = 0;
+            uint64_t index = 0;
+            int tier = first_win(g, t, &pos, &raw, &index);
+            assert_int_equal(store_open(g, s, &st, &err), ERR_OK);
+            assert_true(db_encode(&st.fmt, VALUE_LOSE, db_raw_remoteness(&st.fmt, raw), &lose));
+            store_close(&st);
+            assert_int_equal(rewrite_record(g, s, tier, index, lose), raw);
+            one_difference(g, s, t, pos, lose, raw, all);
+            rewrite_record(g, s, tier, index, DB_UNREACHED);
+            one_difference(g, s, r, pos, DB_UNREACHED, raw, all);
+            rewrite_record(g, s, tier, index, raw);
+            compare_partial_equal(g, s, t, all, n);
+        }
+        test_remove_dir(r);
+        test_remove_dir(t);
+        test_remove_dir(s);
+        game_destroy(g);
+    }
 }
 
 /* ------------------------------------------------------ byte identity */
@@ -1853,6 +1946,7 @@ int main(void) {
         {"compare: retro and tier databases equal (every layout and walk)", compare_equal},
         {"compare: planted differences found and named", compare_finds_planted},
         {"compare: tiers by index against slots, an unslotted record counted", compare_unslotted},
+        {"compare: a partial database against complete ones", compare_partial},
         {"tier files byte-identical for 1, 2, 3 threads", files_identical_across_threads},
         {"background writer: the bytes of dbstore_write", writer_matches_direct},
         {"format 1 read, a damaged dictionary refused", dictionary_versions},

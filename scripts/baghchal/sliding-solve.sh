@@ -58,10 +58,12 @@ base=$(awk -v g="$goats" -v k="$captures" 'BEGIN {
     for (h = g; h >= 1; h--) for (c = 0; c <= k && c <= g - h; c++) p++
     print 2 * p }')
 spec="baghchal:n=$n${vopts:+,$vopts}"
-mkdir -p "$out"
 if [ "$table_only" = 0 ]; then
-    [ -n "$db" ] || { echo "scripts/baghchal/sliding-solve.sh: -d DB (or BAGHCHAL_DB) is needed" >&2; exit 2; }
-    mkdir -p "$db"
+    [ -n "$db" ] || {
+        echo "sliding-solve.sh: needs the database directory: -d DB, or BAGHCHAL_DB=DB in the environment" >&2
+        exit 2
+    }
+    mkdir -p "$out" "$db"
     c=$captures
     while [ "$c" -ge 0 ]; do
         tier=$((base + c))
