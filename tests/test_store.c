@@ -1159,10 +1159,6 @@ static void compare_unslotted(void **state) {
     for (int threads = 1; threads <= 2; threads++) {
         StoreCompare c;
         assert_int_equal(compare_dirs(g, t, r, threads, &c, &err), ERR_OK);
-        fprintf(stderr, "DBG p=%llu q=%llu differ=%llu compared=%llu n=%llu unnamed=%llu\n",
-                (unsigned long long)p, (unsigned long long)q, (unsigned long long)c.differ,
-                (unsigned long long)c.compared, (unsigned long long)n,
-                (unsigned long long)c.unnamed);
         assert_int_equal(c.differ, 1);
         assert_int_equal(c.only[1], 1);
         assert_int_equal(c.unnamed, 1);
