@@ -678,6 +678,22 @@ if [ -x "$bplan" ]; then
         -d "$db/b4" -o "$db/b4-out" -m 1G >"$db/b4.again" 2>&1 && [ ! -s "$db/b4.again" ] &&
         [ "$(wc -l <"$brecs")" = "$want" ] && ok "baghchal placement series: a second run solves nothing" ||
         bad "baghchal placement series: second run: $(cat "$db/b4.again")"
+    # The series' table (scripts/baghchal/placement-table.sh): each tier's
+    # positions Burnside's count of its boards (burnside.awk, the board's
+    # geometry alone); a record whose count is one off fails it, naming
+    # the tier.
+    tbl="$scripts/baghchal/placement-table.sh"
+    sh "$tbl" -n 4 -g 4 -k 2 "$brecs" >"$db/b4t.out" 2>&1 &&
+        grep -q "^| all | 18 of 18 | .* | yes |" "$db/b4t.out" &&
+        grep -qF "The initial position (tier 0): $(jq -r .value "$db/b4r.json") in" "$db/b4t.out" &&
+        ok "baghchal placement table: 18 tiers, each Burnside's count" ||
+        bad "baghchal placement table: $(cat "$db/b4t.out")"
+    jq -c 'if .tier == 3 then .positions += 1 else . end' "$brecs" >"$db/b4t.bad"
+    rc=0
+    sh "$tbl" -n 4 -g 4 -k 2 "$db/b4t.bad" >/dev/null 2>"$db/b4t.err" || rc=$?
+    [ "$rc" = 1 ] && grep -q "counts differ from Burnside: 3 (hand" "$db/b4t.err" &&
+        ok "baghchal placement table: a count one off refused" ||
+        bad "baghchal placement table: a count one off: exit $rc, $(cat "$db/b4t.err")"
     n=0
     for p in $("$solve" "$bc" --sample 300 --seed 2 | awk -F: '$3 > 0' | sort -u | head -n 12); do
         k=$("$solve" "$bc" --db "$db/b4" --query "$p" --json | jq -c .query)
