@@ -23,7 +23,8 @@
  * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
  * child's record is read through a per-thread set-associative LRU cache of
  * tier:blocks,cache=N decompressed file blocks (block_cache.h, which
- * --verify by parts reads through too; dbstore_block_read: one pread, its
+ * --verify by parts reads through too; dbstore_block_read: one pread, or the
+ * frame from the part file mapped (dbstore_file_map), its
  * checksum, one zstd decompression) and folded (core/value.h);
  * the part goes to the writer. A part's chunks go to the threads in guided
  * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
@@ -117,9 +118,9 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, uint64_t cache, b
     b->target = part;
     b->busy = -1;
     b->rf_tier = -1;
-    b->cache_blocks = tier_graph_cache_blocks(cache);
     b->guided = guided;
-    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, b->cache_blocks, &b->mem);
+    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, cache, &b->mem);
+    b->cache_blocks = b->mem.cache_blocks; /* cache=N, capped by what the child tiers hold */
     b->first = mem_calloc((size_t)s->gr.ntiers + 1, sizeof *b->first, "tier:blocks", s->err);
     b->part = mem_calloc((size_t)b->mem.nparts, sizeof *b->part, "tier:blocks", s->err);
     if (b->first == NULL || b->part == NULL) {
