@@ -220,9 +220,10 @@ test: deps-test $(TEST_STEPS)
 # variant (STATS=1), which bin/bench runs once per pair for the counters.
 CXXFLAGS := -std=c++17 $(WARN) -I. -MMD -MP $(OPT) -g
 BENCH_VARIANTS := release timing
-# bin/bench's C sources: every bench/*.c but db_recompress.c, a tool of its
-# own (scripts/measure/db-zstd-params.sh builds it).
-BENCH_SRCS := $(filter-out bench/db_recompress.c,$(sort $(wildcard bench/*.c)))
+# bin/bench's C sources: every bench/*.c but db_recompress.c and
+# blocks_reads.c, tools of their own (scripts/measure/db-zstd-params.sh and
+# scripts/measure/blocks-read-sim.sh build them).
+BENCH_SRCS := $(filter-out bench/db_recompress.c bench/blocks_reads.c,$(sort $(wildcard bench/*.c)))
 define bench_rules
 $(BUILD)/$(1)/bench/driver.o: EXTRA_CFLAGS = -DBENCH_CFLAGS='"$$($(1)_CFLAGS)"'
 $(BUILD)/$(1)/bench/driver.o: | deps-bench

@@ -5,8 +5,9 @@
  * file's length, before any arithmetic or allocation it sizes), the
  * dictionary (its checksum) and the block index (its checksum; each frame
  * within zstd's bound, the frames filling the data exactly). A block is
- * then read at random: one pread, its checksum, one decompression (into
- * exactly its raw bytes). dbstore_read reads a whole file, blocks in
+ * then read at random: one pread (or, for a file mapped by
+ * dbstore_file_map, its frame where the mapping holds it), its checksum,
+ * one decompression (into exactly its raw bytes). dbstore_read reads a whole file, blocks in
  * parallel (OpenMP). Memory: 16 bytes a block for the index (on huge
  * pages from 1 MiB) and one block of scratch per thread. No lock: the
  * files a reader opens are replaced only by rename.
@@ -259,7 +260,26 @@ ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *e
     return file_open(d, name, expect, f, NULL, err);
 }
 
+bool dbstore_file_map(DbStoreFile *f) {
+    if (f->map != NULL) {
+        return true;
+    }
+    if (f->fd < 0 || f->file_bytes == 0 || getenv("GAMESMAN_DBSTORE_NO_MAP") != NULL) {
+        return false;
+    }
+    void *m = mmap(NULL, (size_t)f->file_bytes, PROT_READ, MAP_SHARED, f->fd, 0);
+    if (m == MAP_FAILED) {
+        return false; /* read by pread, as before */
+    }
+    f->map = m;
+    return true;
+}
+
 void dbstore_file_close(DbStoreFile *f) {
+    if (f->map != NULL) {
+        munmap((void *)f->map, (size_t)f->file_bytes);
+        f->map = NULL;
+    }
     if (f->fd >= 0) {
         close(f->fd);
     }
@@ -315,11 +335,17 @@ ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *ou
         return ERR_OK;
     }
     unsigned char stackbuf[8192];
-    unsigned char *buf = c <= sizeof stackbuf ? stackbuf : malloc(c);
+    /* mapped: the frame in place (file_open checked that the frames fill
+     * the file's data, so it lies within the mapping) */
+    const unsigned char *buf = f->map != NULL         ? f->map + f->offset[k]
+                               : c <= sizeof stackbuf ? stackbuf
+                                                      : malloc(c);
     if (buf == NULL) {
         return error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
     }
-    ErrCode rc = dbstore_read_at(f->fd, buf, c, f->offset[k], f->path, err);
+    ErrCode rc = f->map != NULL
+                     ? ERR_OK
+                     : dbstore_read_at(f->fd, (unsigned char *)buf, c, f->offset[k], f->path, err);
     if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != f->csum[k]) {
         rc = error_set(err, ERR_IO,
                        "%s is corrupt (checksum mismatch in block %" PRIu64 "); " REMEDY_READ,
@@ -336,8 +362,8 @@ ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *ou
                            f->path, k, n);
         }
     }
-    if (buf != stackbuf) {
-        free(buf);
+    if (f->map == NULL && buf != stackbuf) {
+        free((void *)buf);
     }
     return rc;
 }

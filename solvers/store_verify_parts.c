@@ -16,7 +16,7 @@
  *
  * Memory (store_parts_memory, checked before a tier is checked this way):
  * a piece's records and its words of the reach bitmap, the per-thread
- * caches (TIER_BLOCKS_CACHE_DEFAULT blocks each, as tier:blocks), the open
+ * caches (TIER_VERIFY_CACHE_BLOCKS blocks each, 4096), the open
  * files' indexes and dictionaries (graph.h TIER_BLOCKS_FILE_BYTES a file,
  * 16 bytes a file block), and per thread TIER_BLOCKS_THREAD_BYTES and the
  * verification's histogram. Time: one read and decompression of every
@@ -59,7 +59,7 @@ uint64_t store_parts_memory(const Store *st, int t, const int *tiers, int ntiers
     uint64_t piece = largest_piece(st, t, store_parts_target(target, st));
     uint64_t br = block_records(st), bytes = 0;
     bytes += piece * st->m.width + (piece / 64 + 2) * 8; /* the piece, its bitmap */
-    bytes += (uint64_t)threads * TIER_BLOCKS_CACHE_DEFAULT *
+    bytes += (uint64_t)threads * TIER_VERIFY_CACHE_BLOCKS *
              (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
     for (int j = 0; j < ntiers; j++) {
         for (int k = st->tier_file[tiers[j]]; k < st->tier_file[tiers[j] + 1]; k++) {
@@ -102,7 +102,7 @@ ErrCode store_parts_create(Store *st, int threads, uint64_t target, StoreParts *
         return ERR_MEMORY;
     }
     for (int i = 0; i < threads && rc == ERR_OK; i++) {
-        rc = tier_block_cache_init(&sp->cache[i], TIER_BLOCKS_CACHE_DEFAULT, st->m.width, err);
+        rc = tier_block_cache_init(&sp->cache[i], TIER_VERIFY_CACHE_BLOCKS, st->m.width, err);
     }
     if (rc == ERR_OK) {
         rc = db_create(&sp->buf, cap > 0 ? cap : 1, st->m.width, false, err);

@@ -254,6 +254,25 @@ j=$("$solve" $c4 --solver tier:blocks,part=2048 --threads 2 --db "$db/b" --json 
         .solver_stats.blocks_parts_solved > 0' >/dev/null && ! grep -q "reach tier" "$db/resume.err" &&
     ok "tier:blocks resumed after five stops: tier:window's checksum, no forward pass" ||
     bad "tier:blocks resumed: $j, want $want, $(grep -c "reach tier" "$db/resume.err") reach lines"
+# The child parts are read mapped (dbstore_file_map), or by pread when
+# GAMESMAN_DBSTORE_NO_MAP is set: the same database either way.
+for way in map pread; do
+    if [ $way = map ]; then
+        j=$("$solve" $c4 --solver tier:blocks,part=1000 --threads 2 --db "$db/b$way" --json)
+    else
+        j=$(GAMESMAN_DBSTORE_NO_MAP=1 "$solve" $c4 --solver tier:blocks,part=1000 --threads 2 \
+            --db "$db/b$way" --json)
+    fi
+    m=$(echo "$j" | jq '.solver_stats.blocks_child_parts_mapped')
+    mok=false
+    [ $way = map ] && [ "$m" -gt 0 ] && mok=true
+    [ $way = pread ] && [ "$m" -eq 0 ] && mok=true
+    [ "$(echo "$j" | jq -c '[.db_checksum, .value, .remoteness, .positions, .wins, .losses,
+        .ties]')" = "$want" ] && echo "$j" | jq -e '.solver_stats.blocks_child_blocks_read > 0' \
+        >/dev/null && $mok &&
+        ok "tier:blocks child parts read by $way ($m mapped): tier:window's checksum" ||
+        bad "tier:blocks child parts read by $way: $j"
+done
 p=----/----/o---/x---
 [ "$("$solve" $c4 --db "$db/b" --query $p --json | jq -c .query)" = \
     "$("$solve" $c4 --solver dfs --query $p --json | jq -c .query)" ] &&

@@ -491,16 +491,23 @@ static void xor_byte(const char *path, uint64_t at, unsigned char mask) {
     close(fd);
 }
 
-/* Block k read alone (dbstore_block_read) is refused with `part`, and
- * every other block reads back its records. */
-static void block_refused(const char *dir, const DbStoreInfo *info, const uint8_t *rec, uint64_t k,
-                          const char *part) {
+static void block_refused_way(const char *dir, const DbStoreInfo *info, const uint8_t *rec,
+                              uint64_t k, const char *part, bool mapped) {
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
     DbStoreFile f;
     assert_int_equal(dbstore_file_open(&d, "x.gmdb", info, &f, &err), ERR_OK);
     assert_int_equal(f.blocks, MANY_BLOCKS);
+    assert_null(f.map);
+    if (mapped) { /* refused while GAMESMAN_DBSTORE_NO_MAP is set, then mapped */
+        setenv("GAMESMAN_DBSTORE_NO_MAP", "1", 1);
+        assert_false(dbstore_file_map(&f));
+        assert_null(f.map);
+        unsetenv("GAMESMAN_DBSTORE_NO_MAP");
+        assert_true(dbstore_file_map(&f));
+        assert_non_null(f.map);
+    }
     void *ctx = dbstore_dctx_new();
     uint8_t buf[4096];
     for (uint64_t b = 0; b < f.blocks; b++) {
@@ -518,6 +525,16 @@ static void block_refused(const char *dir, const DbStoreInfo *info, const uint8_
     dbstore_dctx_free(ctx);
     dbstore_file_close(&f);
     dbstore_dir_close(&d);
+}
+
+/* Block k read alone (dbstore_block_read) is refused with `part`, and
+ * every other block reads back its records: by pread, then from the file
+ * mapped (dbstore_file_map, tier:blocks' child parts). */
+static void block_refused(const char *dir, const DbStoreInfo *info, const uint8_t *rec, uint64_t k,
+                          const char *part) {
+    for (int mapped = 0; mapped < 2; mapped++) {
+        block_refused_way(dir, info, rec, k, part, mapped);
+    }
 }
 
 /* dbstore_read of DIR/x.gmdb (a whole-file read: what a resume and a

@@ -748,8 +748,15 @@ static void blocks_parts(void **state) {
     tier_graph_blocks_memory(&gr, 1, 1000, 2, 4096, &m);
     assert_true(m.largest_part <= 1000);
     assert_int_equal(m.parts, 3 * m.largest_part);
-    /* 4096 blocks a thread, each 4 KiB of records and 64 bytes of entry */
-    assert_int_equal(m.caches, 2 * 4096 * (4096 + 64));
+    /* the cache holds no more than the power of two at or above twice the
+     * file blocks of the child tiers of a tier: with parts of 1000 records
+     * 5x4's tier of 16 pieces, 70 height vectors of C(16, 8) = 12,870
+     * colourings, is cut into 70 x 13 = 910 parts of one file block each,
+     * the most of any tier (17 pieces: 35 x 25 = 875); twice that is 1,820,
+     * so 2048 blocks a thread, each 4 KiB of records and 64 bytes of entry,
+     * whatever cache=N above that */
+    assert_int_equal(m.cache_blocks, 2048);
+    assert_int_equal(m.caches, 2 * 2048 * (4096 + 64));
     /* the cache's size: rounded down to a power of two, at least 4 (ways) */
     TierBlocksMemory m2;
     tier_graph_blocks_memory(&gr, 1, 1000, 2, 6000, &m2);
@@ -757,6 +764,10 @@ static void blocks_parts(void **state) {
     assert_int_equal(m2.total, m.total);
     tier_graph_blocks_memory(&gr, 1, 1000, 2, 1, &m2);
     assert_int_equal(m2.caches, 2 * 4 * (4096 + 64));
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, 2047, &m2);
+    assert_int_equal(m2.cache_blocks, 1024);
+    tier_graph_blocks_memory(&gr, 1, 1000, 2, UINT64_C(1) << 30, &m2);
+    assert_int_equal(m2.cache_blocks, 2048);
     assert_int_equal(tier_graph_cache_blocks(8191), 4096);
     assert_int_equal(tier_graph_cache_blocks(8192), 8192);
     assert_int_equal(tier_graph_cache_blocks(5), 4);

@@ -8,11 +8,10 @@
  * (way 0 the most recent), an entry pointing at its file block's bytes in
  * `data`. A record is looked up in the set of its file block (a hash of the
  * block's number and the tier), most recent first; a hit moves its entry to
- * the front, a miss reads the block (dbstore_block_read: one pread, its
- * checksum, one zstd decompression) into the least recent entry, then the
- * front. So a set holds the TIER_BLOCKS_WAYS blocks used last among those
- * hashed to it. Where a tier's local index lies on disk (which open file,
- * from which local index) the caller says through a TierBlockFind.
+ * the front, a miss reads the block (dbstore_block_read: one pread, or the frame from a mapped
+ * file, its checksum, one zstd decompression) into the least recent entry, then the front. So a set
+ * holds the TIER_BLOCKS_WAYS blocks used last among those hashed to it. Where a tier's local index
+ * lies on disk (which open file, from which local index) the caller says through a TierBlockFind.
  * Records of 1 or 2 bytes, no WinBy scores (the block holds records only).
  * Memory: blocks x (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES) and a
  * zstd decompression context; one cache per thread, never shared.

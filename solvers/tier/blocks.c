@@ -23,7 +23,8 @@
  * GPS family, in parallel chunks, as solvers/tier/walk.c does) and each
  * child's record is read through a per-thread set-associative LRU cache of
  * tier:blocks,cache=N decompressed file blocks (block_cache.h, which
- * --verify by parts reads through too; dbstore_block_read: one pread, its
+ * --verify by parts reads through too; dbstore_block_read: one pread, or the
+ * frame from the part file mapped (dbstore_file_map), its
  * checksum, one zstd decompression) and folded (core/value.h);
  * the part goes to the writer. A part's chunks go to the threads in guided
  * runs (walk.c, TierSolve.guided; tier:blocks,dynamic: one at a time), so
@@ -117,9 +118,9 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, uint64_t cache, b
     b->target = part;
     b->busy = -1;
     b->rf_tier = -1;
-    b->cache_blocks = tier_graph_cache_blocks(cache);
     b->guided = guided;
-    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, b->cache_blocks, &b->mem);
+    tier_graph_blocks_memory(&s->gr, s->width, part, s->threads, cache, &b->mem);
+    b->cache_blocks = b->mem.cache_blocks; /* cache=N, capped by what the child tiers hold */
     b->first = mem_calloc((size_t)s->gr.ntiers + 1, sizeof *b->first, "tier:blocks", s->err);
     b->part = mem_calloc((size_t)b->mem.nparts, sizeof *b->part, "tier:blocks", s->err);
     if (b->first == NULL || b->part == NULL) {
@@ -667,7 +668,8 @@ static void parts_close(TierBlocks *b, int t) {
     }
 }
 
-/* Opens tier t's part files for reading (its parents' child records). */
+/* Opens tier t's part files for reading (its parents' child records),
+ * each mapped when it can be (dbstore_file_map). */
 static ErrCode parts_open(TierSolve *s, int t) {
     TierBlocks *b = s->blocks;
     for (int k = b->first[t]; k < b->first[t + 1]; k++) {
@@ -687,6 +689,11 @@ static ErrCode parts_open(TierSolve *s, int t) {
         if (rc != ERR_OK) {
             free(f);
             return rc;
+        }
+        /* the cache's misses take the frames from the mapping: a pread
+         * less each (or by pread, when it cannot be mapped) */
+        if (dbstore_file_map(f)) {
+            b->parts_mapped++;
         }
         p->f = f;
     }
@@ -893,6 +900,7 @@ void tier_blocks_report(const TierSolve *s) {
     solve_result_extra(s->res, "blocks_parts_solved", (double)b->parts_solved);
     solve_result_extra(s->res, "blocks_parts_loaded", (double)b->parts_loaded);
     solve_result_extra(s->res, "blocks_child_blocks_read", (double)misses);
+    solve_result_extra(s->res, "blocks_child_parts_mapped", (double)b->parts_mapped);
     solve_result_extra(s->res, "blocks_est_peak_bytes", (double)b->mem.total);
 }
 

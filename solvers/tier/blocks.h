@@ -38,7 +38,8 @@ struct TierBlocks {
     long written;          /* files this run wrote or handed to the writer */
     bool complete;         /* DIR holds the complete database: bitmaps from the records */
     uint64_t parts_solved, parts_loaded;
-    uint64_t tier_done; /* positions of the tier solved so far (progress) */
+    uint64_t parts_mapped; /* child part files opened mapped (dbstore_file_map) */
+    uint64_t tier_done;    /* positions of the tier solved so far (progress) */
     TierBlocksMemory mem;
     /* the tier's streamed checksum: whole 32-byte pieces, and the rest */
     DbfileSum sum;

@@ -268,7 +268,8 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
     m->bitmaps = tier_graph_reach_peak(gr);
     uint64_t per_block = DBSTORE_BLOCK_BYTES / width, reach_blocks = 0;
     const TierOps *to = gr->g->tiers;
-    uint64_t *parts = calloc((size_t)gr->ntiers, sizeof *parts);
+    uint64_t *parts = calloc((size_t)gr->ntiers * 2, sizeof *parts);
+    uint64_t *fblocks = parts != NULL ? parts + gr->ntiers : NULL; /* file blocks a tier */
     for (int t = 0; t < gr->ntiers; t++) {
         uint64_t size = gr->node[t].size;
         for (uint64_t lo = 0; lo < size;) {
@@ -277,6 +278,7 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
             m->nparts++;
             if (parts != NULL) {
                 parts[t]++;
+                fblocks[t] += (hi - lo + per_block - 1) / per_block;
             }
             lo = hi;
         }
@@ -299,10 +301,29 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
         }
         m->indexes = idx > m->indexes ? idx : m->indexes;
     }
-    free(parts);
     m->parts = 3 * m->largest_part * width;
-    m->caches = (uint64_t)threads * tier_graph_cache_blocks(cache_blocks) *
-                (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
+    /* the cache: cache=N as a power of two, but no more than twice the
+     * file blocks of the child tiers of any one tier (the set hash spreads
+     * them over its sets: 5x4 512 blocks, 5x5 and 6x4 16384, 6x5 and the
+     * larger boards not capped) */
+    uint64_t most = 0;
+    for (int t = 0; t < gr->ntiers; t++) {
+        uint64_t blocks = 0;
+        for (int k = 0; k < gr->node[t].nchildren; k++) {
+            int c = gr->node[t].children[k];
+            blocks += fblocks != NULL ? fblocks[c] : gr->node[c].size / per_block + 1;
+        }
+        most = blocks > most ? blocks : most;
+    }
+    uint64_t cap = TIER_BLOCKS_WAYS;
+    while (cap < 2 * most) {
+        cap *= 2;
+    }
+    free(parts);
+    m->cache_blocks = tier_graph_cache_blocks(cache_blocks);
+    m->cache_blocks = m->cache_blocks < cap ? m->cache_blocks : cap;
+    m->caches =
+        (uint64_t)threads * m->cache_blocks * (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
     m->rest = TIER_BLOCKS_REST_BYTES + (uint64_t)threads * TIER_BLOCKS_THREAD_BYTES;
     m->total = m->bitmaps + m->slices + m->parts + m->caches + m->indexes + m->rest;
 }

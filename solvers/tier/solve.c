@@ -677,7 +677,7 @@ const OptionSpec tier_solver_options[] = {
      .max = INT64_C(1) << 30,
      .def = TIER_BLOCKS_CACHE_DEFAULT,
      .help = "with blocks: decompressed child file blocks (4 KiB each) a thread's cache holds, "
-             "rounded down to a power of two"},
+             "rounded down to a power of two (at most twice the child tiers' file blocks)"},
     {.name = "dynamic",
      .type = OPT_BOOL,
      .help = "with blocks: hand the backward pass's chunks to the threads one at a time (the "
