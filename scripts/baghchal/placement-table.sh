@@ -53,15 +53,7 @@ awk -v n="$n" -v tigers=4 -v goats="$goats" -v captures="$captures" -v diag="$di
 jq -r '["R", .tier, .name, .hand, .captured, .side, .positions, .wins, .losses, .draws, .wall_seconds,
         .cpu_seconds, .peak_bytes, .peak_rss_bytes, .disk_bytes, .date, (.value // "-"),
         (.remoteness // "-")] | join(" ")' "$records" >>"$tsv"
-awk -v goats="$goats" -v captures="$captures" '
-function c(x,    s, r) {
-    s = sprintf("%.0f", x); r = ""
-    while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
-    return s r
-}
-function mem(x) { return x >= 2^30 ? sprintf("%.2f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
-function disk(x) { return x >= 1e9 ? sprintf("%.2f GB", x / 1e9) : sprintf("%.1f MB", x / 1e6) }
-function hm(d) { return substr(d, 12, 5) }
+awk -v goats="$goats" -v captures="$captures" -f "$here/../table-format.awk" -f /dev/stdin "$tsv" <<'EOF'
 $1 == "B" { cls[$2] = $3; next }
 {
     h = $4; want = $6 == "T" && ($5 == captures || h == goats) ? 0 : cls[goats - h - $5]
@@ -99,4 +91,5 @@ END {
         tt, alltiers, c(tp), c(allpos), (bad == "" ? "yes" : "no"), c(tw), c(tc), mem(tpeak), mem(trss), disk(td)
     if (value != "") printf "\nThe initial position (tier 0): %s in %s.\n", value, rem
     if (bad != "") { print "scripts/baghchal/placement-table.sh: counts differ from Burnside:" bad > "/dev/stderr"; exit 1 }
-}' "$tsv"
+}
+EOF

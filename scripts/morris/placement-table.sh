@@ -30,15 +30,7 @@ tsv=$(mktemp)
 trap 'rm -f "$tsv"' EXIT
 jq -r '[.tier, .hands, .board, .positions, .wins, .losses, .draws, .wall_seconds, .cpu_seconds,
         .peak_bytes, .peak_rss_bytes, .disk_bytes, .date, (.value // "-")] | @tsv' "$records" >"$tsv"
-awk -F'\t' -f "$here/burnside.awk" -f /dev/stdin "$tsv" <<'EOF'
-function c(x,    s, r) {
-    s = sprintf("%.0f", x); r = ""
-    while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) }
-    return s r
-}
-function mem(x) { return x >= 2^30 ? sprintf("%.2f GiB", x / 2^30) : sprintf("%.1f MiB", x / 2^20) }
-function disk(x) { return x >= 1e9 ? sprintf("%.2f GB", x / 1e9) : sprintf("%.1f MB", x / 1e6) }
-function hm(d) { return substr(d, 12, 5) }
+awk -F'\t' -f "$here/burnside.awk" -f "$here/../table-format.awk" -f /dev/stdin "$tsv" <<'EOF'
 BEGIN {
     build(); cycles()
     n = 9; nl = 0
