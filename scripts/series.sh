@@ -33,7 +33,7 @@
 #   series_tiers           after spec is set: the variant's tiers, one
 #                          line each (number, name, slots, loopy, file,
 #                          children), into tier_list; the tier-plan is
-#                          TIER_PLAN, else bin/tier-plan or
+#                          TIER_PLAN, else the newer of bin/tier-plan and
 #                          build/release/bin/tier-plan (exits 2 when there
 #                          is none)
 #   series_tier NAME [F]   the tier named NAME, or numbered NAME, or whose
@@ -103,15 +103,9 @@ series_records() {
 }
 
 series_tiers() {
-    tier_plan=${TIER_PLAN:-}
-    if [ -z "$tier_plan" ]; then
-        for p in bin/tier-plan build/release/bin/tier-plan; do
-            if [ -x "$p" ]; then
-                tier_plan=$p
-                break
-            fi
-        done
-    fi
+    # the newer of the two, so that a stale copy of bin/tier-plan (made
+    # only by `make solve-mpi`) is not read after the release build moved on
+    tier_plan=${TIER_PLAN:-$(ls -t bin/tier-plan build/release/bin/tier-plan 2>/dev/null | head -n 1)}
     if [ -z "$tier_plan" ] || [ ! -x "$tier_plan" ]; then
         echo "$(basename "$0"): needs bin/tier-plan for the tiers' names (make bin/tier-plan, or TIER_PLAN=PATH)" >&2
         exit 2

@@ -29,44 +29,30 @@
 # LOCK_BUDGET=S: stop before a tier once the runs have taken S seconds of
 # wall time in all; NOLOCK=1 when the caller holds the lock; DRY_RUN=1
 # prints each tier's command instead. The tiers, names, slots and files
-# come from bin/tier-plan SPEC --list (the newer of bin/tier-plan and
-# build/release/bin/tier-plan; TIER_PLAN= to change), so this
+# come from bin/tier-plan SPEC --list (scripts/series.sh, series_tiers;
+# TIER_PLAN= to change), so this
 # script does not re-derive games/baghchal.c's numbering.
 set -eu
-n=5
-vopts=sym
-db=${BAGHCHAL_DB:-}
-out=results/big/baghchal5
-mem=16G
+. "$(dirname "$0")/../series.sh"
+series_defaults baghchal
 limit=-1
-bin=${BIN:-build/timing/bin/solve}
 while getopts n:v:d:o:m:l: opt; do
+    series_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in
-    n) n=$OPTARG ;;
-    v) vopts=$OPTARG ;;
-    d) db=$OPTARG ;;
-    o) out=$OPTARG ;;
-    m) mem=$OPTARG ;;
     l) limit=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
 me=scripts/baghchal/placement-solve.sh
-[ -n "$db" ] || { echo "$me: needs the database directory: -d DB, or BAGHCHAL_DB=DB in the environment" >&2; exit 2; }
+series_need_db
 spec="baghchal:n=$n${vopts:+,$vopts}"
-# The newer of bin/tier-plan and the release build's, so that a stale copy
-# is not read.
-tier_plan=${TIER_PLAN:-$(ls -t bin/tier-plan build/release/bin/tier-plan 2>/dev/null | head -n 1)}
-[ -n "$tier_plan" ] && [ -x "$tier_plan" ] || {
-    echo "$me: needs bin/tier-plan for the tiers' names (make bin/tier-plan, or TIER_PLAN=PATH)" >&2
-    exit 2
-}
+series_tiers
 records="$out/placement.jsonl"
 plan=$(mktemp)
 trap 'rm -f "$plan"' EXIT
 # Every placement tier: hand, side (0 the goats, 1 the tigers), captures,
 # number, name, slots, file; in the order above.
-"$tier_plan" "$spec" --list | awk '
+printf '%s\n' "$tier_list" | awk '
     $2 ~ /^hand[0-9]+-cap[0-9]+-[GT]$/ {
         split($2, f, "-"); sub(/^hand/, "", f[1]); sub(/^cap/, "", f[2])
         print f[1], (f[3] == "T"), f[2], $1, $2, $3, $5
