@@ -652,7 +652,7 @@ NOLOCK=1 BIN=$solve "$scripts/morris/placement-crosscheck.sh" -n 3 -d "$db/m3p" 
     bad "placement crosscheck: $(cat "$db/m3x.out")"
 # The series' scripts have no default database (no machine's path): with
 # neither -d nor MORRIS_DB they refuse (exit 2, naming both) and run nothing.
-for s in sector-solve placement-solve opening placement-verify placement-crosscheck; do
+for s in sector-solve placement-solve opening placement-verify placement-crosscheck placement-halfway; do
     rc=0
     env -u MORRIS_DB NOLOCK=1 BIN=false "$scripts/morris/$s.sh" -n 3 -o "$db/nodb-$s" 3-3 \
         >/dev/null 2>"$db/nodb.err" || rc=$?
@@ -816,12 +816,41 @@ if [ -x "$bplan" ]; then
         .solver_stats.db_leaves > 0 and .solver_stats.search_nodes > 0' >/dev/null &&
         ok "baghchal search from the empty board down to the sliding tiers: retro's $(jq -r .value "$db/b4r.json")" ||
         bad "baghchal search down to the sliding tiers: $j, retro: $(cat "$db/b4r.json")"
+    # ... and down to a halfway database (scripts/baghchal/placement-halfway.sh,
+    # scripts/placement-halfway.sh): the placement tiers with at most 2
+    # goats in hand linked (the listing's count of them), none above, so
+    # the search has positions to search and finds retro's value; with
+    # tier 0's record gone, refused (exit 2); -H not a number refused.
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-halfway.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -m 1G -H 2 >"$db/b4h.out" 2>&1 || true
+    n=$(awk '$2 ~ /^hand[12]-/' "$db/b.list4" | wc -l)
+    sed -n '/^{/,$p' "$db/b4-out/placement-halfway-h2.txt" 2>/dev/null | jq -e --slurpfile r "$db/b4r.json" \
+        '.value == $r[0].value and .solver_stats.search_nodes > 0 and .solver_stats.db_leaves > 0' \
+        >/dev/null &&
+        grep -q "^the initial position by search down to $n placement tiers (at most 2 in hand) and the later ones: $(jq -r .value "$db/b4r.json"); the series: $(jq -r .value "$db/b4r.json");" "$db/b4h.out" &&
+        [ "$(find "$db/b4-halfway-2" -name 'tier-*.gmdb' | wc -l)" = $((n + $(ls "$db"/b4-out/slide-*.json | wc -l))) ] &&
+        ok "baghchal search down to the tiers with at most 2 goats in hand ($n): retro's value" ||
+        bad "baghchal halfway search: $(cat "$db/b4h.out")"
+    mkdir -p "$db/b4-out0"
+    grep -v '"tier":0,' "$brecs" >"$db/b4-out0/placement.jsonl"
+    rc=0
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-halfway.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out0" -H 2 >/dev/null 2>"$db/b4h.err" || rc=$?
+    [ "$rc" = 2 ] && grep -q "has not solved tier 0 yet" "$db/b4h.err" &&
+        ok "baghchal halfway search without tier 0's record: refused" ||
+        bad "baghchal halfway search without tier 0's record: exit $rc, $(cat "$db/b4h.err")"
+    rc=0
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-halfway.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -H two >/dev/null 2>"$db/b4h.err" || rc=$?
+    [ "$rc" = 2 ] && grep -q "takes a number of pieces in hand, not 'two'" "$db/b4h.err" &&
+        ok "baghchal halfway search: -H two refused" ||
+        bad "baghchal halfway search: -H two: exit $rc, $(cat "$db/b4h.err")"
 else
     echo "skip baghchal placement series (no tier-plan)"
 fi
 # Bagh Chal's series' scripts have no default database either: without -d
 # or BAGHCHAL_DB they refuse (exit 2, naming both) and make nothing.
-for s in sliding-solve placement-solve placement-verify placement-crosscheck; do
+for s in sliding-solve placement-solve placement-verify placement-crosscheck placement-halfway; do
     rc=0
     env -u BAGHCHAL_DB NOLOCK=1 BIN=false "$scripts/baghchal/$s.sh" -n 4 -o "$db/nodb-b-$s" \
         >/dev/null 2>"$db/nodb.err" || rc=$?
