@@ -661,6 +661,8 @@ static int run(int argc, char **argv) {
         char why[512];
         if (!solver_supports_cfg(s, g, &a.cfg, why, sizeof why)) {
             error_set(&err, ERR_UNSUPPORTED, "%s", why);
+        } else {
+            solver_check_table(s, g, &err);
         }
         game_destroy(g);
         return err.code == ERR_OK ? 0 : fail(&err);

@@ -337,6 +337,13 @@ struct Game {
     /* OPTIONAL: the Boolean encoding for symbolic solvers (GameEncoding);
      * the module owns it (freed by its destroy()). */
     const GameEncoding *encoding;
+    /* OPTIONAL (default NULL): for a variant whose database of its hash
+     * space cannot fit the memory budget but whose positions a search with
+     * a bounded memo can still explore (full Quarto), the refusal with its
+     * estimate (one line, ERR_MEMORY) that every solver gives before it
+     * solves, except one with SolverModule.bounded_memory (search):
+     * solver_check_table. The module owns the text. */
+    const char *table_refusal;
 };
 
 /* A small variant for the exhaustive tests; heavy ones are skipped by the

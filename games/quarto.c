@@ -13,12 +13,48 @@
  * a slot and the next piece (GamesmanClassic's mquarto.c); placing the last
  * piece hands over nothing, and the opening "places" the empty hand.
  *
- * Variant: n = 2..4 (board side), attrs = 1..4 (2^attrs pieces). The game
- * lasts min(n^2, 2^attrs) placements plus the opening choice. Full Quarto
- * (n=4, attrs=4) is a tie with perfect play (Luc Goossens, 1998), but its
- * hash space has 2.7 * 10^16 positions: the variant is refused at creation
- * with its memory estimate, as is any variant whose database would not fit
- * the memory budget.
+ * Variant: n = 2..4 (board side), attrs = 1..4 (2^attrs pieces), sym. The
+ * game lasts min(n^2, 2^attrs) placements plus the opening choice. Full
+ * Quarto (n=4, attrs=4) is a tie with perfect play (Luc Goossens, 1998), but
+ * its hash space has 2.7 * 10^16 positions: a variant whose database would
+ * not fit the memory budget is created with that refusal and its estimate
+ * (Game.table_refusal), which every solver gives before solving except one
+ * whose memory is bounded by its own options: `search`, with its memo.
+ *
+ * Symmetry (`sym`): positions are canonical under the group of the maps
+ * that preserve the rules: a board map, a permutation of the cells that
+ * sends the set of lines (rows, columns, the two diagonals) onto itself,
+ * composed with a piece map, a permutation of the attributes followed by a
+ * complement (XOR) of any subset of them, applied to every piece on the
+ * board and to the hand. A piece map sends n pieces sharing an attribute
+ * to n pieces sharing its image, and pieces not in play to pieces not in
+ * play, so moves, wins and values are invariant. The board maps are the
+ * closure of a few generators: the rotation and the transpose (the 8 of
+ * the square; all of them for n = 3); for n = 4 also the swap of the two
+ * middle rows and the two middle columns together and the inside-out map
+ * (rows and columns 0 1 2 3 -> 1 0 3 2): 32 maps; for n = 2, where every
+ * pair of cells is a line, a swap of two cells: all 24 permutations. Full
+ * Quarto's group has 32 x 4! x 2^4 = 12,288 elements, the whole group
+ * (Kerner, 2001); tests/test_known_quarto.c finds every line-preserving
+ * permutation by brute force and checks the canonical position against it.
+ *
+ * The canonical position is found without applying the 12,288 maps: for
+ * each board map b, read the image sequence (the hand, then the image's
+ * cells in order) and take its least form, lexicographically, over all
+ * piece maps (empty cells are fixed by them): the XOR is forced to the
+ * first piece of the sequence (which becomes piece 0, the only way to be
+ * least), then each following piece splits the attributes still
+ * interchangeable into the ones it has (sent to the lowest free attribute
+ * positions: the least value) and the ones it lacks; that greedy choice is
+ * the exact least form, since every permutation left keeps the prefix
+ * least. The least form depends only on the sequence's class under the
+ * piece maps, and a group element (b', f) of a position only permutes the
+ * set of its board images (b b') and changes them by f, so the set of the
+ * least forms over b, and its least member (compared code by code, empty
+ * 0 < pieces), is the same for every member of an orbit; it is one of
+ * them. O(maps x (n^2 + 1) x attrs) per position, a map abandoned at its
+ * first code above the best, and one hash. The hash stays the exact
+ * generic hash (unhash(hash(x)) == x).
  *
  * Board: cells 0..n^2-1 row by row (cell r * n + c is column letter c, row
  * number r + 1: a1 b1 c1 / a2 ...), and the hand as cell n^2. A cell holds
@@ -49,7 +85,8 @@
  *               visit (most children are found in its database and undone
  *               at once). Undo restores from a history record.
  * Every do_move hashes once (the generic hash has no one-cell update).
- * Symmetry is not used.
+ * With `sym`, canonical (all three families) unhashes at most once (the
+ * GPS families read their board) and hashes once.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -66,8 +103,10 @@ enum {
     Q_MAX_CELLS = Q_MAX_SIDE * Q_MAX_SIDE,
     Q_MAX_PIECES = 16,
     Q_MAX_LINES = 2 * Q_MAX_SIDE + 2,
+    Q_MAX_ATTRS = 4,
     Q_SLOT_SHIFT = 5, /* move = slot << 5 | code, code <= 16 */
     Q_CODE_MASK = 31,
+    Q_MAX_MAPS = 32, /* board maps: 32 for n = 4, 24 for n = 2, 8 for n = 3 */
 };
 
 typedef struct Quarto {
@@ -76,8 +115,11 @@ typedef struct Quarto {
     int nlines;
     uint8_t line[Q_MAX_LINES][Q_MAX_SIDE];
     uint8_t nthrough[Q_MAX_CELLS];
-    uint8_t through[Q_MAX_CELLS][4]; /* lines through each cell: row, column, diagonals */
-    uint32_t spread[Q_MAX_PIECES];   /* attribute i of piece p in bits 4i..4i+3 */
+    uint8_t through[Q_MAX_CELLS][4];      /* lines through each cell: row, column, diagonals */
+    uint32_t spread[Q_MAX_PIECES];        /* attribute i of piece p in bits 4i..4i+3 */
+    int nmaps;                            /* board maps (the identity first) */
+    uint8_t src[Q_MAX_MAPS][Q_MAX_CELLS]; /* src[m][j]: the cell whose piece map m puts on j */
+    char refusal[1100];                   /* Game.table_refusal, when set */
 } Quarto;
 
 static const Quarto *qt(const Game *g) { return g->self; }
@@ -160,6 +202,67 @@ static void board_play(const Quarto *q, uint8_t *cells, Move move) {
         cells[slot] = cells[q->hand];
     }
     cells[q->hand] = (uint8_t)(move & Q_CODE_MASK);
+}
+
+/* ---------------------------------------------------------------- symmetry */
+
+/* The canonical cells of cells (board and hand), as the file's opening
+ * comment defines them, written to out. */
+static void board_canonical(const Quarto *q, const uint8_t *cells, uint8_t *out) {
+    uint8_t best[Q_MAX_CELLS + 1], cur[Q_MAX_CELLS + 1]; /* the hand first, then the cells */
+    const unsigned all = (1u << q->attrs) - 1;
+    for (int m = 0; m < q->nmaps; m++) {
+        const uint8_t *src = q->src[m];
+        unsigned x = 0, cls[Q_MAX_ATTRS];    /* the XOR; classes of attributes, lowest first */
+        int ncls = 1, cmp = m == 0 ? -1 : 0; /* -1: already below best; 0: equal so far */
+        bool have_x = false;
+        cls[0] = all;
+        for (int k = 0; k <= q->cells && cmp <= 0; k++) {
+            uint8_t v = k == 0 ? cells[q->hand] : cells[src[k - 1]], code = 0;
+            if (v != 0) {
+                unsigned p = v - 1u;
+                if (!have_x) {
+                    x = p;
+                    have_x = true;
+                }
+                p ^= x;
+                /* Per class, the attributes p has take its lowest positions. */
+                unsigned img = 0, split[Q_MAX_ATTRS];
+                int pos = 0, nsplit = 0;
+                for (int c = 0; c < ncls; c++) {
+                    unsigned on = cls[c] & p, off = cls[c] & ~p;
+                    img |= ((1u << __builtin_popcount(on)) - 1) << pos;
+                    pos += __builtin_popcount(cls[c]);
+                    if (on != 0) {
+                        split[nsplit++] = on;
+                    }
+                    if (off != 0) {
+                        split[nsplit++] = off;
+                    }
+                }
+                memcpy(cls, split, sizeof cls);
+                ncls = nsplit;
+                code = (uint8_t)(img + 1);
+            }
+            if (cmp == 0 && code != best[k]) {
+                cmp = code < best[k] ? -1 : 1;
+            }
+            cur[k] = code;
+        }
+        if (cmp < 0) {
+            memcpy(best, cur, sizeof best);
+        }
+    }
+    memcpy(out, best + 1, (size_t)q->cells);
+    out[q->hand] = best[0];
+}
+
+static Position q_canonical(const Game *g, Position pos) {
+    const Quarto *q = qt(g);
+    uint8_t cells[Q_MAX_CELLS + 1], canon[Q_MAX_CELLS + 1];
+    generic_unhash(&q->hash, pos, cells);
+    board_canonical(q, cells, canon);
+    return generic_hash(&q->hash, canon, 0);
 }
 
 /* -------------------------------------------------------- stateless family */
@@ -361,6 +464,7 @@ static const GameOps q_ops = {
     .generate_moves = q_generate_moves,
     .do_move = q_do_move,
     .turn = q_turn,
+    .canonical = q_canonical,
     .format = q_format,
     .parse = q_parse,
     .print = q_print,
@@ -437,6 +541,13 @@ static int gps_turn(GpsState *st) {
     return whose_turn(s->placed, s->cells[s->q->hand]);
 }
 
+static Position gps_canonical(GpsState *st) {
+    QGps *s = (QGps *)st;
+    uint8_t canon[Q_MAX_CELLS + 1];
+    board_canonical(s->q, s->cells, canon);
+    return generic_hash(&s->q->hash, canon, 0);
+}
+
 static const GpsOps q_gps = {
     .create = gps_create,
     .destroy = gps_destroy,
@@ -446,6 +557,7 @@ static const GpsOps q_gps = {
     .generate_moves = gps_moves_scan,
     .do_move = gps_do,
     .undo_move = gps_undo,
+    .canonical = gps_canonical,
     .turn = gps_turn,
 };
 
@@ -668,6 +780,13 @@ static int cached_turn(GpsState *st) {
     return whose_turn(s->placed, s->cells[s->q->hand]);
 }
 
+static Position cached_canonical(GpsState *st) {
+    QCached *s = (QCached *)st;
+    uint8_t canon[Q_MAX_CELLS + 1];
+    board_canonical(s->q, s->cells, canon);
+    return generic_hash(&s->q->hash, canon, 0);
+}
+
 static const GpsOps q_gps_cached = {
     .create = cached_create,
     .destroy = gps_destroy,
@@ -677,6 +796,7 @@ static const GpsOps q_gps_cached = {
     .generate_moves = cached_moves,
     .do_move = cached_do,
     .undo_move = cached_undo,
+    .canonical = cached_canonical,
     .turn = cached_turn,
 };
 
@@ -724,6 +844,54 @@ static void init_lines(Quarto *q) {
     }
 }
 
+/* The board maps: the closure of the generators of the file's opening
+ * comment under composition, each as dst (cell i goes to dst[i]), stored
+ * inverted (src). The identity is map 0. */
+static void init_maps(Quarto *q) {
+    int n = q->n, cells = q->cells, ngen = 0;
+    uint8_t gen[4][Q_MAX_CELLS], dst[Q_MAX_MAPS][Q_MAX_CELLS];
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; c < n; c++) {
+            int i = r * n + c;
+            gen[0][i] = (uint8_t)(c * n + n - 1 - r); /* rotation */
+            gen[1][i] = (uint8_t)(c * n + r);         /* transpose */
+            if (n == 4) {
+                static const uint8_t middle[4] = {0, 2, 1, 3}, inside_out[4] = {1, 0, 3, 2};
+                gen[2][i] = (uint8_t)(middle[r] * n + middle[c]);
+                gen[3][i] = (uint8_t)(inside_out[r] * n + inside_out[c]);
+            } else if (n == 2) {
+                gen[2][i] = (uint8_t)(i < 2 ? 1 - i : i); /* swap cells 0 and 1 */
+            }
+        }
+    }
+    ngen = n == 4 ? 4 : n == 2 ? 3 : 2;
+    int nmaps = 1;
+    for (int i = 0; i < cells; i++) {
+        dst[0][i] = (uint8_t)i;
+    }
+    for (int m = 0; m < nmaps; m++) {
+        for (int k = 0; k < ngen; k++) {
+            uint8_t next[Q_MAX_CELLS];
+            for (int i = 0; i < cells; i++) {
+                next[i] = gen[k][dst[m][i]];
+            }
+            bool known = false;
+            for (int o = 0; o < nmaps && !known; o++) {
+                known = memcmp(dst[o], next, (size_t)cells) == 0;
+            }
+            if (!known && nmaps < Q_MAX_MAPS) {
+                memcpy(dst[nmaps++], next, (size_t)cells);
+            }
+        }
+    }
+    q->nmaps = nmaps;
+    for (int m = 0; m < nmaps; m++) {
+        for (int i = 0; i < cells; i++) {
+            q->src[m][dst[m][i]] = (uint8_t)i;
+        }
+    }
+}
+
 static ErrCode q_create(Game *g, Error *err) {
     Quarto *q = mem_calloc(1, sizeof *q, "the Quarto module", err);
     if (q == NULL) {
@@ -736,6 +904,7 @@ static ErrCode q_create(Game *g, Error *err) {
     q->hand = q->cells;
     q->limit = q->cells < q->pieces ? q->cells : q->pieces;
     init_lines(q);
+    init_maps(q);
     /* Symbol 0 (empty) fills the rest; each piece is in play at most once. */
     int min[Q_MAX_PIECES + 1] = {0}, max[Q_MAX_PIECES + 1];
     max[0] = q->cells + 1;
@@ -750,19 +919,24 @@ static ErrCode q_create(Game *g, Error *err) {
     }
     g->self = q;
     g->max_depth = (uint32_t)q->limit + 1;
-    /* Refuse at once a variant whose database cannot fit (full Quarto). */
+    /* A variant whose database cannot fit (full Quarto) is refused, with
+     * this estimate, by every solver but a search with a bounded memo. */
     char what[256];
     snprintf(what, sizeof what,
              "the value database of %dx%d Quarto with %d pieces (%" PRIu64
              " positions in its hash space, %u byte each)%s",
              q->n, q->n, q->pieces, q->hash.size, db_width_for(g->max_depth),
              q->n == 4 && q->attrs == 4 ? ", i.e. full Quarto," : "");
-    rc = mem_check(db_bytes(q->hash.size, db_width_for(g->max_depth), false), what, err);
-    if (rc != ERR_OK) {
-        q_destroy(g);
-        g->self = NULL;
-        return rc;
+    Error refused = {0};
+    if (mem_check(db_bytes(q->hash.size, db_width_for(g->max_depth), false), what, &refused) !=
+        ERR_OK) {
+        snprintf(q->refusal, sizeof q->refusal,
+                 "%s; only --solver search, whose memo is bounded, "
+                 "runs it",
+                 refused.msg);
+        g->table_refusal = q->refusal;
     }
+    g->symmetric = opt_bool(&g->options, "sym");
     g->ops = &q_ops;
     g->gps = &q_gps;
     g->gps_cached = &q_gps_cached;
@@ -786,6 +960,10 @@ static const OptionSpec q_options[] = {
      .max = 4,
      .def = 3,
      .help = "binary attributes per piece (2^attrs pieces)"},
+    {.name = "sym",
+     .type = OPT_BOOL,
+     .help = "canonicalize under the board maps that keep the lines and the attribute "
+             "permutations and complements (12,288 for full Quarto)"},
     {0},
 };
 
@@ -798,6 +976,11 @@ static const GameTestVariant q_tests[] = {
     {.options = "n=3,attrs=2"},
     {.options = "n=4,attrs=1"},
     {.options = "n=4,attrs=2", .heavy = true},
+    {.options = "n=2,attrs=2,sym"},
+    {.options = "n=2,attrs=3,sym"},
+    {.options = "n=3,attrs=2,sym"},
+    {.options = "n=4,attrs=1,sym"},
+    {.options = "n=4,attrs=2,sym", .heavy = true},
     {NULL},
 };
 

@@ -554,6 +554,7 @@ const SolverModule search_solver = {
     .values_only = true,
     .reads_db = true,
     .parallel = true,
+    .bounded_memory = true,
     .options = search_options,
     .solve = search_solve,
 };

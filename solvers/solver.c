@@ -101,6 +101,13 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n) 
     return supports(s, g, g->loopy, why, n);
 }
 
+ErrCode solver_check_table(const SolverModule *s, const Game *g, Error *err) {
+    if (g->table_refusal != NULL && !s->bounded_memory) {
+        return error_set(err, ERR_MEMORY, "%s", g->table_refusal);
+    }
+    return ERR_OK;
+}
+
 const SolverModule *solver_default(const Game *g) {
     for (int i = 0; solver_registry[i] != NULL; i++) {
         if (!solver_registry[i]->root_only && !solver_registry[i]->partial_db &&
@@ -118,6 +125,10 @@ ErrCode solver_run(const SolverModule *s, const Game *g, const SolveConfig *cfg,
     char why[512];
     if (!solver_supports_cfg(s, g, cfg, why, sizeof why)) {
         return error_set(err, ERR_UNSUPPORTED, "%s", why);
+    }
+    ErrCode refused = solver_check_table(s, g, err);
+    if (refused != ERR_OK) {
+        return refused;
     }
     res->threads = 1;
     stats_thread_reset();

@@ -151,6 +151,10 @@ typedef struct SolverModule {
      * bin/bench runs it only on the matrix lines that name it (solvers= or
      * extra=), beside its base, not on every game it supports. */
     const char *variant_of;
+    /* OPTIONAL (default false): its memory is bounded by its own options
+     * (search's memo), not by the game's hash space, so it runs a variant
+     * that every other solver refuses for memory (Game.table_refusal). */
+    bool bounded_memory;
     const OptionSpec *options; /* OPTIONAL: solver options, ending {0} */
     /* REQUIRED. Solves g; the harness has checked solver_supports(). */
     ErrCode (*solve)(const Game *g, const SolveConfig *cfg, SolveResult *res, Error *err);
@@ -171,6 +175,11 @@ bool solver_supports(const SolverModule *s, const Game *g, char *why, size_t n);
  * a database (cfg->work_dir) accepts a loopy game with tiers. */
 bool solver_supports_cfg(const SolverModule *s, const Game *g, const SolveConfig *cfg, char *why,
                          size_t n);
+
+/* ERR_MEMORY with the game's refusal when g has a table_refusal and s is
+ * not bounded_memory; ERR_OK otherwise. solver_run checks it before
+ * solving, bin/solve --check-args too. */
+ErrCode solver_check_table(const SolverModule *s, const Game *g, Error *err);
 
 /* The first registered solver that supports g (NULL if none), leaving
  * out root-only, partial_db and variant solvers. */

@@ -1125,6 +1125,18 @@ refuse "full quarto refused with an estimate" "full Quarto, needs an estimated" 
 "$solve" quarto:n=4,attrs=4 >/dev/null 2>&1
 [ $? -eq 4 ] && ok "full quarto exit code 4 (memory)" || bad "full quarto exit code"
 refuse "quarto over a small budget" "needs an estimated" quarto:n=4,attrs=3 --max-memory 1G
+# Full Quarto is created (--sample works) and refused by every solver but
+# search, --check-args too; search values a position won at once: the hand
+# piece 3 (0011) on d1 completes row 1 (0 1 2 3 all lack attribute 2).
+refuse_code 4 "full quarto --check-args exit 4" "full Quarto, needs an estimated" \
+    quarto:n=4,attrs=4 --solver dfs --check-args
+[ "$("$solve" quarto:n=4,attrs=4,sym --sample 3 | wc -l)" = 3 ] && ok "full quarto --sample" ||
+    bad "full quarto --sample"
+v=$("$solve" quarto:n=4,attrs=4,sym --solver search:memo=16 --query 012-/----/----/----:3 --json |
+    jq -r .value)
+[ "$v" = win ] && ok "full quarto by search" || bad "full quarto by search: $v"
+"$solve" quarto:n=4,attrs=4,sym --solver search --check-args && ok "full quarto search --check-args" ||
+    bad "full quarto search --check-args"
 refuse "quarto side" "option 'n' needs an integer in 2..4" quarto:n=5
 refuse "quarto query duplicate" "appears twice" quarto --query 0--/---/---:0
 refuse "quarto query hand" "no piece in hand" quarto:n=2,attrs=1 --query 0-/--:-
