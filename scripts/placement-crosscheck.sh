@@ -52,10 +52,9 @@ series_tiers
 dir=${dir:-$db-sectors}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-jq -r '.tier' "$records" | while read -r t; do series_tier "$t" 5; done | sort >"$tmp/placement"
-(cd "$db" && ls tier-*.gmdb) | sort | comm -23 - "$tmp/placement" >"$tmp/sectors"
-first=$(series_tier "$(head -n 1 "$tmp/sectors")")
-series_link_db "$dir" "$first" <"$tmp/sectors"
+series_split_db "$tmp"
+first=$(series_tier "$(head -n 1 "$tmp/later")")
+series_link_db "$dir" "$first" <"$tmp/later"
 # The sample: placement positions (pieces in hand) with at most H of them.
 "$bin" "$spec" --sample $((count * 20)) --seed "$seed" |
     awk -F: -v h="$hand" "($in_hand_awk) > 0 && ($in_hand_awk) <= h && !seen[\$0]++" |
@@ -77,7 +76,7 @@ echo "$line"
 {
     echo "$line"
     echo "date=$start load=$load"
-    echo "db=$db sectors=$dir ($(wc -l <"$tmp/sectors") tier files)"
+    echo "db=$db sectors=$dir ($(wc -l <"$tmp/later") tier files)"
     echo "query: $bin $spec --db $db --query - (the positions)"
     echo "search: $bin $spec --solver search --db $dir --threads 1 --max-memory $mem --query P --json"
     awk '{ v[$2]++ } END { for (k in v) printf "%s %d\n", k, v[k] }' "$tmp/db" | sort

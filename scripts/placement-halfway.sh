@@ -61,11 +61,11 @@ want=$(jq -r 'select(.tier == 0) | .value' "$records")
 dir=${dir:-$db-halfway-$hand}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-jq -r '.tier' "$records" | while read -r t; do series_tier "$t" 5; done | sort >"$tmp/placement"
+series_split_db "$tmp"
 jq -r --argjson h "$hand" "$SERIES_IN_HAND select(in_hand <= \$h) | .tier" "$records" |
     while read -r t; do series_tier "$t" 5; done >"$tmp/kept"
 placed=$(wc -l <"$tmp/kept")
-(cd "$db" && ls tier-*.gmdb) | sort | comm -23 - "$tmp/placement" >>"$tmp/kept"
+cat "$tmp/later" >>"$tmp/kept"
 series_link_db "$dir" "$(series_tier "$(tail -n 1 "$tmp/kept")")" <"$tmp/kept"
 cmd="$bin $spec --solver search --db $dir --threads 1 --max-memory $mem --json"
 # shellcheck disable=SC2086 # the command's words

@@ -46,6 +46,10 @@
 #                          untouched; DIR on DB's file system), and its
 #                          manifest, written by a tier:sector=T run over
 #                          tier T there (it solves nothing)
+#   series_split_db D      after series_records and series_tiers: D/placement,
+#                          the files of the tiers the series recorded, and
+#                          D/later, DB's other tier files (the phase after
+#                          the placement), each sorted
 #   SERIES_IN_HAND         a jq function, `in_hand`: the pieces in hand of
 #                          a record's placement tier, from its name (the
 #                          numbers after "hand": "5-5-hand0-1", Morris's,
@@ -120,6 +124,11 @@ series_tier() {
         echo "$(basename "$0"): $spec has no tier named '$1' ($tier_plan $spec --list lists them)" >&2
         exit 2
     }
+}
+
+series_split_db() {
+    jq -r '.tier' "$records" | while read -r t; do series_tier "$t" 5; done | sort >"$1/placement"
+    (cd "$db" && ls tier-*.gmdb) | sort | comm -23 - "$1/placement" >"$1/later"
 }
 
 series_link_db() {
