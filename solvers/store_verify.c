@@ -15,8 +15,9 @@
  * Tiers are checked from the last (children before parents), each one of
  * two ways chosen by memory (choose_path): whole, with its child tiers
  * resident and nothing else (whole_memory: their records, the tier's
- * bitmap, a histogram per thread), when that fits the budget; else by
- * parts (store_verify_parts.c: a piece of the tier's records and its
+ * bitmap, a histogram per thread), when that fits the budget and, for a
+ * database that can be checked by parts, is at most VERIFY_WHOLE_MAX;
+ * else by parts (store_verify_parts.c: a piece of the tier's records and its
  * bitmap words at a time, the child records through per-thread caches of
  * child file blocks; a tier-major game with the tier fast path, no
  * WinBy), when that fits; else ERR_MEMORY with both estimates. Both ways
@@ -412,20 +413,44 @@ static uint64_t whole_memory(const Store *st, int t, const int *kids, int nk, in
     return bytes + (uint64_t)threads * ((st->m.width == 1 ? 256 : 65536) * 8 + (64 << 10));
 }
 
-/* How each tier is checked: by the memory it needs (VERIFY_AUTO), or as
- * GAMESMAN_VERIFY_PATH=whole|parts says (tests); GAMESMAN_VERIFY_PART=N the
- * records of a piece at most (tests; default TIER_BLOCKS_PART_DEFAULT).
- * GAMESMAN_VERIFY_STOP=K (tests) ends the process with _exit(86), like a
- * kill, once K tiers have passed in this run (each journaled first). */
+/* The most memory a tier checked whole may take when it could be checked
+ * by parts instead (VERIFY_AUTO): past it, loading every slot of the tier
+ * and its children costs more time than it saves. On the 5x7 database
+ * (docs/connect-four.md, "Verify by parts": 5x7) whole was faster up to
+ * 3.4 GB (ply 22: 25.0 s against 27.1 by parts), even at 5.5 GB (ply 23),
+ * and slower beyond (ply 24, 8.4 GB: 78.6 s against 60.5; ply 26, 17.9 GB:
+ * 188 against 89), and on a sparse tier already at 5.1 GB (ply 35, 1.3%
+ * of its slots reached: 44.4 against 7.6); 2 GiB keeps nearly all of the
+ * gain and bounds the peak. */
+#define VERIFY_WHOLE_MAX (UINT64_C(2) << 30)
+
+/* How each tier is checked: by the memory it needs (VERIFY_AUTO: whole
+ * when that fits the budget and, if the tier can be checked by parts, is
+ * at most *whole_max bytes), or as GAMESMAN_VERIFY_PATH=whole|parts says
+ * (tests); GAMESMAN_VERIFY_PART=N the records of a piece at most (tests;
+ * default TIER_BLOCKS_PART_DEFAULT); GAMESMAN_VERIFY_WHOLE_MAX=B the
+ * bytes (tests; default VERIFY_WHOLE_MAX). GAMESMAN_VERIFY_STOP=K (tests)
+ * ends the process with _exit(86), like a kill, once K tiers have passed
+ * in this run (each journaled first). */
 typedef enum { VERIFY_AUTO, VERIFY_WHOLE, VERIFY_PARTS } VerifyPath;
 
-static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, long *stop,
-                           Error *err) {
+static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, uint64_t *whole_max,
+                           long *stop, Error *err) {
     const char *p = getenv("GAMESMAN_VERIFY_PATH"), *n = getenv("GAMESMAN_VERIFY_PART");
-    const char *k = getenv("GAMESMAN_VERIFY_STOP");
+    const char *k = getenv("GAMESMAN_VERIFY_STOP"), *w = getenv("GAMESMAN_VERIFY_WHOLE_MAX");
     *path = VERIFY_AUTO;
     *target = TIER_BLOCKS_PART_DEFAULT;
+    *whole_max = VERIFY_WHOLE_MAX;
     *stop = 0;
+    if (w != NULL && *w != '\0') {
+        char *end;
+        unsigned long long x = strtoull(w, &end, 10);
+        if (*end != '\0' || w[0] == '-' || w[0] == '+') {
+            return error_set(err, ERR_USAGE,
+                             "GAMESMAN_VERIFY_WHOLE_MAX is '%s': give a number of bytes", w);
+        }
+        *whole_max = x;
+    }
     if (k != NULL && *k != '\0') {
         char *end;
         *stop = strtol(k, &end, 10);
@@ -462,17 +487,20 @@ static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, 
 }
 
 /* Whether tier t (kids[0..nk): its child tiers and t) is checked by parts:
- * whole when that fits the memory budget (or GAMESMAN_VERIFY_PATH says
- * so), else by parts when that fits, else ERR_MEMORY with both estimates.
- * *bytes: the estimate of the way chosen. */
-static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, int t, const int *kids,
-                           int nk, int threads, bool *by_parts, uint64_t *bytes, Error *err) {
+ * whole when that fits the memory budget and, where the database can be
+ * checked by parts, takes at most whole_max bytes (or GAMESMAN_VERIFY_PATH
+ * says so), else by parts when that fits, else ERR_MEMORY with both
+ * estimates. *bytes: the estimate of the way chosen. */
+static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, uint64_t whole_max, int t,
+                           const int *kids, int nk, int threads, bool *by_parts, uint64_t *bytes,
+                           Error *err) {
     bool can = store_parts_can(st);
     uint64_t whole = whole_memory(st, t, kids, nk, threads);
     uint64_t parts = can ? store_parts_memory(st, t, kids, nk, threads, target) : 0;
     Error ignored;
-    *by_parts = path == VERIFY_PARTS ||
-                (path == VERIFY_AUTO && can && mem_check(whole, "", &ignored) != ERR_OK);
+    *by_parts =
+        path == VERIFY_PARTS || (path == VERIFY_AUTO && can &&
+                                 (whole > whole_max || mem_check(whole, "", &ignored) != ERR_OK));
     *bytes = *by_parts ? parts : whole;
     if (path != VERIFY_AUTO) {
         return ERR_OK;
@@ -677,7 +705,7 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
         store_close_file(st, k);
     }
     VerifyPath path = VERIFY_AUTO;
-    uint64_t target = 0;
+    uint64_t target = 0, whole_max = 0;
     long stop = 0, passed = 0;
     StoreParts sp = {0};
     VerifyJournal jr = {.fd = -1}, *j = NULL;
@@ -685,7 +713,7 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
     st->verify_parts = st->verify_whole = 0;
     st->verify_peak = 0;
     if (rc == ERR_OK) {
-        rc = verify_path(st, &path, &target, &stop, err);
+        rc = verify_path(st, &path, &target, &whole_max, &stop, err);
     }
     if (rc == ERR_OK && journal != NULL) {
         rc = store_journal_open(st, journal, &jr, err);
@@ -768,7 +796,8 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
                 continue;
             }
             if (rc == ERR_OK) {
-                rc = choose_path(st, path, target, t, kids, nk, threads, &by_parts, &bytes, err);
+                rc = choose_path(st, path, target, whole_max, t, kids, nk, threads, &by_parts,
+                                 &bytes, err);
             }
             st->verify_peak = bytes > st->verify_peak ? bytes : st->verify_peak;
             if (rc == ERR_OK && by_parts) {

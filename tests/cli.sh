@@ -713,6 +713,31 @@ if [ -x "$bplan" ]; then
     [ "$rc" = 1 ] && grep -q "counts differ from Burnside: 3 (hand" "$db/b4t.err" &&
         ok "baghchal placement table: a count one off refused" ||
         bad "baghchal placement table: a count one off: exit $rc, $(cat "$db/b4t.err")"
+    # A second run of the whole series into a new database, compared tier by
+    # tier with the first (scripts/series-compare.sh): the 3 sliding and 18
+    # placement tiers' counts equal; a placement record and a sliding
+    # tier's counts changed in a copy are each named, and fail it.
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/sliding-solve.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4b" -o "$db/b4b-out" >/dev/null 2>"$db/b4b.err" &&
+        NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-solve.sh" -n 4 -v goats=4,captures=2,sym \
+            -d "$db/b4b" -o "$db/b4b-out" -m 1G >/dev/null 2>"$db/b4b.err" &&
+        sh "$scripts/series-compare.sh" "$db/b4-out" "$db/b4b-out" >"$db/b4c.out" 2>&1 &&
+        grep -qx "$((want + 3)) tiers in both: all equal" "$db/b4c.out" &&
+        ok "series-compare.sh: a second run of the series, $((want + 3)) tiers equal" ||
+        bad "series-compare.sh: second run: $(cat "$db/b4b.err" "$db/b4c.out")"
+    mkdir -p "$db/b4x-out"
+    jq -c 'if .tier == 3 then .wins += 1 | .losses -= 1 else . end' "$db/b4b-out/placement.jsonl" \
+        >"$db/b4x-out/placement.jsonl"
+    for f in "$db"/b4b-out/slide-*.json; do
+        jq -c 'if .solver_stats.sector == '"$(jq .solver_stats.sector "$db/b4b-out/slide-1.json")"' then
+            .solver_stats.sector_draws += 1 else . end' "$f" >"$db/b4x-out/$(basename "$f")"
+    done
+    rc=0
+    sh "$scripts/series-compare.sh" "$db/b4-out" "$db/b4x-out" >"$db/b4x.out" 2>&1 || rc=$?
+    [ "$rc" = 1 ] && grep -q "^tier 3: " "$db/b4x.out" && grep -q "^tier slide-1: " "$db/b4x.out" &&
+        grep -qx "$((want + 3)) tiers in both: 2 differ" "$db/b4x.out" &&
+        ok "series-compare.sh: a changed record and sliding tier named" ||
+        bad "series-compare.sh: changed: exit $rc, $(cat "$db/b4x.out")"
     n=0
     for p in $("$solve" "$bc" --sample 300 --seed 2 | awk -F: '$3 > 0' | sort -u | head -n 12); do
         k=$("$solve" "$bc" --db "$db/b4" --query "$p" --json | jq -c .query)

@@ -719,6 +719,117 @@ static int count_lines(const char *s, const char *prefix) {
     return n;
 }
 
+/* The size past which a tier that can be checked by parts is no longer
+ * checked whole (VERIFY_WHOLE_MAX, GAMESMAN_VERIFY_WHOLE_MAX), by memory
+ * (no GAMESMAN_VERIFY_PATH), on a Connect Four 5x4 database of tier:blocks
+ * (parts of 100000 records): unset, every tier whole (these tiers are
+ * small), each one's estimate whole in its journal line; set to the
+ * median of those estimates, exactly the tiers above it by parts (named
+ * by their journal lines) and every position checked; 0, every tier by
+ * parts; a size that is not a number refused. Tic-tac-toe (no fast path
+ * of tiers: never by parts) stays whole at 0. */
+static int journal_tiers(const char *journal, uint64_t *est, bool *parts, int max) {
+    char *all = slurp_text(journal);
+    int n = 0;
+    for (char *at = all; at != NULL && *at != '\0'; at = strchr(at, '\n'), at = at ? at + 1 : 0) {
+        int t;
+        char way[8];
+        const char *e = strstr(at, " est=");
+        const char *eol = strchr(at, '\n');
+        if (sscanf(at, "tier=%d path=%7s", &t, way) == 2 && e != NULL && (eol == NULL || e < eol)) {
+            assert_true(t >= 0 && t < max);
+            est[t] = strtoull(e + 5, NULL, 10);
+            parts[t] = strcmp(way, "parts") == 0;
+            n++;
+        }
+    }
+    free(all);
+    return n;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void verify_whole_max(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=5,h=4");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    assert_int_equal(test_run_tier(g, "blocks,part=100000", 2, dir, &res, &err), ERR_OK);
+    uint64_t positions = res.summary.positions;
+    solve_result_free(&res);
+    const int n = g->tiers->count(g);
+    uint64_t est[64] = {0}, est2[64] = {0}, sorted[64];
+    bool parts[64], parts2[64];
+    assert_true(n <= 64);
+    char *journal = test_strdupf("%s.journal", dir);
+    Verified v = verify_journaled(g, dir, "", journal);
+    if (v.rc != ERR_OK || v.checked != positions || v.whole != n || v.parts != 0) {
+        fail_msg("unset: %d, %llu of %llu checked, %d whole, %d by parts: %s", v.rc,
+                 (unsigned long long)v.checked, (unsigned long long)positions, v.whole, v.parts,
+                 v.msg);
+    }
+    assert_int_equal(journal_tiers(journal, est, parts, n), n);
+    memcpy(sorted, est, sizeof(uint64_t) * (size_t)n);
+    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_u64);
+    uint64_t median = sorted[n / 2];
+    int above = 0;
+    for (int t = 0; t < n; t++) {
+        assert_false(parts[t]);
+        above += est[t] > median;
+    }
+    assert_true(above > 0 && above < n);
+    char num[32];
+    snprintf(num, sizeof num, "%llu", (unsigned long long)median);
+    setenv("GAMESMAN_VERIFY_WHOLE_MAX", num, 1);
+    unlink(journal);
+    v = verify_journaled(g, dir, "", journal);
+    if (v.rc != ERR_OK || v.checked != positions || v.parts != above || v.whole != n - above) {
+        fail_msg("at %s bytes: %d, %llu of %llu checked, %d whole, %d by parts (want %d): %s", num,
+                 v.rc, (unsigned long long)v.checked, (unsigned long long)positions, v.whole,
+                 v.parts, above, v.msg);
+    }
+    assert_int_equal(journal_tiers(journal, est2, parts2, n), n);
+    for (int t = 0; t < n; t++) {
+        if (parts2[t] != (est[t] > median)) {
+            fail_msg("at %s bytes: tier %d (%llu bytes whole) checked %s", num, t,
+                     (unsigned long long)est[t], parts2[t] ? "by parts" : "whole");
+        }
+    }
+    setenv("GAMESMAN_VERIFY_WHOLE_MAX", "0", 1);
+    unlink(journal);
+    v = verify_journaled(g, dir, "", journal);
+    assert_int_equal(v.rc, ERR_OK);
+    assert_int_equal(v.parts, n);
+    assert_int_equal(v.whole, 0);
+    setenv("GAMESMAN_VERIFY_WHOLE_MAX", "1G", 1);
+    unlink(journal);
+    v = verify_journaled(g, dir, "", journal);
+    if (v.rc != ERR_USAGE || strstr(v.msg, "GAMESMAN_VERIFY_WHOLE_MAX is '1G'") == NULL) {
+        fail_msg("1G: expected ERR_USAGE naming it, got %d: %s", v.rc, v.msg);
+    }
+    unlink(journal);
+    test_remove_dir(dir);
+    game_destroy(g);
+    /* never by parts: whole whatever the size */
+    g = test_game("tictactoe");
+    dir = make_dir();
+    tier_ok(g, dir);
+    setenv("GAMESMAN_VERIFY_WHOLE_MAX", "0", 1);
+    uint64_t checked = 0;
+    int ways[3];
+    assert_int_equal(verify_with(g, dir, NULL, NULL, 2, &checked, ways, &err), ERR_OK);
+    assert_int_equal(ways[1], 0);
+    assert_true(ways[0] > 0);
+    unsetenv("GAMESMAN_VERIFY_WHOLE_MAX");
+    free(journal);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 /* Connect Four 4x4 and 5x4 databases of tier:blocks, whole and by parts: a
  * verification with a journal is the one without; then a journal cut after
  * its first k tier lines, each k from 0 (the first line only) to every
@@ -1932,6 +2043,7 @@ int main(void) {
         {"verify catches a flipped record", verify_catches_flip},
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
         {"verify by parts: good databases of tier:blocks and tier:window", verify_parts_good},
+        {"verify: past VERIFY_WHOLE_MAX by parts, below it whole", verify_whole_max},
         {"verify by parts: a flipped record named as whole", verify_parts_flip},
         {"verify by parts: a missing part, a corrupt block, the budget", verify_parts_refusals},
         {"verify journal: stopped anywhere, resumed to the same figures", verify_journal_resume},
