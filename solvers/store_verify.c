@@ -488,9 +488,10 @@ static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, 
 
 /* Whether tier t (kids[0..nk): its child tiers and t) is checked by parts:
  * whole when that fits the memory budget and, where the database can be
- * checked by parts, takes at most whole_max bytes (or GAMESMAN_VERIFY_PATH
- * says so), else by parts when that fits, else ERR_MEMORY with both
- * estimates. *bytes: the estimate of the way chosen. */
+ * checked by parts, takes at most whole_max bytes or by parts would not
+ * fit (or GAMESMAN_VERIFY_PATH says so), else by parts when that fits,
+ * else ERR_MEMORY with both estimates. *bytes: the estimate of the way
+ * chosen. */
 static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, uint64_t whole_max, int t,
                            const int *kids, int nk, int threads, bool *by_parts, uint64_t *bytes,
                            Error *err) {
@@ -500,7 +501,8 @@ static ErrCode choose_path(Store *st, VerifyPath path, uint64_t target, uint64_t
     Error ignored;
     *by_parts =
         path == VERIFY_PARTS || (path == VERIFY_AUTO && can &&
-                                 (whole > whole_max || mem_check(whole, "", &ignored) != ERR_OK));
+                                 (mem_check(whole, "", &ignored) != ERR_OK ||
+                                  (whole > whole_max && mem_check(parts, "", &ignored) == ERR_OK)));
     *bytes = *by_parts ? parts : whole;
     if (path != VERIFY_AUTO) {
         return ERR_OK;
