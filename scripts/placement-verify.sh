@@ -15,7 +15,7 @@
 # are all there. scripts/morris/placement-verify.sh and
 # scripts/baghchal/placement-verify.sh run it for their game.
 #
-#   scripts/placement-verify.sh GAME [-n N] [-v VARIANT] [-d DB] [-o OUT] [-m MEM] [-k 4] [-w DIR]
+#   scripts/placement-verify.sh GAME [-n N] [-v VARIANT] [-d DB] [-o OUT] [-m MEM] [-k 4] [-w DIR] [-j]
 #
 # Which tiers and hands come from OUT/placement.jsonl (the series'
 # records). -k 1 (or 0) links every file in DB, the tiers of the phase
@@ -24,7 +24,12 @@
 # removed first). Leaves OUT/placement-verify-K.{json,err,meta} (the
 # verify's --json output, its standard error with /usr/bin/time -v, the
 # date and load) and prints one line: tiers linked, tiers and positions
-# verified, tiers unverified. Exits with --verify's status: not 0 when a
+# verified, tiers unverified. -j: the verify keeps a journal,
+# OUT/placement-verify-K.journal (--journal, docs/database.md), and a run
+# stopped anywhere resumes by the same command, taking the tiers that
+# passed from it (the links are made anew, but hard links name the same
+# files, so the journal's lines still match them); delete the journal to
+# check everything again. Exits with --verify's status: not 0 when a
 # record disagrees with its children or a file is corrupt (the message is
 # in the .err file). Defaults: the game's series' (scripts/series.sh,
 # series_defaults: n, variant, DB from MORRIS_DB or BAGHCHAL_DB, no
@@ -36,11 +41,13 @@ series_defaults "${1:-}"
 shift
 k=4
 dir=
-while getopts n:v:d:o:m:k:w: opt; do
+journal=0
+while getopts n:v:d:o:m:k:w:j opt; do
     series_opt "$opt" "${OPTARG:-}" && continue
     case "$opt" in
     k) k=$OPTARG ;;
     w) dir=$OPTARG ;;
+    j) journal=1 ;;
     *) exit 2 ;;
     esac
 done
@@ -59,6 +66,7 @@ fi | series_link_db "$dir" "$top"
 linked=$(find "$dir" -name 'tier-*.gmdb' | wc -l)
 base="$out/placement-verify-$k"
 cmd="$bin $spec --db $dir --verify --threads 2 --json --max-memory $mem"
+[ "$journal" = 0 ] || cmd="$cmd --journal $base.journal"
 # shellcheck disable=SC2086 # the command's words
 "$(dirname "$0")/locked-run.sh" "$base" $cmd || {
     rc=$?

@@ -794,6 +794,18 @@ if [ -x "$bplan" ]; then
         "$brecs")
     grep -qxF "$want" "$db/b4v.out" && ok "baghchal placement verify: $want" ||
         bad "baghchal placement verify: $(cat "$db/b4v.out"), want $want"
+    # ... and with a journal (-j): stopped once 2 tiers passed
+    # (GAMESMAN_VERIFY_STOP, as a kill), then run again by the same
+    # command, which prints the same line, 2 tiers taken from the journal.
+    rc=0
+    GAMESMAN_VERIFY_STOP=2 NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-verify.sh" -n 4 \
+        -v goats=4,captures=2,sym -d "$db/b4" -o "$db/b4-out" -m 1G -k 3 -j >"$db/b4j.out" 2>&1 || rc=$?
+    NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-verify.sh" -n 4 -v goats=4,captures=2,sym \
+        -d "$db/b4" -o "$db/b4-out" -m 1G -k 3 -j >"$db/b4j2.out" 2>&1 || bad "baghchal placement verify -j: $(cat "$db/b4j2.out")"
+    [ "$rc" = 86 ] && grep -qxF "$want" "$db/b4j2.out" &&
+        jq -e '.solver_stats.journal_tiers == 2' "$db/b4-out/placement-verify-3.json" >/dev/null &&
+        ok "baghchal placement verify -j: stopped after 2 tiers, resumed: $want" ||
+        bad "baghchal placement verify -j: exit $rc, then $(cat "$db/b4j2.out"), journal_tiers $(jq .solver_stats.journal_tiers "$db/b4-out/placement-verify-3.json")"
     # The series' database against retro's and tier's by --compare
     # (solvers/store_compare.c): every position they reached in both and
     # equal, the others the series holds (the records' and the sliding
