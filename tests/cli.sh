@@ -713,6 +713,11 @@ if [ -x "$bplan" ]; then
     [ "$rc" = 1 ] && grep -q "counts differ from Burnside: 3 (hand" "$db/b4t.err" &&
         ok "baghchal placement table: a count one off refused" ||
         bad "baghchal placement table: a count one off: exit $rc, $(cat "$db/b4t.err")"
+    # A draw at tier 0 is printed without a remoteness (the solvers write 0).
+    jq -c 'if .tier == 0 then .value = "draw" | .remoteness = 0 else . end' "$brecs" >"$db/b4t.draw"
+    sh "$tbl" -n 4 -g 4 -k 2 "$db/b4t.draw" 2>&1 | grep -qxF "The initial position (tier 0): a draw." &&
+        ok "baghchal placement table: a draw at tier 0 without a remoteness" ||
+        bad "baghchal placement table: a draw at tier 0: $(sh "$tbl" -n 4 -g 4 -k 2 "$db/b4t.draw" 2>&1 | tail -n 1)"
     # A second run of the whole series into a new database, compared tier by
     # tier with the first (scripts/series-compare.sh): the 3 sliding and 18
     # placement tiers' counts equal; a placement record and a sliding

@@ -14,7 +14,10 @@
 #   3. scripts/readme-table.sh on copies of README.md and docs/loopy.md:
 #      idempotent, sensitive to the reference results and to results/big/
 #      (the Morris tables in docs/loopy.md), and the committed tables of
-#      both are those the committed results give.
+#      both are those the committed results give;
+#   4. the Bagh Chal series' tables in docs/games.md (between the
+#      baghchal-sliding and baghchal-placement markers) are what their
+#      scripts print from the committed records in results/big/baghchal5.
 # Ends with "docs: N passed, N failed". Takes a few seconds.
 set -u
 solve=$1
@@ -257,6 +260,27 @@ cp docs/loopy.md "$tmp/now-loopy.md"
     cmp -s "$tmp/now.md" README.md && cmp -s "$tmp/now-loopy.md" docs/loopy.md &&
     ok "README.md's and docs/loopy.md's tables match results/" ||
     bad "README.md's or docs/loopy.md's tables are out of date with results/: run make readme-table"
+
+# 4. the Bagh Chal series' tables: each block of docs/games.md between
+# `<!-- NAME:begin -->` and `<!-- NAME:end -->` is its script's output from
+# the committed records; and the placement table follows its records (one
+# tier's wins changed, the table differs).
+block() {
+    awk -v b="<!-- $2:begin -->" -v e="<!-- $2:end -->" '$0 == e { p = 0 } p { print } $0 == b { p = 1 }' "$1"
+}
+bc5=results/big/baghchal5
+block docs/games.md baghchal-sliding >"$tmp/bs.md"
+sh scripts/baghchal/sliding-solve.sh -t -o "$bc5/first-run" >"$tmp/bs.want" 2>&1
+[ -s "$tmp/bs.md" ] && cmp -s "$tmp/bs.md" "$tmp/bs.want" &&
+    ok "docs/games.md's Bagh Chal sliding table is sliding-solve.sh -t's from $bc5/first-run" ||
+    bad "docs/games.md's Bagh Chal sliding table differs from sliding-solve.sh -t -o $bc5/first-run: $(diff "$tmp/bs.md" "$tmp/bs.want" | head -n 3)"
+block docs/games.md baghchal-placement >"$tmp/bp.md"
+sh scripts/baghchal/placement-table.sh "$bc5/placement.jsonl" >"$tmp/bp.want" 2>&1
+jq -cs '.[0].wins += 1 | .[]' "$bc5/placement.jsonl" >"$tmp/bp.jsonl"
+sh scripts/baghchal/placement-table.sh "$tmp/bp.jsonl" >"$tmp/bp.changed" 2>&1
+[ -s "$tmp/bp.md" ] && cmp -s "$tmp/bp.md" "$tmp/bp.want" && ! cmp -s "$tmp/bp.want" "$tmp/bp.changed" &&
+    ok "docs/games.md's Bagh Chal placement table is placement-table.sh's from $bc5/placement.jsonl" ||
+    bad "docs/games.md's Bagh Chal placement table differs from placement-table.sh's: $(diff "$tmp/bp.md" "$tmp/bp.want" | head -n 3)"
 
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -17,11 +17,12 @@
 # wall and CPU time summed over the runs, the largest peak (jemalloc) and
 # RSS of a run, the tier files' bytes, and the dates of the first and last
 # run (UTC). Then a line of totals, and the initial position's value when
-# tier 0 is solved. Exits 1 when a solved tier's count differs from
-# Burnside's (after the table, naming the tiers on stderr). Two kinds of
-# tiers of the tigers to move hold no position, so Burnside's count for
-# them is 0: after the last capture (the capture that made it ended the
-# game), and with every goat in hand (the goats move first). Defaults:
+# tier 0 is solved (with its remoteness unless a draw). Exits 1 when a
+# solved tier's count differs from Burnside's (after the table, naming the
+# tiers on stderr). Two kinds of tiers of the tigers to move hold no
+# position, so Burnside's count for them is 0: after the last capture
+# (the capture that made it ended the game), and with every goat in hand
+# (the goats move first). Defaults:
 # n=5 with its 20 goats, 5 captures and the diagonals (4: 12, 3, none; 3:
 # 4, 1, the diagonals), games/baghchal.c's.
 set -eu
@@ -89,7 +90,9 @@ END {
     }
     printf "| all | %d of %d | %s | %s | %s | | | | %s s | %s s | %s / %s | %s | |\n",
         tt, alltiers, c(tp), c(allpos), (bad == "" ? "yes" : "no"), c(tw), c(tc), mem(tpeak), mem(trss), disk(td)
-    if (value != "") printf "\nThe initial position (tier 0): %s in %s.\n", value, rem
+    # a draw (or tie) has no remoteness to give: the solvers write 0
+    if (value == "draw" || value == "tie" || rem == "-") printf "\nThe initial position (tier 0): %s.\n", (value == "draw" ? "a draw" : value)
+    else if (value != "") printf "\nThe initial position (tier 0): %s in %s.\n", value, rem
     if (bad != "") { print "scripts/baghchal/placement-table.sh: counts differ from Burnside:" bad > "/dev/stderr"; exit 1 }
 }
 EOF
