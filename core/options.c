@@ -29,6 +29,18 @@ bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out) {
     return true;
 }
 
+ErrCode env_int64(const char *name, int64_t min, int64_t max, const char *what, int64_t *out,
+                  Error *err) {
+    const char *text = getenv(name);
+    if (text == NULL || *text == '\0') {
+        return ERR_OK;
+    }
+    if (!parse_int64(text, min, max, out)) {
+        return error_set(err, ERR_USAGE, "%s is '%s': give %s", name, text, what);
+    }
+    return ERR_OK;
+}
+
 ErrCode spec_split(const char *spec, const char *what, char *name, size_t n, const char **options,
                    Error *err) {
     const char *colon = strchr(spec, ':');

@@ -74,4 +74,11 @@ ErrCode spec_split(const char *spec, const char *what, char *name, size_t n, con
  * range. Shared by the command-line tools. */
 bool parse_int64(const char *text, int64_t min, int64_t max, int64_t *out);
 
+/* A test hook's number (GAMESMAN_VERIFY_STOP and the like): environment
+ * variable `name` as parse_int64 reads it, in [min, max]. Unset or empty:
+ * ERR_OK and *out unchanged; malformed or out of range: ERR_USAGE, "NAME is
+ * 'TEXT': give WHAT" (`what`: "a number of tiers, at least 1"). */
+ErrCode env_int64(const char *name, int64_t min, int64_t max, const char *what, int64_t *out,
+                  Error *err);
+
 #endif /* CORE_OPTIONS_H */

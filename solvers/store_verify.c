@@ -29,6 +29,7 @@
  * files than may be open). O(records + positions x moves).
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 
 #include "core/clock.h"
 #include "core/mem.h"
+#include "core/options.h"
 #include "solvers/expand.h"
 #include "solvers/store.h"
 #include "solvers/store_internal.h"
@@ -436,29 +438,8 @@ typedef enum { VERIFY_AUTO, VERIFY_WHOLE, VERIFY_PARTS } VerifyPath;
 
 static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, uint64_t *whole_max,
                            long *stop, Error *err) {
-    const char *p = getenv("GAMESMAN_VERIFY_PATH"), *n = getenv("GAMESMAN_VERIFY_PART");
-    const char *k = getenv("GAMESMAN_VERIFY_STOP"), *w = getenv("GAMESMAN_VERIFY_WHOLE_MAX");
+    const char *p = getenv("GAMESMAN_VERIFY_PATH");
     *path = VERIFY_AUTO;
-    *target = TIER_BLOCKS_PART_DEFAULT;
-    *whole_max = VERIFY_WHOLE_MAX;
-    *stop = 0;
-    if (w != NULL && *w != '\0') {
-        char *end;
-        unsigned long long x = strtoull(w, &end, 10);
-        if (*end != '\0' || w[0] == '-' || w[0] == '+') {
-            return error_set(err, ERR_USAGE,
-                             "GAMESMAN_VERIFY_WHOLE_MAX is '%s': give a number of bytes", w);
-        }
-        *whole_max = x;
-    }
-    if (k != NULL && *k != '\0') {
-        char *end;
-        *stop = strtol(k, &end, 10);
-        if (*end != '\0' || *stop < 1 || k[0] == '-') {
-            return error_set(err, ERR_USAGE,
-                             "GAMESMAN_VERIFY_STOP is '%s': give a number of tiers, at least 1", k);
-        }
-    }
     if (p != NULL && strcmp(p, "whole") == 0) {
         *path = VERIFY_WHOLE;
     } else if (p != NULL && strcmp(p, "parts") == 0) {
@@ -466,17 +447,23 @@ static ErrCode verify_path(const Store *st, VerifyPath *path, uint64_t *target, 
     } else if (p != NULL && *p != '\0') {
         return error_set(err, ERR_USAGE, "GAMESMAN_VERIFY_PATH is '%s': give whole or parts", p);
     }
-    if (n != NULL && *n != '\0') {
-        char *end;
-        unsigned long long x = strtoull(n, &end, 10);
-        if (*end != '\0' || x == 0 || n[0] == '-') {
-            return error_set(err, ERR_USAGE,
-                             "GAMESMAN_VERIFY_PART is '%s': give a number of "
-                             "records, at least 1",
-                             n);
-        }
-        *target = x;
+    int64_t part = TIER_BLOCKS_PART_DEFAULT, wmax = (int64_t)VERIFY_WHOLE_MAX, k = 0;
+    ErrCode rc =
+        env_int64("GAMESMAN_VERIFY_WHOLE_MAX", 0, INT64_MAX, "a number of bytes", &wmax, err);
+    if (rc == ERR_OK) {
+        rc = env_int64("GAMESMAN_VERIFY_STOP", 1, LONG_MAX, "a number of tiers, at least 1", &k,
+                       err);
     }
+    if (rc == ERR_OK) {
+        rc = env_int64("GAMESMAN_VERIFY_PART", 1, INT64_MAX, "a number of records, at least 1",
+                       &part, err);
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    *target = (uint64_t)part;
+    *whole_max = (uint64_t)wmax;
+    *stop = (long)k;
     if (*path == VERIFY_PARTS && !store_parts_can(st)) {
         return error_set(err, ERR_USAGE,
                          "GAMESMAN_VERIFY_PATH=parts: %s cannot be verified by parts (that needs "

@@ -440,6 +440,14 @@ rc=$?
     .remoteness, .positions, .wins, .losses, .ties]')" = "$want" ] &&
     ok "tier:blocks after the refusal: tier:window's checksum" ||
     bad "tier:blocks after the refusal"
+# A test hook that is not a number is refused by name (core/options.h,
+# env_int64), not read as 0 or as its first digits.
+for h in GAMESMAN_TIER_FREE_DISK=1G GAMESMAN_TIER_BLOCKS_STOP=x GAMESMAN_TIER_BLOCKS_STOP=0; do
+    rc=0
+    env "$h" "$solve" $c4 --solver tier:blocks --db "$db/hook" >/dev/null 2>"$db/hook.err" || rc=$?
+    [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -qF "solve: ${h%%=*} is '${h#*=}': give a number" "$db/hook.err" &&
+        ok "tier:blocks refuses $h" || bad "tier:blocks with $h: exit $rc, $(cat "$db/hook.err")"
+done
 # The projection after the forward pass: 150,000 bytes hold 4x4's bitmaps
 # and part headers but not its 161,029 positions at 1 byte each (Tromp's
 # count), so the run is refused after its forward pass, with the bitmaps

@@ -101,6 +101,36 @@ static void parse_int64_strict(void **state) {
     assert_false(parse_int64("0x10", 0, 100, &v));
 }
 
+/* env_int64: a test hook's number from the environment, unset or empty
+ * leaving the default, anything but digits in range refused by name. */
+static void env_int64_strict(void **state) {
+    (void)state;
+    const char *name = "GAMESMAN_TEST_ENV_INT64";
+    Error err = {0};
+    int64_t v = 7;
+    unsetenv(name);
+    assert_int_equal(env_int64(name, 1, 100, "a number", &v, &err), ERR_OK);
+    assert_int_equal(v, 7);
+    setenv(name, "", 1);
+    assert_int_equal(env_int64(name, 1, 100, "a number", &v, &err), ERR_OK);
+    assert_int_equal(v, 7);
+    setenv(name, "42", 1);
+    assert_int_equal(env_int64(name, 1, 100, "a number", &v, &err), ERR_OK);
+    assert_int_equal(v, 42);
+    const char *bad[] = {"0", "101", "1G", " 5", "+5", "-1", "abc", "5x"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        setenv(name, bad[i], 1);
+        v = 7;
+        if (env_int64(name, 1, 100, "a number from 1 to 100", &v, &err) != ERR_USAGE || v != 7) {
+            fail_msg("'%s' was accepted", bad[i]);
+        }
+        char want[128];
+        snprintf(want, sizeof want, "%s is '%s': give a number from 1 to 100", name, bad[i]);
+        assert_string_equal(err.msg, want);
+    }
+    unsetenv(name);
+}
+
 /* ------------------------------------------------------------ value fold */
 
 static Outcome fold_of(const Value *vals, const uint32_t *rs, int n) {
@@ -724,6 +754,7 @@ int main(void) {
         cmocka_unit_test(options_values),
         cmocka_unit_test(options_refusals),
         cmocka_unit_test(parse_int64_strict),
+        cmocka_unit_test(env_int64_strict),
         cmocka_unit_test(fold_rules),
         cmocka_unit_test(move_order),
         cmocka_unit_test(winby_order),

@@ -65,6 +65,7 @@
  * stream one decompression of DBSTORE_BLOCK_BYTES.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@
 #include "core/clock.h"
 #include "core/dbfile.h"
 #include "core/mem.h"
+#include "core/options.h"
 #include "solvers/expand.h"
 #include "solvers/store.h"
 #include "solvers/tier/blocks.h"
@@ -135,9 +137,11 @@ ErrCode tier_blocks_plan(TierSolve *s, bool on, uint64_t part, uint64_t cache, b
         }
     }
     b->first[s->gr.ntiers] = k;
-    const char *stop = getenv("GAMESMAN_TIER_BLOCKS_STOP");
-    b->stop_after = stop != NULL ? strtol(stop, NULL, 10) : 0;
-    return ERR_OK;
+    int64_t stop = 0;
+    ErrCode rc = env_int64("GAMESMAN_TIER_BLOCKS_STOP", 1, LONG_MAX,
+                           "a number of files, at least 1", &stop, s->err);
+    b->stop_after = (long)stop;
+    return rc;
 }
 
 ErrCode tier_blocks_fits(TierSolve *s) {

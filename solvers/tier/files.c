@@ -32,6 +32,7 @@
 #include <sys/statvfs.h>
 
 #include "core/mem.h"
+#include "core/options.h"
 #include "solvers/store.h"
 #include "solvers/tier/internal.h"
 
@@ -153,9 +154,14 @@ ErrCode tier_files_fit(TierSolve *s, uint64_t need, const char *what) {
     uint64_t free_bytes = (uint64_t)vfs.f_bavail * vfs.f_frsize;
     /* Tests: GAMESMAN_TIER_FREE_DISK=BYTES stands for the free space, so the
      * refusal is tested without filling a disk (tests/cli.sh). */
-    const char *fake = getenv("GAMESMAN_TIER_FREE_DISK");
-    if (fake != NULL) {
-        free_bytes = strtoull(fake, NULL, 10);
+    int64_t fake = -1;
+    ErrCode rc =
+        env_int64("GAMESMAN_TIER_FREE_DISK", 0, INT64_MAX, "a number of bytes", &fake, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    if (fake >= 0) {
+        free_bytes = (uint64_t)fake;
     }
     if (need > free_bytes) {
         char a[32], b[32];
