@@ -72,6 +72,7 @@
 #include "core/dbstore.h"
 #include "core/dbwriter.h"
 #include "core/mem.h"
+#include "core/sort.h"
 #include "solvers/store.h"
 
 static char *make_dir(void) { return test_make_dir("test_store"); }
@@ -719,15 +720,9 @@ static int count_lines(const char *s, const char *prefix) {
     return n;
 }
 
-/* The size past which a tier that can be checked by parts is no longer
- * checked whole (VERIFY_WHOLE_MAX, GAMESMAN_VERIFY_WHOLE_MAX), by memory
- * (no GAMESMAN_VERIFY_PATH), on a Connect Four 5x4 database of tier:blocks
- * (parts of 100000 records): unset, every tier whole (these tiers are
- * small), each one's estimate whole in its journal line; set to the
- * median of those estimates, exactly the tiers above it by parts (named
- * by their journal lines) and every position checked; 0, every tier by
- * parts; a size that is not a number refused. Tic-tac-toe (no fast path
- * of tiers: never by parts) stays whole at 0. */
+/* A verify journal's tier lines: each tier's memory estimate (est=) into
+ * est[t] and whether it was checked by parts into parts[t]; returns how
+ * many lines. */
 static int journal_tiers(const char *journal, uint64_t *est, bool *parts, int max) {
     char *all = slurp_text(journal);
     int n = 0;
@@ -747,11 +742,15 @@ static int journal_tiers(const char *journal, uint64_t *est, bool *parts, int ma
     return n;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
+/* The size past which a tier that can be checked by parts is no longer
+ * checked whole (VERIFY_WHOLE_MAX, GAMESMAN_VERIFY_WHOLE_MAX), by memory
+ * (no GAMESMAN_VERIFY_PATH), on a Connect Four 5x4 database of tier:blocks
+ * (parts of 100000 records): unset, every tier whole (these tiers are
+ * small), each one's estimate whole in its journal line; set to the
+ * median of those estimates, exactly the tiers above it by parts (named
+ * by their journal lines) and every position checked; 0, every tier by
+ * parts; a size that is not a number refused. Tic-tac-toe (no fast path
+ * of tiers: never by parts) stays whole at 0. */
 static void verify_whole_max(void **state) {
     (void)state;
     Game *g = test_game("connect4:w=5,h=4");
@@ -774,7 +773,7 @@ static void verify_whole_max(void **state) {
     }
     assert_int_equal(journal_tiers(journal, est, parts, n), n);
     memcpy(sorted, est, sizeof(uint64_t) * (size_t)n);
-    qsort(sorted, (size_t)n, sizeof sorted[0], cmp_u64);
+    sort_u64(sorted, n);
     uint64_t median = sorted[n / 2];
     int above = 0;
     for (int t = 0; t < n; t++) {
