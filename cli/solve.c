@@ -775,7 +775,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "solve: standard output is closed; there is nowhere to write the result\n");
         return ERR_IO;
     }
-    dist_init(&argc, &argv);
+    Error err;
+    if (dist_init(&argc, &argv, &err) != ERR_OK) {
+        int rc = fail(&err);
+        dist_finalize();
+        return rc;
+    }
     if (dist_rank() != 0 && freopen("/dev/null", "w", stdout) == NULL) {
         fprintf(stderr, "solve: rank %d: cannot silence standard output\n", dist_rank());
     }

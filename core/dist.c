@@ -4,8 +4,8 @@
  * in DIST_MAX_MSG bytes is one MPI_Allgatherv (MPI_IN_PLACE); a larger one
  * is a broadcast from each owner in pieces of at most DIST_MAX_MSG bytes,
  * which moves the same bytes. The environment variable GAMESMAN_DIST_MAX_MSG
- * (bytes, at least 64) lowers the limit so that the tests exercise the
- * second path on small games.
+ * (bytes, 64 to 2^30) lowers the limit so that the tests exercise the
+ * second path on small games; any other value is refused (dist_init).
  */
 #include "core/dist.h"
 
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "core/options.h"
 
 #ifdef USE_MPI
 #include <mpi.h>
@@ -62,18 +63,16 @@ DistStats dist_stats_total(void) { return total; }
 
 #ifdef USE_MPI
 
-void dist_init(int *argc, char ***argv) {
+ErrCode dist_init(int *argc, char ***argv, Error *err) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_id);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    const char *env = getenv("GAMESMAN_DIST_MAX_MSG");
-    if (env != NULL) {
-        unsigned long long v = strtoull(env, NULL, 10);
-        if (v >= 64 && v <= DIST_MAX_MSG_DEFAULT) {
-            max_msg = v;
-        }
-    }
+    int64_t v = (int64_t)max_msg;
+    ErrCode rc = env_int64("GAMESMAN_DIST_MAX_MSG", 64, (int64_t)DIST_MAX_MSG_DEFAULT,
+                           "a number of bytes from 64 to 1073741824", &v, err);
+    max_msg = (uint64_t)v;
+    return dist_agree(rc, err);
 }
 
 void dist_finalize(void) { MPI_Finalize(); }
@@ -389,10 +388,15 @@ void dist_fetch(DistFetchMode how, const uint64_t *words, uint64_t size, uint64_
 
 #else /* one rank of one */
 
-void dist_init(int *argc, char ***argv) {
+ErrCode dist_init(int *argc, char ***argv, Error *err) {
     (void)argc;
     (void)argv;
-    (void)max_msg;
+    /* read as with MPI, so that a bad value is refused on every build */
+    int64_t v = (int64_t)max_msg;
+    ErrCode rc = env_int64("GAMESMAN_DIST_MAX_MSG", 64, (int64_t)DIST_MAX_MSG_DEFAULT,
+                           "a number of bytes from 64 to 1073741824", &v, err);
+    max_msg = (uint64_t)v;
+    return rc;
 }
 
 void dist_finalize(void) {}

@@ -33,8 +33,11 @@
 
 #include "core/error.h"
 
-/* Starts MPI (a no-op without USE_MPI). Call first thing in main. */
-void dist_init(int *argc, char ***argv);
+/* Starts MPI (without USE_MPI, one rank of one). Call first thing in main.
+ * Reads GAMESMAN_DIST_MAX_MSG (core/dist.c); a malformed or out-of-range
+ * value is ERR_USAGE on every rank (agreed as dist_agree does: rank 0
+ * reports it), after which the caller calls dist_finalize and exits. */
+ErrCode dist_init(int *argc, char ***argv, Error *err);
 
 /* Ends MPI; call once before exiting normally. */
 void dist_finalize(void);

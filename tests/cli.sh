@@ -448,6 +448,18 @@ for h in GAMESMAN_TIER_FREE_DISK=1G GAMESMAN_TIER_BLOCKS_STOP=x GAMESMAN_TIER_BL
     [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -qF "solve: ${h%%=*} is '${h#*=}': give a number" "$db/hook.err" &&
         ok "tier:blocks refuses $h" || bad "tier:blocks with $h: exit $rc, $(cat "$db/hook.err")"
 done
+# The MPI layer's piece size (core/dist.c) is read the same way on every
+# build, with or without MPI (tests/mpi.sh: on 3 ranks); 64 is its least.
+for h in GAMESMAN_DIST_MAX_MSG=1G GAMESMAN_DIST_MAX_MSG=63; do
+    rc=0
+    env "$h" "$solve" tictactoe >/dev/null 2>"$db/hook.err" || rc=$?
+    [ "$rc" -eq 2 ] && grep -qF "solve: ${h%%=*} is '${h#*=}': give a number of bytes" "$db/hook.err" &&
+        ok "solve refuses $h" || bad "solve with $h: exit $rc, $(cat "$db/hook.err")"
+done
+rc=0
+GAMESMAN_DIST_MAX_MSG=64 "$solve" tictactoe --json >"$db/hook.out" 2>"$db/hook.err" || rc=$?
+[ "$rc" -eq 0 ] && jq -e '.value == "tie"' "$db/hook.out" >/dev/null &&
+    ok "solve takes GAMESMAN_DIST_MAX_MSG=64" || bad "GAMESMAN_DIST_MAX_MSG=64: exit $rc, $(cat "$db/hook.err")"
 # The projection after the forward pass: 150,000 bytes hold 4x4's bitmaps
 # and part headers but not its 161,029 positions at 1 byte each (Tromp's
 # count), so the run is refused after its forward pass, with the bitmaps

@@ -144,6 +144,16 @@ else
     bad "connect4 4x4, tier:sliced in 64-byte pieces: $got, one process: $want"
 fi
 
+# A piece size that is not a number of bytes from 64 to 2^30 is refused on
+# every rank, reported once (by rank 0), not ignored.
+rc=0
+GAMESMAN_DIST_MAX_MSG=63 mpi 3 -x GAMESMAN_DIST_MAX_MSG "$solve_mpi" tictactoe >/dev/null 2>"$tmp/err" || rc=$?
+if [ "$rc" -eq 2 ] && [ "$(grep -c "GAMESMAN_DIST_MAX_MSG is '63'" "$tmp/err")" = 1 ]; then
+    ok "3 ranks refuse GAMESMAN_DIST_MAX_MSG=63, one message"
+else
+    bad "3 ranks with GAMESMAN_DIST_MAX_MSG=63: exit $rc, $(head -c 300 "$tmp/err")"
+fi
+
 # Files: each rank writes its slices of every tier in DIR/rank-R-of-N (its
 # own directory and lock: on its own disk in production), in the on-disk
 # format of core/dbstore.h with the range in the header; rank 0 writes the
