@@ -21,9 +21,10 @@
 #   make bench-reference  the committed reference run: results/reference/ and
 #                     plots/reference/ (run it on a quiet machine), then the
 #                     README's results table (make readme-table)
-#   make readme-table rewrite the README's "results at a glance" tables and the
-#                     Morris tables of docs/loopy.md from results/reference/
-#                     and results/big/ (scripts/readme-table.sh)
+#   make readme-table rewrite the README's "results at a glance" tables, the
+#                     Morris tables of docs/loopy.md and the Bagh Chal tables
+#                     of docs/games.md from results/reference/ and
+#                     results/big/ (scripts/readme-table.sh)
 #   make bench-compare A=results/X B=results/Y  Google Benchmark's compare.py
 #   make format       clang-format every source in place
 #   make format-check fail if any source is not clang-formatted
@@ -253,10 +254,10 @@ bench-full: deps-bench $(BENCH_BINS)
 bench-reference: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' RESULTS_DIR=results/reference \
 		PLOTS_DIR=plots/reference scripts/bench-run.sh --full $(BENCH_ARGS)
-	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md
+	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md docs/games.md
 readme-table:
 	@scripts/deps.sh docs
-	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md
+	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md docs/games.md
 plots:
 	@scripts/deps.sh bench
 	@plots/render.sh results/latest plots

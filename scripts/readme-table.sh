@@ -1,18 +1,21 @@
 #!/bin/sh
-# scripts/readme-table.sh [README [REFERENCE_DIR [BIG_DIR [LOOPY]]]]:
-# regenerates the results tables of the front page (README.md) and the
-# Morris tables of docs/loopy.md from the committed results, so that they
-# cannot drift from the data. Defaults: README.md, results/reference,
-# results/big, docs/loopy.md.
+# scripts/readme-table.sh [README [REFERENCE_DIR [BIG_DIR [LOOPY [GAMES]]]]]:
+# regenerates the results tables of the front page (README.md), the
+# Morris tables of docs/loopy.md and the Bagh Chal tables of docs/games.md
+# from the committed results, so that they cannot drift from the data.
+# Defaults: README.md, results/reference, results/big, docs/loopy.md,
+# docs/games.md.
 #
 # Contract:
 # - Rewrites only the lines between `<!-- results:begin -->` and
-#   `<!-- results:end -->` of README, and between `<!-- morris:begin -->`
-#   and `<!-- morris:end -->` of LOOPY (each pair once, in that order;
-#   otherwise exit 2 and neither file is touched). Paths are relative to
-#   the repository's root (the current directory); links are written for
-#   README at the root and LOOPY in docs/ (copies elsewhere get the same
-#   bytes).
+#   `<!-- results:end -->` of README, between `<!-- morris:begin -->`
+#   and `<!-- morris:end -->` of LOOPY, and between
+#   `<!-- baghchal-sliding:begin -->` and its end and
+#   `<!-- baghchal-placement:begin -->` and its end of GAMES (each pair
+#   once, in that order; otherwise exit 2 and no file is touched). Paths
+#   are relative to the repository's root (the current directory); links
+#   are written for README at the root and LOOPY in docs/ (copies
+#   elsewhere get the same bytes).
 # - Reads REFERENCE_DIR/bench.json (the reference run of `make
 #   bench-reference`, Google Benchmark's JSON, turned into rows by
 #   scripts/bench-rows.jq) and every BIG_DIR/*.json (zero or more: verbatim
@@ -28,7 +31,10 @@
 # solver missing from the reference run shows as "-". LOOPY's: nine men's
 # morris's sectors (BIG_DIR/morris9s, scripts/morris/sector-table.sh), its
 # empty board, and its placement tiers (scripts/morris/placement-table.sh),
-# each when its records are there.
+# each when its records are there. GAMES': Bagh Chal 5x5's sliding tiers
+# (BIG_DIR/baghchal5/first-run, the run that solved them alone:
+# scripts/baghchal/sliding-solve.sh -t) and its placement tiers
+# (BIG_DIR/baghchal5/placement.jsonl, scripts/baghchal/placement-table.sh).
 # Needs: POSIX sh, awk, jq (scripts/deps.sh docs).
 set -eu
 
@@ -36,6 +42,7 @@ readme=${1:-README.md}
 ref=${2:-results/reference}
 big=${3:-results/big}
 loopy=${4:-docs/loopy.md}
+games=${5:-docs/games.md}
 here=$(dirname "$0")
 
 # The games of the time and unhash tables, as bench names spell them
@@ -52,6 +59,7 @@ die() {
 
 [ -f "$readme" ] || die "no file '$readme'"
 [ -f "$loopy" ] || die "no file '$loopy'"
+[ -f "$games" ] || die "no file '$games'"
 [ -f "$ref/bench.json" ] || die "no '$ref/bench.json' (make bench-reference writes it)"
 
 # markers FILE NAME: checks FILE's `<!-- NAME:begin -->` and `<!-- NAME:end -->`
@@ -68,6 +76,8 @@ markers() {
 }
 readme_lines=$(markers "$readme" results)
 loopy_lines=$(markers "$loopy" morris)
+markers "$games" baghchal-sliding >/dev/null
+markers "$games" baghchal-placement >/dev/null
 
 # docs_link PATH: PATH (relative to the repository's root) as a link from
 # a file of docs/, where LOOPY is (absolute paths as they are).
@@ -295,6 +305,22 @@ done
 # Each table's caption opens with a blank line; the first follows the marker.
 sed -i '1{/^$/d}' "$tmp/morris.md"
 
+# Bagh Chal 5x5's series (BIG_DIR/baghchal5): its sliding tiers, from the
+# run that solved them alone, and its placement tiers.
+bc5="$big/baghchal5"
+if ls "$bc5"/first-run/slide-*.json >/dev/null 2>&1; then
+    sh "$here/baghchal/sliding-solve.sh" -t -o "$bc5/first-run" >"$tmp/bc-sliding.md" ||
+        die "cannot build the Bagh Chal sliding table"
+else
+    printf 'No Bagh Chal sliding tiers recorded (`%s/first-run/` has no records).\n' "$bc5" >"$tmp/bc-sliding.md"
+fi
+if [ -s "$bc5/placement.jsonl" ]; then
+    sh "$here/baghchal/placement-table.sh" "$bc5/placement.jsonl" >"$tmp/bc-placement.md" ||
+        die "cannot build the Bagh Chal placement table"
+else
+    printf 'No Bagh Chal placement tiers recorded (`%s/placement.jsonl` is missing).\n' "$bc5" >"$tmp/bc-placement.md"
+fi
+
 # splice FILE LINES TEXT OUT: FILE with the lines between its markers
 # (LINES: "begin end") replaced by TEXT, into OUT.
 splice() {
@@ -306,8 +332,11 @@ splice() {
 }
 splice "$readme" "$readme_lines" "$tmp/table.md" "$tmp/readme.new"
 splice "$loopy" "$loopy_lines" "$tmp/morris.md" "$tmp/loopy.new"
-# Both are written only once both are built.
-for f in readme loopy; do
+# GAMES' two blocks one after the other, each located in the text so far
+splice "$games" "$(markers "$games" baghchal-sliding)" "$tmp/bc-sliding.md" "$tmp/games.1"
+splice "$tmp/games.1" "$(markers "$tmp/games.1" baghchal-placement)" "$tmp/bc-placement.md" "$tmp/games.new"
+# All are written only once all are built.
+for f in readme loopy games; do
     eval "file=\$$f"
     if cmp -s "$tmp/$f.new" "$file"; then
         echo "readme-table.sh: $file is up to date"

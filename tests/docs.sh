@@ -11,13 +11,15 @@
 #      not run; every script named (scripts/..., results/.../NAME.sh) must
 #      exist, and no script under scripts/ may name a machine's directory;
 #      the solver registry docs/adding-a-solver.md shows is the file's;
-#   3. scripts/readme-table.sh on copies of README.md and docs/loopy.md:
+#   3. scripts/readme-table.sh on copies of README.md, docs/loopy.md and
+#      docs/games.md:
 #      idempotent, sensitive to the reference results and to results/big/
-#      (the Morris tables in docs/loopy.md), and the committed tables of
-#      both are those the committed results give;
+#      (the Morris tables in docs/loopy.md), refusing files without their
+#      markers, and the committed tables of all three are those the
+#      committed results give;
 #   4. the Bagh Chal series' tables in docs/games.md (between the
-#      baghchal-sliding and baghchal-placement markers) are what their
-#      scripts print from the committed records in results/big/baghchal5.
+#      baghchal-sliding and baghchal-placement markers) follow the records
+#      in results/big/baghchal5: one tier's record changed changes its row.
 # Ends with "docs: N passed, N failed". Takes a few seconds.
 set -u
 solve=$1
@@ -186,23 +188,26 @@ else
     ok "no machine paths in scripts/"
 fi
 
-# 3. the README table generator, on copies (its fourth argument, the file
-# of the Morris tables, is always a copy too: never docs/loopy.md itself)
+# 3. the README table generator, on copies (its fourth and fifth
+# arguments, the files of the Morris and Bagh Chal tables, are always
+# copies too: never docs/loopy.md or docs/games.md itself)
 gen=scripts/readme-table.sh
 mkdir -p "$tmp/ref" "$tmp/big"
 cp results/reference/bench.json "$tmp/ref/"
 cp README.md "$tmp/README.md"
 cp docs/loopy.md "$tmp/loopy.md"
+cp docs/games.md "$tmp/games.md"
 L="$tmp/loopy.md"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/once.md" &&
+G="$tmp/games.md"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/once.md" &&
     cp "$L" "$tmp/once-loopy.md" &&
-    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cmp -s "$tmp/README.md" "$tmp/once.md" &&
+    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 && cmp -s "$tmp/README.md" "$tmp/once.md" &&
     cmp -s "$L" "$tmp/once-loopy.md" &&
     ok "readme-table: a second run changes nothing" || bad "readme-table: not idempotent"
 # dfs on tic-tac-toe twice as slow: its row's time and ratios change.
 jq '(.benchmarks[] | select(.run_name == "dfs/tictactoe/manual_time") | .real_time) |= . * 2' \
     results/reference/bench.json >"$tmp/ref/bench.json"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1
 if ! cmp -s "$tmp/README.md" "$tmp/once.md" &&
     [ "$(diff "$tmp/README.md" "$tmp/once.md" | grep -c '^[<>] | `tictactoe`')" = 2 ]; then
     ok "readme-table: a changed reference run changes the tic-tac-toe time row"
@@ -212,75 +217,98 @@ fi
 # a big solve appears; one without its .txt is refused
 "$solve" tictactoe --json >"$tmp/big/t.json"
 printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 0\n' >"$tmp/big/t.txt"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 &&
     grep -q '^| `tictactoe` | `gps-cached` | 1 | tie in 9 | 5,478 |' "$tmp/README.md" &&
     ok "readme-table: a results/big solve appears" || bad "readme-table: big solve row missing"
 # a solve in segments: its wall is the last segment's, and the row says so
 printf 'segment=start 2026-01-01T00:00:00Z load 0 0 0\nsegment=end 2026-01-01T01:00:00Z exit 143 load 0 0 0\nsegment=start 2026-01-02T00:00:00Z load 0 0 0\n' >>"$tmp/big/t.txt"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 &&
     grep '^| `tictactoe` | `gps-cached` |' "$tmp/README.md" | grep -q '; wall and peak: the last of 2 segments) |' &&
     ok "readme-table: a solve in segments says its wall is the last segment's" ||
     bad "readme-table: a solve in segments shows a wall without its segments"
 printf 'command=bin/solve tictactoe --json\ndate=2026-01-01T00:00:00Z\nload=0 / 0\n' >"$tmp/big/t.txt"
 cp "$tmp/big/t.json" "$tmp/big/u.json"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] && ok "readme-table: a .json without its .txt is refused" || bad "readme-table: exit $rc"
 rm "$tmp/big/u.json"
-# no markers in either file: refused, neither file touched
+# no markers in any one of the files: refused, no file touched
 printf '# no markers\n' >"$tmp/plain.md"
 cp "$L" "$tmp/before-loopy.md"
-"$gen" "$tmp/plain.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1
+cp "$G" "$tmp/before-games.md"
+"$gen" "$tmp/plain.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] && cmp -s "$L" "$tmp/before-loopy.md" &&
+    cmp -s "$G" "$tmp/before-games.md" &&
     ok "readme-table: a README without markers is refused" || bad "readme-table: no markers: exit $rc"
 cp "$tmp/README.md" "$tmp/before.md"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$tmp/plain.md" >/dev/null 2>&1
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$tmp/plain.md" "$G" >/dev/null 2>&1
 rc=$?
 [ "$rc" = 2 ] && [ "$(cat "$tmp/plain.md")" = "# no markers" ] && cmp -s "$tmp/README.md" "$tmp/before.md" &&
+    cmp -s "$G" "$tmp/before-games.md" &&
     ok "readme-table: a Morris file without markers is refused" ||
     bad "readme-table: no Morris markers: exit $rc"
+# a Bagh Chal file with its sliding markers but not its placement ones
+grep -vF '<!-- baghchal-placement:' "$G" >"$tmp/half.md"
+cp "$tmp/half.md" "$tmp/before-half.md"
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$tmp/half.md" >/dev/null 2>&1
+rc=$?
+[ "$rc" = 2 ] && cmp -s "$tmp/half.md" "$tmp/before-half.md" && cmp -s "$tmp/README.md" "$tmp/before.md" &&
+    cmp -s "$L" "$tmp/before-loopy.md" &&
+    ok "readme-table: a Bagh Chal file without its placement markers is refused" ||
+    bad "readme-table: no Bagh Chal placement markers: exit $rc"
 # the Morris tables follow results/big/morris9s: one sector's wins changed
 # change that sector's row in the Morris file, and nothing in the README
 cp -r results/big/morris9s "$tmp/big/"
-"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/m.md" &&
+"$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 && cp "$tmp/README.md" "$tmp/m.md" &&
     cp "$L" "$tmp/m-loopy.md" &&
     grep -q '^| 3-3 | 169,626 | 140,621 |' "$L" &&
     jq -c '.solver_stats.sector_wins += 1' results/big/morris9s/sector-3-3.json >"$tmp/big/morris9s/sector-3-3.json" &&
-    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" >/dev/null 2>&1 &&
+    "$gen" "$tmp/README.md" "$tmp/ref" "$tmp/big" "$L" "$G" >/dev/null 2>&1 &&
     cmp -s "$tmp/README.md" "$tmp/m.md" &&
     [ "$(diff "$L" "$tmp/m-loopy.md" | grep -c '^[<>] | 3-3 |')" = 2 ] &&
     grep -q '^| 3-3 | 169,626 | 140,622 |' "$L" &&
     ok "readme-table: a changed sector record changes its row in the Morris tables only" ||
     bad "readme-table: a changed sector record did not change exactly its Morris row"
-# the committed README and docs/loopy.md match the committed results
+# the committed README, docs/loopy.md and docs/games.md match the
+# committed results
 cp README.md "$tmp/now.md"
 cp docs/loopy.md "$tmp/now-loopy.md"
-"$gen" "$tmp/now.md" results/reference results/big "$tmp/now-loopy.md" >/dev/null 2>&1 &&
+cp docs/games.md "$tmp/now-games.md"
+"$gen" "$tmp/now.md" results/reference results/big "$tmp/now-loopy.md" "$tmp/now-games.md" >/dev/null 2>&1 &&
     cmp -s "$tmp/now.md" README.md && cmp -s "$tmp/now-loopy.md" docs/loopy.md &&
-    ok "README.md's and docs/loopy.md's tables match results/" ||
-    bad "README.md's or docs/loopy.md's tables are out of date with results/: run make readme-table"
+    cmp -s "$tmp/now-games.md" docs/games.md &&
+    ok "README.md's, docs/loopy.md's and docs/games.md's tables match results/" ||
+    bad "README.md's, docs/loopy.md's or docs/games.md's tables are out of date with results/: run make readme-table"
 
-# 4. the Bagh Chal series' tables: each block of docs/games.md between
-# `<!-- NAME:begin -->` and `<!-- NAME:end -->` is its script's output from
-# the committed records; and the placement table follows its records (one
-# tier's wins changed, the table differs).
+# 4. the Bagh Chal series' tables follow results/big/baghchal5: a tier's
+# wins changed change its hand's row of docs/games.md's placement table
+# and nothing else there, nor in the README or the Morris file; its
+# sliding table is sliding-solve.sh -t's over the first run's records.
+mkdir -p "$tmp/bc/ref"
+cp results/reference/bench.json "$tmp/bc/ref/"
+cp -r results/big "$tmp/bc/big"
+for f in README.md docs/loopy.md docs/games.md; do cp "$f" "$tmp/bc/"; done
+bcg() { "$gen" "$tmp/bc/README.md" "$tmp/bc/ref" "$tmp/bc/big" "$tmp/bc/loopy.md" "$tmp/bc/games.md" >/dev/null 2>&1; }
+bc5=$tmp/bc/big/baghchal5
+first=$(head -n 1 "$bc5/placement.jsonl" | jq .hand)
+# (the README's and the Morris file's links name the copy's BIG_DIR: they
+# are compared with the run before the change, not with the committed)
+bcg && cmp -s "$tmp/bc/games.md" docs/games.md && cp "$tmp/bc/README.md" "$tmp/bc/README.0" &&
+    cp "$tmp/bc/loopy.md" "$tmp/bc/loopy.0" &&
+    jq -cs '.[0].wins += 1 | .[]' results/big/baghchal5/placement.jsonl >"$bc5/placement.jsonl" && bcg &&
+    cmp -s "$tmp/bc/README.md" "$tmp/bc/README.0" && cmp -s "$tmp/bc/loopy.md" "$tmp/bc/loopy.0" &&
+    [ "$(diff "$tmp/bc/games.md" docs/games.md | grep -c '^[<>] | ')" = 2 ] &&
+    [ "$(diff "$tmp/bc/games.md" docs/games.md | grep -c "^[<>] | $first | ")" = 2 ] &&
+    ok "readme-table: a changed Bagh Chal tier record changes its hand's row in docs/games.md only" ||
+    bad "readme-table: a changed Bagh Chal tier record did not change exactly its hand's row: $(diff "$tmp/bc/games.md" docs/games.md | head -n 4)"
 block() {
     awk -v b="<!-- $2:begin -->" -v e="<!-- $2:end -->" '$0 == e { p = 0 } p { print } $0 == b { p = 1 }' "$1"
 }
-bc5=results/big/baghchal5
 block docs/games.md baghchal-sliding >"$tmp/bs.md"
-sh scripts/baghchal/sliding-solve.sh -t -o "$bc5/first-run" >"$tmp/bs.want" 2>&1
-[ -s "$tmp/bs.md" ] && cmp -s "$tmp/bs.md" "$tmp/bs.want" &&
-    ok "docs/games.md's Bagh Chal sliding table is sliding-solve.sh -t's from $bc5/first-run" ||
-    bad "docs/games.md's Bagh Chal sliding table differs from sliding-solve.sh -t -o $bc5/first-run: $(diff "$tmp/bs.md" "$tmp/bs.want" | head -n 3)"
-block docs/games.md baghchal-placement >"$tmp/bp.md"
-sh scripts/baghchal/placement-table.sh "$bc5/placement.jsonl" >"$tmp/bp.want" 2>&1
-jq -cs '.[0].wins += 1 | .[]' "$bc5/placement.jsonl" >"$tmp/bp.jsonl"
-sh scripts/baghchal/placement-table.sh "$tmp/bp.jsonl" >"$tmp/bp.changed" 2>&1
-[ -s "$tmp/bp.md" ] && cmp -s "$tmp/bp.md" "$tmp/bp.want" && ! cmp -s "$tmp/bp.want" "$tmp/bp.changed" &&
-    ok "docs/games.md's Bagh Chal placement table is placement-table.sh's from $bc5/placement.jsonl" ||
-    bad "docs/games.md's Bagh Chal placement table differs from placement-table.sh's: $(diff "$tmp/bp.md" "$tmp/bp.want" | head -n 3)"
+[ "$(grep -c '^| [0-5] | 21[0-5] | ' "$tmp/bs.md")" = 6 ] &&
+    ok "docs/games.md's Bagh Chal sliding table has its 6 tiers" ||
+    bad "docs/games.md's Bagh Chal sliding table: $(head -n 3 "$tmp/bs.md")"
 
 echo "docs: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
