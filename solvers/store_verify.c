@@ -12,7 +12,8 @@
  * against the manifest's root value, and the counts against the
  * manifest's (a partial database has neither).
  *
- * Tiers are checked from the last (children before parents), each one of
+ * Tiers are checked children before parents (check_order: from the last
+ * tier down, a tier after its child tiers), each one of
  * two ways chosen by memory (choose_path): whole, with its child tiers
  * resident and nothing else (whole_memory: their records, the tier's
  * bitmap, a histogram per thread), when that fits the budget and, for a
@@ -559,6 +560,66 @@ static void add_hist(const Store *st, DbSummary *sum, const uint64_t *hist, size
     }
 }
 
+/* The order the tiers are checked in (order[0..n)): children before
+ * parents, by a depth-first walk of the tier graph from the last tier down,
+ * each tier placed after its child tiers. Where every child tier has a
+ * larger number than its parent (Connect Four's plies, for one) that is
+ * n - 1 down to 0; Bagh Chal's tigers' tier of a hand has the goats' tier
+ * of that hand, numbered before it, as a child, and comes after it. So a
+ * tier's journal line follows its child tiers' lines, and a run stopped
+ * anywhere resumes with every tier that passed taken (a parent checked
+ * before a child would be checked again, its child not yet taken). A
+ * child number out of range is left to the check to refuse. False: out of
+ * memory. */
+static bool check_order(const Store *st, int n, int *order) {
+    if (!st->tiers) {
+        order[0] = 0;
+        return true;
+    }
+    const Game *g = st->g;
+    typedef struct Frame {
+        int t, k, nk;
+        int kids[GAME_MAX_CHILD_TIERS];
+    } Frame;
+    bool *seen = calloc((size_t)n, sizeof *seen);
+    Frame *stack = malloc((size_t)n * sizeof *stack);
+    if (seen == NULL || stack == NULL) {
+        free(seen);
+        free(stack);
+        return false;
+    }
+    int m = 0;
+    for (int r = n - 1; r >= 0; r--) {
+        if (seen[r]) {
+            continue;
+        }
+        int top = 0;
+        seen[r] = true;
+        stack[0].t = r;
+        stack[0].k = 0;
+        stack[0].nk = g->tiers->children(g, r, stack[0].kids);
+        while (top >= 0) {
+            Frame *f = &stack[top];
+            if (f->k == f->nk) {
+                order[m++] = f->t;
+                top--;
+                continue;
+            }
+            int c = f->kids[f->k++];
+            if (c >= 0 && c < n && !seen[c]) {
+                seen[c] = true;
+                Frame *next = &stack[++top];
+                next->t = c;
+                next->k = 0;
+                next->nk = g->tiers->children(g, c, next->kids);
+            }
+        }
+    }
+    free(seen);
+    free(stack);
+    return true;
+}
+
 /* Tier t taken from its journal line e: its counts, game calls and ways,
  * as if it had been checked in this run. */
 static void take_tier(Store *st, const JournalTier *e, DbSummary *sum, uint64_t *checked,
@@ -672,17 +733,20 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
     v.resident = calloc((size_t)n, sizeof *v.resident);
     v.first = calloc((size_t)n, sizeof *v.first);
     bool *taken = calloc((size_t)n, sizeof *taken);
+    int *order = malloc((size_t)n * sizeof *order);
     size_t nraw = st->m.width == 1 ? 256 : 65536;
     uint64_t *hist = calloc(nraw, sizeof *hist);
     DbSummary sum;
-    ErrCode rc = v.loaded && v.resident && v.first && taken && hist
-                     ? store_summary_alloc(st, &sum, err)
-                     : error_set(err, ERR_MEMORY, "out of memory");
+    ErrCode rc =
+        v.loaded && v.resident && v.first && taken && order && hist && check_order(st, n, order)
+            ? store_summary_alloc(st, &sum, err)
+            : error_set(err, ERR_MEMORY, "out of memory");
     if (rc != ERR_OK) {
         free(v.loaded);
         free(v.resident);
         free(v.first);
         free(taken);
+        free(order);
         free(hist);
         return rc;
     }
@@ -734,12 +798,13 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
         }
         v.resident[0] = rc == ERR_OK;
     }
-    /* Tiers from the last: children (of a larger number in the suite's
-     * games) before parents, so the first disagreement found is the
-     * deepest, where a damaged record is, not its parents; and, with a
+    /* Tiers in check_order's order, children before parents, so the
+     * first disagreement found is the deepest, where a damaged record is,
+     * not its parents; and, with a
      * journal, each tier's line appended as soon as it passed, so that a
      * stopped run loses the tier in hand only. */
-    for (int t = n - 1; t >= 0 && rc == ERR_OK; t--) {
+    for (int i = 0; i < n && rc == ERR_OK; i++) {
+        int t = order[i];
         int kids[GAME_MAX_CHILD_TIERS + 1];
         int nk = 0;
         TierRun run;
@@ -889,6 +954,7 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
     db_summary_free(&sum);
     store_journal_close(&jr);
     free(taken);
+    free(order);
     free(hist);
     free(v.loaded);
     free(v.resident);

@@ -831,6 +831,23 @@ if [ -x "$bplan" ]; then
         jq -e '.solver_stats.journal_tiers == 2' "$db/b4-out/placement-verify-3.json" >/dev/null &&
         ok "baghchal placement verify -j: stopped after 2 tiers, resumed: $want" ||
         bad "baghchal placement verify -j: exit $rc, then $(cat "$db/b4j2.out"), journal_tiers $(jq .solver_stats.journal_tiers "$db/b4-out/placement-verify-3.json")"
+    # The whole database (-k 1), stopped after K tiers: the resumed run
+    # takes all K from the journal. A tigers' tier has its hand's goats'
+    # tier, numbered before it, as a child: checked in descending numbers,
+    # a stop after a tigers' tier left it to be checked again on every
+    # resume (its child not taken yet), so that fewer than K were taken.
+    for k in 5 8 14 20; do
+        rm -f "$db/b4-out/placement-verify-1.journal"
+        rc=0
+        GAMESMAN_VERIFY_STOP=$k NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-verify.sh" -n 4 \
+            -v goats=4,captures=2,sym -d "$db/b4" -o "$db/b4-out" -m 1G -k 1 -j >"$db/b4j.out" 2>&1 || rc=$?
+        NOLOCK=1 BIN=$solve TIER_PLAN=$bplan "$bs/placement-verify.sh" -n 4 -v goats=4,captures=2,sym \
+            -d "$db/b4" -o "$db/b4-out" -m 1G -k 1 -j >"$db/b4j2.out" 2>&1 || bad "baghchal whole verify -j: $(cat "$db/b4j2.out")"
+        [ "$rc" = 86 ] && grep -qx "21 tiers linked: 21 verified ([0-9]* positions), 0 unverified" "$db/b4j2.out" &&
+            jq -e --argjson k "$k" '.solver_stats.journal_tiers == $k' "$db/b4-out/placement-verify-1.json" >/dev/null &&
+            ok "baghchal whole verify -j: stopped after $k tiers, resumed with all $k taken" ||
+            bad "baghchal whole verify -j, stopped after $k: exit $rc, then $(cat "$db/b4j2.out"), journal_tiers $(jq .solver_stats.journal_tiers "$db/b4-out/placement-verify-1.json")"
+    done
     # The series' database against retro's and tier's by --compare
     # (solvers/store_compare.c): every position they reached in both and
     # equal, the others the series holds (the records' and the sliding
