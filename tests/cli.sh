@@ -848,6 +848,22 @@ if [ -x "$bplan" ]; then
             ok "baghchal whole verify -j: stopped after $k tiers, resumed with all $k taken" ||
             bad "baghchal whole verify -j, stopped after $k: exit $rc, then $(cat "$db/b4j2.out"), journal_tiers $(jq .solver_stats.journal_tiers "$db/b4-out/placement-verify-1.json")"
     done
+    # scripts/journal-summary.sh over that journal: its 21 tiers and the
+    # verify's positions; with its last line cut short (no newline), one
+    # tier fewer; a tier's line twice (checked again), counted once; a file
+    # that is not a journal refused.
+    bj="$db/b4-out/placement-verify-1.journal"
+    vpos=$(jq .solver_stats.verified_positions "$db/b4-out/placement-verify-1.json")
+    head -c -1 "$bj" >"$db/bj-cut"
+    "$scripts/journal-summary.sh" "$bj" >"$db/bj.sum" 2>&1 &&
+        grep -q "^21 tiers passed (21 lines), $vpos positions, " "$db/bj.sum" &&
+        [ "$(sed -n 2p "$db/bj.sum")" = "$(seq -s ' ' 0 20)" ] &&
+        "$scripts/journal-summary.sh" "$db/bj-cut" | grep -q "^20 tiers passed (20 lines), " &&
+        { cat "$bj"; sed -n 2p "$bj"; } >"$db/bj-again" &&
+        "$scripts/journal-summary.sh" "$db/bj-again" | grep -q "^21 tiers passed (22 lines), $vpos positions, " &&
+        ! "$scripts/journal-summary.sh" "$brecs" >/dev/null 2>&1 &&
+        ok "journal-summary.sh: 21 tiers, $vpos positions; a cut line left out, a line twice counted once; not a journal refused" ||
+        bad "journal-summary.sh: $(cat "$db/bj.sum"), want 21 tiers and $vpos positions"
     # The series' database against retro's and tier's by --compare
     # (solvers/store_compare.c): every position they reached in both and
     # equal, the others the series holds (the records' and the sliding
