@@ -13,8 +13,8 @@
  * manifest's (a partial database has neither).
  *
  * Tiers are checked children before parents (check_order: from the last
- * tier down, a tier after its child tiers), each one of
- * two ways chosen by memory (choose_path): whole, with its child tiers
+ * tier down, a tier after its child tiers), each one of two ways chosen
+ * by memory (choose_path): whole, with its child tiers
  * resident and nothing else (whole_memory: their records, the tier's
  * bitmap, a histogram per thread), when that fits the budget and, for a
  * database that can be checked by parts, is at most VERIFY_WHOLE_MAX;
@@ -800,9 +800,9 @@ ErrCode store_verify_journal(Store *st, int threads, bool progress, const char *
     }
     /* Tiers in check_order's order, children before parents, so the
      * first disagreement found is the deepest, where a damaged record is,
-     * not its parents; and, with a
-     * journal, each tier's line appended as soon as it passed, so that a
-     * stopped run loses the tier in hand only. */
+     * not its parents; and, with a journal, each tier's line appended as
+     * soon as it passed, so that a stopped run loses the tier in hand
+     * only. */
     for (int i = 0; i < n && rc == ERR_OK; i++) {
         int t = order[i];
         int kids[GAME_MAX_CHILD_TIERS + 1];
