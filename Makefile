@@ -251,13 +251,15 @@ bench: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' scripts/bench-run.sh $(BENCH_ARGS)
 bench-full: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' scripts/bench-run.sh --full $(BENCH_ARGS)
+# The files scripts/readme-table.sh rewrites, in its argument order.
+README_TABLE := scripts/readme-table.sh README.md results/reference results/big docs/loopy.md docs/games.md
 bench-reference: deps-bench $(BENCH_BINS)
 	@SOLVERS='$(SOLVERS)' GAMES='$(GAMES)' RESULTS_DIR=results/reference \
 		PLOTS_DIR=plots/reference scripts/bench-run.sh --full $(BENCH_ARGS)
-	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md docs/games.md
+	@$(README_TABLE)
 readme-table:
 	@scripts/deps.sh docs
-	@scripts/readme-table.sh README.md results/reference results/big docs/loopy.md docs/games.md
+	@$(README_TABLE)
 plots:
 	@scripts/deps.sh bench
 	@plots/render.sh results/latest plots

@@ -61,6 +61,16 @@ DistStats dist_stats_take(void) {
 
 DistStats dist_stats_total(void) { return total; }
 
+/* GAMESMAN_DIST_MAX_MSG into max_msg, on every build (so that a bad value
+ * is refused with MPI or without): unset, the default stays. */
+static ErrCode read_max_msg(Error *err) {
+    int64_t v = (int64_t)max_msg;
+    ErrCode rc = env_int64("GAMESMAN_DIST_MAX_MSG", 64, (int64_t)DIST_MAX_MSG_DEFAULT,
+                           "a number of bytes from 64 to 1073741824", &v, err);
+    max_msg = (uint64_t)v;
+    return rc;
+}
+
 #ifdef USE_MPI
 
 ErrCode dist_init(int *argc, char ***argv, Error *err) {
@@ -68,11 +78,7 @@ ErrCode dist_init(int *argc, char ***argv, Error *err) {
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_id);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    int64_t v = (int64_t)max_msg;
-    ErrCode rc = env_int64("GAMESMAN_DIST_MAX_MSG", 64, (int64_t)DIST_MAX_MSG_DEFAULT,
-                           "a number of bytes from 64 to 1073741824", &v, err);
-    max_msg = (uint64_t)v;
-    return dist_agree(rc, err);
+    return dist_agree(read_max_msg(err), err);
 }
 
 void dist_finalize(void) { MPI_Finalize(); }
@@ -391,12 +397,7 @@ void dist_fetch(DistFetchMode how, const uint64_t *words, uint64_t size, uint64_
 ErrCode dist_init(int *argc, char ***argv, Error *err) {
     (void)argc;
     (void)argv;
-    /* read as with MPI, so that a bad value is refused on every build */
-    int64_t v = (int64_t)max_msg;
-    ErrCode rc = env_int64("GAMESMAN_DIST_MAX_MSG", 64, (int64_t)DIST_MAX_MSG_DEFAULT,
-                           "a number of bytes from 64 to 1073741824", &v, err);
-    max_msg = (uint64_t)v;
-    return rc;
+    return read_max_msg(err);
 }
 
 void dist_finalize(void) {}

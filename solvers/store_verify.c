@@ -569,8 +569,13 @@ static void add_hist(const Store *st, DbSummary *sum, const uint64_t *hist, size
  * tier's journal line follows its child tiers' lines, and a run stopped
  * anywhere resumes with every tier that passed taken (a parent checked
  * before a child would be checked again, its child not yet taken). A
- * child number out of range is left to the check to refuse. False: out of
- * memory. */
+ * child number out of range is left to the check to refuse. The walk
+ * starts from the last tier on purpose, not from tier 0 as the solve's
+ * order does (tier_graph_build): on a partial database a tier whose child
+ * is present but cannot be checked is never taken from a journal, and
+ * starting from the top puts the tiers that can be taken first (tests/cli.sh,
+ * "baghchal placement verify -j", fails with the solve's order). False: out
+ * of memory. */
 static bool check_order(const Store *st, int n, int *order) {
     if (!st->tiers) {
         order[0] = 0;
