@@ -59,6 +59,10 @@ bool store_parts_can(const Store *st);
 /* Records a piece at most: `target` rounded down to whole file blocks (at
  * least one). */
 uint64_t store_parts_target(uint64_t target, const Store *st);
+/* File blocks a thread's child cache holds: tier:blocks' default cache
+ * (TIER_BLOCKS_CACHE_DEFAULT), at most the power of two at or above twice
+ * the file blocks of the child tiers of any one tier. */
+uint64_t store_parts_cache_blocks(const Store *st);
 /* The memory model of checking tier t by parts with tiers[0..ntiers) (t
  * and its child tiers) open, on `threads` threads, in bytes. */
 uint64_t store_parts_memory(const Store *st, int t, const int *tiers, int ntiers, int threads,

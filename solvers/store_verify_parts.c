@@ -8,7 +8,8 @@
  * child file blocks (solvers/tier/block_cache.h, the cache tier:blocks'
  * backward pass reads its child records through). Only the files of the
  * tier being checked and of its child tiers are open (the header and block
- * index of each; the others are closed, so a database of more files than
+ * index of each, the file mapped where it can be, as tier:blocks maps its
+ * child parts; the others are closed, so a database of more files than
  * the limit of open files is read).
  *
  * Layout tiers, a tier-major game with the tier fast path
@@ -16,7 +17,8 @@
  *
  * Memory (store_parts_memory, checked before a tier is checked this way):
  * a piece's records and its words of the reach bitmap, the per-thread
- * caches (TIER_VERIFY_CACHE_BLOCKS blocks each, 4096), the open
+ * caches (store_parts_cache_blocks each: tier:blocks' default of
+ * TIER_BLOCKS_CACHE_DEFAULT, capped alike by the child tiers), the open
  * files' indexes and dictionaries (graph.h TIER_BLOCKS_FILE_BYTES a file,
  * 16 bytes a file block), and per thread TIER_BLOCKS_THREAD_BYTES and the
  * verification's histogram. Time: one read and decompression of every
@@ -54,12 +56,40 @@ static uint64_t largest_piece(const Store *st, int t, uint64_t target) {
     return most < target ? most : target;
 }
 
+/* File blocks of tier t's files. */
+static uint64_t tier_file_blocks(const Store *st, int t) {
+    uint64_t br = block_records(st), blocks = 0;
+    for (int k = st->tier_file[t]; k < st->tier_file[t + 1]; k++) {
+        blocks += (st->m.files[k].records + br - 1) / br;
+    }
+    return blocks;
+}
+
+uint64_t store_parts_cache_blocks(const Store *st) {
+    const Game *g = st->g;
+    uint64_t most = 0;
+    for (int t = 0; t < st->ntiers; t++) {
+        int kids[GAME_MAX_CHILD_TIERS + 1];
+        int nk = g->tiers->children(g, t, kids);
+        uint64_t blocks = 0;
+        for (int j = 0; j < nk; j++) {
+            blocks += kids[j] >= 0 && kids[j] < st->ntiers ? tier_file_blocks(st, kids[j]) : 0;
+        }
+        most = blocks > most ? blocks : most;
+    }
+    uint64_t cap = TIER_BLOCKS_WAYS, n = tier_graph_cache_blocks(TIER_BLOCKS_CACHE_DEFAULT);
+    while (cap < 2 * most) {
+        cap *= 2;
+    }
+    return n < cap ? n : cap;
+}
+
 uint64_t store_parts_memory(const Store *st, int t, const int *tiers, int ntiers, int threads,
                             uint64_t target) {
     uint64_t piece = largest_piece(st, t, store_parts_target(target, st));
     uint64_t br = block_records(st), bytes = 0;
     bytes += piece * st->m.width + (piece / 64 + 2) * 8; /* the piece, its bitmap */
-    bytes += (uint64_t)threads * TIER_VERIFY_CACHE_BLOCKS *
+    bytes += (uint64_t)threads * store_parts_cache_blocks(st) *
              (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
     for (int j = 0; j < ntiers; j++) {
         for (int k = st->tier_file[tiers[j]]; k < st->tier_file[tiers[j] + 1]; k++) {
@@ -101,8 +131,9 @@ ErrCode store_parts_create(Store *st, int threads, uint64_t target, StoreParts *
     if (sp->cache == NULL) {
         return ERR_MEMORY;
     }
+    uint64_t blocks = store_parts_cache_blocks(st);
     for (int i = 0; i < threads && rc == ERR_OK; i++) {
-        rc = tier_block_cache_init(&sp->cache[i], TIER_VERIFY_CACHE_BLOCKS, st->m.width, err);
+        rc = tier_block_cache_init(&sp->cache[i], blocks, st->m.width, err);
     }
     if (rc == ERR_OK) {
         rc = db_create(&sp->buf, cap > 0 ? cap : 1, st->m.width, false, err);
@@ -154,6 +185,9 @@ ErrCode store_parts_open(StoreParts *sp, const int *tiers, int ntiers, Error *er
                 if (rc != ERR_OK) {
                     return rc;
                 }
+                /* a block's frame read in place, as tier:blocks reads its
+                 * child parts: no pread a block (by pread when it cannot) */
+                (void)dbstore_file_map(&st->files[k]);
             }
         }
         if (pass == 0 && need > st->fd_cap) {

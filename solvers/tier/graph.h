@@ -146,10 +146,9 @@ uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes);
  * TIER_BLOCKS_WAYS. 32768 blocks (128 MiB a thread): a simulation of the
  * backward pass's reads (docs/connect-four.md) has 6x5 reading 37% fewer
  * child blocks than with 4096, 5x7 6% fewer, and no more gained beyond;
- * each read is a 7 us decompression. --verify by parts keeps 4096
- * (TIER_VERIFY_CACHE_BLOCKS). */
+ * each read is a 7 us decompression. --verify by parts sizes its caches
+ * the same way (store_verify_parts.c). */
 #define TIER_BLOCKS_CACHE_DEFAULT 32768
-#define TIER_VERIFY_CACHE_BLOCKS 4096
 #define TIER_BLOCKS_WAYS 4
 #define TIER_BLOCKS_ENTRY_BYTES 64
 #define TIER_BLOCKS_PART_DEFAULT (UINT64_C(1) << 25)
