@@ -7,10 +7,13 @@
  * within zstd's bound, the frames filling the data exactly). A block is
  * then read at random: one pread (or, for a file mapped by
  * dbstore_file_map, its frame where the mapping holds it), its checksum,
- * one decompression (into exactly its raw bytes). dbstore_read reads a whole file, blocks in
- * parallel (OpenMP). Memory: 16 bytes a block for the index (on huge
- * pages from 1 MiB) and one block of scratch per thread. No lock: the
- * files a reader opens are replaced only by rename.
+ * one decompression (into exactly its raw bytes). dbstore_read reads a
+ * whole file, blocks in parallel (OpenMP). Memory: the index, 8 bytes a
+ * block as stored (read in place for a file opened mapped,
+ * dbstore_file_open_mapped; else in memory, on huge pages from 1 MiB),
+ * 8 bytes a group of DBSTORE_INDEX_GROUP blocks for the frames' offsets,
+ * and one block of scratch per thread. No lock: the files a reader opens
+ * are replaced only by rename.
  */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "core/dbstore.h"
@@ -163,9 +166,24 @@ static ErrCode check_header(DbStoreFile *f, const unsigned char *b, const DbStor
     return ERR_OK;
 }
 
-/* Opens; *found false (ERR_OK) when missing and found != NULL. */
+/* Maps f whole (read-only); false when it cannot be (or
+ * GAMESMAN_DBSTORE_NO_MAP is set). */
+static bool map_whole(DbStoreFile *f) {
+    if (f->fd < 0 || f->file_bytes == 0 || getenv("GAMESMAN_DBSTORE_NO_MAP") != NULL) {
+        return false;
+    }
+    void *m = mmap(NULL, (size_t)f->file_bytes, PROT_READ, MAP_SHARED, f->fd, 0);
+    if (m == MAP_FAILED) {
+        return false; /* read by pread, as before */
+    }
+    f->map = m;
+    return true;
+}
+
+/* Opens; *found false (ERR_OK) when missing and found != NULL; with map,
+ * the file mapped and its index read in place when it can be. */
 static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
-                         DbStoreFile *f, bool *found, Error *err) {
+                         DbStoreFile *f, bool *found, bool map, Error *err) {
     memset(f, 0, sizeof *f);
     f->fd = -1;
     snprintf(f->path, sizeof f->path, "%s/%s", d->path, name);
@@ -205,41 +223,44 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
                            "%s is corrupt (its dictionary is not zstd's); " REMEDY_READ, f->path);
         }
     }
-    /* One slab per file, offsets then sizes then checksums (16 bytes a
-     * block), on huge pages from 1 MiB (6x5's 2.4 million blocks would
-     * otherwise fault 9,000 small pages per batch of queries; the rounding
-     * costs at most 1 MiB a file). The index is read into the offsets'
-     * part (8 bytes a block, as the index), each entry parsed before its
-     * offset overwrites it. */
+    /* The index: in place in the mapping, or read into `own` (8 bytes a
+     * block, as stored). Then one pass over it: each frame within zstd's
+     * bound (so a block read allocates no more), the frames filling [body,
+     * index_off) exactly, and where each group of DBSTORE_INDEX_GROUP
+     * blocks starts. */
+    uint64_t groups = (f->blocks + DBSTORE_INDEX_GROUP - 1) / DBSTORE_INDEX_GROUP;
     if (rc == ERR_OK) {
-        size_t bytes = (size_t)f->blocks * 16 + 8;
-        f->offset = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
-        if (f->offset == NULL) {
-            rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
+        f->group = malloc((size_t)groups * sizeof *f->group + 8);
+        if (map && map_whole(f)) {
+            f->index = f->map + index_off;
         } else {
-            f->csize = (uint32_t *)(f->offset + f->blocks);
-            f->csum = f->csize + f->blocks;
+            /* on huge pages from 1 MiB (6x5's file of 2.4 million blocks
+             * would otherwise fault 4,700 small pages) */
+            size_t bytes = (size_t)f->blocks * 8 + 8;
+            f->own = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
+            f->index = f->own;
+        }
+        if (f->group == NULL || f->index == NULL) {
+            rc = error_set(err, ERR_MEMORY, "cannot allocate the block index of %s", f->path);
         }
     }
-    unsigned char *index = (unsigned char *)f->offset;
-    if (rc == ERR_OK) {
-        rc = dbstore_read_at(f->fd, index, f->blocks * 8, index_off, f->path, err);
+    if (rc == ERR_OK && f->own != NULL) {
+        rc = dbstore_read_at(f->fd, f->own, f->blocks * 8, index_off, f->path, err);
     }
-    if (rc == ERR_OK && dbfile_checksum(0, index, f->blocks * 8) != index_sum) {
+    if (rc == ERR_OK && dbfile_checksum(0, f->index, f->blocks * 8) != index_sum) {
         rc = error_set(err, ERR_IO, "%s is corrupt (block index checksum mismatch); " REMEDY_READ,
                        f->path);
     }
-    /* A frame is at most zstd's bound of its block's raw bytes (so a block
-     * read allocates no more), and the frames fill [body, index_off). */
     uint64_t off = DBSTORE_HEADER_BYTES + dict_bytes;
     uint64_t bound = ZSTD_compressBound((size_t)dbstore_block_bytes(f, 0));
     bool too_big = false;
     for (uint64_t k = 0; k < f->blocks && rc == ERR_OK; k++) {
-        f->csize[k] = le_get32(index + 8 * k);
-        f->csum[k] = le_get32(index + 8 * k + 4);
-        f->offset[k] = off;
-        off += f->csize[k];
-        too_big = too_big || f->csize[k] > bound;
+        if (k % DBSTORE_INDEX_GROUP == 0) {
+            f->group[k / DBSTORE_INDEX_GROUP] = off;
+        }
+        uint32_t c = dbstore_block_csize(f, k);
+        off += c;
+        too_big = too_big || c > bound;
     }
     if (rc == ERR_OK && too_big) {
         rc = error_set(err, ERR_IO, "%s is corrupt (a block larger than zstd makes); " REMEDY_READ,
@@ -257,22 +278,22 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
 
 ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
                           DbStoreFile *f, Error *err) {
-    return file_open(d, name, expect, f, NULL, err);
+    return file_open(d, name, expect, f, NULL, false, err);
 }
 
-bool dbstore_file_map(DbStoreFile *f) {
-    if (f->map != NULL) {
-        return true;
+ErrCode dbstore_file_open_mapped(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                                 DbStoreFile *f, Error *err) {
+    return file_open(d, name, expect, f, NULL, true, err);
+}
+
+bool dbstore_file_map(DbStoreFile *f) { return f->map != NULL || map_whole(f); }
+
+uint64_t dbstore_block_offset(const DbStoreFile *f, uint64_t k) {
+    uint64_t off = f->group[k / DBSTORE_INDEX_GROUP];
+    for (uint64_t j = k - k % DBSTORE_INDEX_GROUP; j < k; j++) {
+        off += dbstore_block_csize(f, j);
     }
-    if (f->fd < 0 || f->file_bytes == 0 || getenv("GAMESMAN_DBSTORE_NO_MAP") != NULL) {
-        return false;
-    }
-    void *m = mmap(NULL, (size_t)f->file_bytes, PROT_READ, MAP_SHARED, f->fd, 0);
-    if (m == MAP_FAILED) {
-        return false; /* read by pread, as before */
-    }
-    f->map = m;
-    return true;
+    return off;
 }
 
 void dbstore_file_close(DbStoreFile *f) {
@@ -283,11 +304,13 @@ void dbstore_file_close(DbStoreFile *f) {
     if (f->fd >= 0) {
         close(f->fd);
     }
-    free(f->offset);
+    free(f->own);
+    free(f->group);
     ZSTD_freeDDict(f->ddict);
-    f->offset = NULL;
+    f->own = NULL;
+    f->index = NULL;
+    f->group = NULL;
     f->ddict = NULL;
-    f->csize = f->csum = NULL;
     f->fd = -1;
 }
 
@@ -329,7 +352,7 @@ void dbstore_dctx_free(void *ctx) { ZSTD_freeDCtx(ctx); }
 
 ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err) {
     uint64_t n = dbstore_block_bytes(f, k);
-    uint32_t c = f->csize[k];
+    uint32_t c = dbstore_block_csize(f, k);
     if (c == 0) {
         memset(out, 0, (size_t)n);
         return ERR_OK;
@@ -337,16 +360,16 @@ ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *ou
     unsigned char stackbuf[8192];
     /* mapped: the frame in place (file_open checked that the frames fill
      * the file's data, so it lies within the mapping) */
-    const unsigned char *buf = f->map != NULL         ? f->map + f->offset[k]
+    uint64_t at = dbstore_block_offset(f, k);
+    const unsigned char *buf = f->map != NULL         ? f->map + at
                                : c <= sizeof stackbuf ? stackbuf
                                                       : malloc(c);
     if (buf == NULL) {
         return error_set(err, ERR_MEMORY, "cannot allocate a block buffer");
     }
-    ErrCode rc = f->map != NULL
-                     ? ERR_OK
-                     : dbstore_read_at(f->fd, (unsigned char *)buf, c, f->offset[k], f->path, err);
-    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != f->csum[k]) {
+    ErrCode rc =
+        f->map != NULL ? ERR_OK : dbstore_read_at(f->fd, (unsigned char *)buf, c, at, f->path, err);
+    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != dbstore_block_csum(f, k)) {
         rc = error_set(err, ERR_IO,
                        "%s is corrupt (checksum mismatch in block %" PRIu64 "); " REMEDY_READ,
                        f->path, k);
@@ -372,7 +395,7 @@ ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect
                      int16_t *winby, int threads, bool *found, uint64_t *header_sum,
                      uint64_t *bytes, Error *err) {
     DbStoreFile f;
-    ErrCode rc = file_open(d, name, expect, &f, found, err);
+    ErrCode rc = file_open(d, name, expect, &f, found, false, err);
     if (rc != ERR_OK || !*found) {
         return rc;
     }

@@ -4,6 +4,9 @@
  * Input: one mode byte, then the bytes of a record file. Bit 0 of the mode
  * repairs the file's checksums first (fuzz_fix_record_file), so that the
  * checks behind them are reached as by a crafted file with valid ones.
+ * Bit 1 opens the file mapped (dbstore_file_open_mapped: the index and
+ * the frames read in the mapping), else by pread; the other way must
+ * accept or refuse the file alike.
  * The bytes are written as f.gmdb in a scratch directory (tmpfs) and read
  * as a caller with a matching manifest would: the expected DbStoreInfo is
  * taken from the header itself (kind, spec, index, count, winby, records,
@@ -14,10 +17,10 @@
  *   middle and the last block only, as a query would), and, for files of
  *   at most 16 MiB of records, dbstore_read of the whole file, whose
  *   records must equal the blocks read one by one.
- * Findings: a sanitizer report, or the whole-file read disagreeing with the
- * blocks. Bounds: the reader is trusted to refuse a block layout larger
- * than its file; a block buffer is at most 64 MiB (the reader's own limit
- * on a block's raw bytes).
+ * Findings: a sanitizer report, the two ways of opening disagreeing, or
+ * the whole-file read (by pread) disagreeing with the blocks. Bounds: the reader is trusted to
+ * refuse a block layout larger than its file; a block buffer is at most 64 MiB (the reader's own
+ * limit on a block's raw bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +75,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     DbDir d;
     Error err = {0};
     FUZZ_CHECK(dbstore_dir_open(dir, false, &d, &err) == ERR_OK, "%s", err.msg);
-    DbStoreFile f;
-    if (dbstore_file_open(&d, "f.gmdb", &expect, &f, &err) != ERR_OK) {
+    DbStoreFile f, other;
+    bool mapped = (data[0] & 2) != 0;
+    ErrCode rc = mapped ? dbstore_file_open_mapped(&d, "f.gmdb", &expect, &f, &err)
+                        : dbstore_file_open(&d, "f.gmdb", &expect, &f, &err);
+    Error other_err = {0};
+    ErrCode other_rc = mapped ? dbstore_file_open(&d, "f.gmdb", &expect, &other, &other_err)
+                              : dbstore_file_open_mapped(&d, "f.gmdb", &expect, &other, &other_err);
+    FUZZ_CHECK(rc == other_rc, "opened %s: %d (%s); the other way: %d (%s)",
+               mapped ? "mapped" : "by pread", (int)rc, err.msg, (int)other_rc, other_err.msg);
+    if (other_rc == ERR_OK) {
+        dbstore_file_close(&other);
+    }
+    if (rc != ERR_OK) {
         dbstore_dir_close(&d);
         return 0;
     }

@@ -392,7 +392,7 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
 static ErrCode file_open_listed(const Store *st, int k, DbStoreFile *f, Error *err) {
     DbStoreInfo info;
     expect_info(st, k, &info);
-    ErrCode rc = dbstore_file_open(&st->dir, st->m.files[k].name, &info, f, err);
+    ErrCode rc = dbstore_file_open_mapped(&st->dir, st->m.files[k].name, &info, f, err);
     if (rc == ERR_OK &&
         (f->header_sum != st->m.files[k].header_sum || f->file_bytes != st->m.files[k].bytes)) {
         rc = error_set(err, ERR_IO,
@@ -683,7 +683,7 @@ static ErrCode analyze_records(Store *st, int tier, AnalyzeShare *a, const DbSto
     uint64_t fh[256];
     memset(fh, 0, sizeof fh);
     for (uint64_t b = 0; b < f->blocks && rc == ERR_OK; b++) {
-        if (f->csize[b] == 0) {
+        if (dbstore_block_csize(f, b) == 0) {
             continue; /* all unreached */
         }
         rc = dbstore_block_read(f, b, a->dctx, a->buf, err);
@@ -716,7 +716,7 @@ static ErrCode analyze_records(Store *st, int tier, AnalyzeShare *a, const DbSto
         if (why != NULL) { /* the first such record, for the message */
             uint64_t b = 0, j = 0;
             for (bool found = false; b < f->blocks && !found && rc == ERR_OK; b++) {
-                if (f->csize[b] != 0 &&
+                if (dbstore_block_csize(f, b) != 0 &&
                     (rc = dbstore_block_read(f, b, a->dctx, a->buf, err)) == ERR_OK) {
                     uint64_t n = dbstore_block_bytes(f, b);
                     for (j = 0; j < n && a->buf[j] != raw; j++) {

@@ -217,7 +217,7 @@ static ErrCode read_run(Store *st, Reader *r, int k, uint64_t i, uint64_t n, uin
         uint64_t b = (i + done) / f->block_records, j = (i + done) % f->block_records;
         uint64_t nb = dbstore_block_bytes(f, b) / rec;
         uint64_t take = nb - j < n - done ? nb - j : n - done;
-        if (f->csize[b] == 0) { /* every record unreached, no bytes stored */
+        if (dbstore_block_csize(f, b) == 0) { /* every record unreached, no bytes stored */
             memset(raw + done, 0, take * sizeof *raw);
             memset(winby + done, 0, take * sizeof *winby);
             done += take;

@@ -8,8 +8,8 @@
  * child file blocks (solvers/tier/block_cache.h, the cache tier:blocks'
  * backward pass reads its child records through). Only the files of the
  * tier being checked and of its child tiers are open (the header and block
- * index of each, the file mapped where it can be, as tier:blocks maps its
- * child parts; the others are closed, so a database of more files than
+ * index of each, the file mapped where it can be, as the store opens its
+ * files; the others are closed, so a database of more files than
  * the limit of open files is read).
  *
  * Layout tiers, a tier-major game with the tier fast path
@@ -185,9 +185,6 @@ ErrCode store_parts_open(StoreParts *sp, const int *tiers, int ntiers, Error *er
                 if (rc != ERR_OK) {
                     return rc;
                 }
-                /* a block's frame read in place, as tier:blocks reads its
-                 * child parts: no pread a block (by pread when it cannot) */
-                (void)dbstore_file_map(&st->files[k]);
             }
         }
         if (pass == 0 && need > st->fd_cap) {

@@ -144,26 +144,32 @@ static Craft test_craft(void) {
 }
 
 /* dbstore_file_open of DIR/x.gmdb with expect is refused (ERR_IO) with a
- * message holding `part`; so is dbstore_read when `read` (its records
+ * message holding `part`, and so is dbstore_file_open_mapped (its index
+ * read in the mapping); so is dbstore_read when `read` (its records
  * buffer sized by the caller from expect: only for small expectations). */
 static void open_refused(const char *dir, const DbStoreInfo *expect, const char *part, bool read) {
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
-    DbStoreFile f;
-    ErrCode rc = dbstore_file_open(&d, "x.gmdb", expect, &f, &err);
-    if (rc == ERR_OK) {
-        dbstore_file_close(&f);
-    }
-    if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
-        fail_msg("open: expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
+    for (int mapped = 0; mapped < 2; mapped++) {
+        DbStoreFile f;
+        err = (Error){0};
+        ErrCode rc = mapped ? dbstore_file_open_mapped(&d, "x.gmdb", expect, &f, &err)
+                            : dbstore_file_open(&d, "x.gmdb", expect, &f, &err);
+        if (rc == ERR_OK) {
+            dbstore_file_close(&f);
+        }
+        if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
+            fail_msg("open%s: expected ERR_IO with '%s', got %d: %s", mapped ? " mapped" : "", part,
+                     rc, err.msg);
+        }
     }
     if (read) {
         uint8_t *rec = malloc((size_t)expect->records + 1);
         assert_non_null(rec);
         bool found = false;
         err = (Error){0};
-        rc = dbstore_read(&d, "x.gmdb", expect, rec, NULL, 2, &found, NULL, NULL, &err);
+        ErrCode rc = dbstore_read(&d, "x.gmdb", expect, rec, NULL, 2, &found, NULL, NULL, &err);
         if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
             fail_msg("read: expected ERR_IO with '%s', got %d: %s", part, rc, err.msg);
         }
@@ -491,16 +497,25 @@ static void xor_byte(const char *path, uint64_t at, unsigned char mask) {
     close(fd);
 }
 
+/* way 0: by pread; 1: mapped after opening (dbstore_file_map); 2: opened
+ * mapped (dbstore_file_open_mapped: the index read in the mapping). */
 static void block_refused_way(const char *dir, const DbStoreInfo *info, const uint8_t *rec,
-                              uint64_t k, const char *part, bool mapped) {
+                              uint64_t k, const char *part, int way) {
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
     DbStoreFile f;
-    assert_int_equal(dbstore_file_open(&d, "x.gmdb", info, &f, &err), ERR_OK);
+    if (way == 2) {
+        assert_int_equal(dbstore_file_open_mapped(&d, "x.gmdb", info, &f, &err), ERR_OK);
+        assert_non_null(f.map);
+        assert_null(f.own);
+    } else {
+        assert_int_equal(dbstore_file_open(&d, "x.gmdb", info, &f, &err), ERR_OK);
+        assert_null(f.map);
+        assert_non_null(f.own);
+    }
     assert_int_equal(f.blocks, MANY_BLOCKS);
-    assert_null(f.map);
-    if (mapped) { /* refused while GAMESMAN_DBSTORE_NO_MAP is set, then mapped */
+    if (way == 1) { /* refused while GAMESMAN_DBSTORE_NO_MAP is set, then mapped */
         setenv("GAMESMAN_DBSTORE_NO_MAP", "1", 1);
         assert_false(dbstore_file_map(&f));
         assert_null(f.map);
@@ -529,11 +544,12 @@ static void block_refused_way(const char *dir, const DbStoreInfo *info, const ui
 
 /* Block k read alone (dbstore_block_read) is refused with `part`, and
  * every other block reads back its records: by pread, then from the file
- * mapped (dbstore_file_map, tier:blocks' child parts). */
+ * mapped after opening (dbstore_file_map), then opened mapped
+ * (dbstore_file_open_mapped: queries, tier:blocks' child parts). */
 static void block_refused(const char *dir, const DbStoreInfo *info, const uint8_t *rec, uint64_t k,
                           const char *part) {
-    for (int mapped = 0; mapped < 2; mapped++) {
-        block_refused_way(dir, info, rec, k, part, mapped);
+    for (int way = 0; way < 3; way++) {
+        block_refused_way(dir, info, rec, k, part, way);
     }
 }
 
@@ -567,8 +583,8 @@ static void corrupt_block(uint64_t k) {
     assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
     DbStoreFile f;
     assert_int_equal(dbstore_file_open(&d, "x.gmdb", &info, &f, &err), ERR_OK);
-    assert_true(f.csize[k] > 4);
-    uint64_t at = f.offset[k] + f.csize[k] / 2;
+    assert_true(dbstore_block_csize(&f, k) > 4);
+    uint64_t at = dbstore_block_offset(&f, k) + dbstore_block_csize(&f, k) / 2;
     dbstore_file_close(&f);
     dbstore_dir_close(&d);
     xor_byte(path, at, 0x20);

@@ -546,15 +546,16 @@ static void verify_parts_refusals(void **state) {
     assert_int_equal(dbstore_file_open(&d, m.files[k].name, &info, &f, &err), ERR_OK);
     uint64_t b = 0;
     for (uint64_t j = 0; j < f.blocks; j++) {
-        b = f.csize[j] > f.csize[b] ? j : b;
+        b = dbstore_block_csize(&f, j) > dbstore_block_csize(&f, b) ? j : b;
     }
-    assert_true(f.csize[b] > 0);
+    assert_true(dbstore_block_csize(&f, b) > 0);
     unsigned char byte;
-    assert_int_equal(pread(f.fd, &byte, 1, (off_t)(f.offset[b] + f.csize[b] / 2)), 1);
+    off_t at = (off_t)(dbstore_block_offset(&f, b) + dbstore_block_csize(&f, b) / 2);
+    assert_int_equal(pread(f.fd, &byte, 1, at), 1);
     byte ^= 0x40;
     int fd = open(f.path, O_WRONLY);
     assert_true(fd >= 0);
-    assert_int_equal(pwrite(fd, &byte, 1, (off_t)(f.offset[b] + f.csize[b] / 2)), 1);
+    assert_int_equal(pwrite(fd, &byte, 1, at), 1);
     close(fd);
     char *path = test_strdupf("%s", f.path);
     dbstore_file_close(&f);

@@ -689,14 +689,14 @@ static ErrCode parts_open(TierSolve *s, int t) {
         if (f == NULL) {
             return ERR_MEMORY;
         }
-        ErrCode rc = dbstore_file_open(&s->files->dir, name, &info, f, s->err);
+        /* the cache's misses take the frames from the mapping: a pread
+         * less each (or by pread, when it cannot be mapped) */
+        ErrCode rc = dbstore_file_open_mapped(&s->files->dir, name, &info, f, s->err);
         if (rc != ERR_OK) {
             free(f);
             return rc;
         }
-        /* the cache's misses take the frames from the mapping: a pread
-         * less each (or by pread, when it cannot be mapped) */
-        if (dbstore_file_map(f)) {
+        if (f->map != NULL) {
             b->parts_mapped++;
         }
         p->f = f;

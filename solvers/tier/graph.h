@@ -133,8 +133,10 @@ uint64_t tier_graph_reach_peak_of(const TierGraph *gr, const uint64_t *bytes);
  *             m->cache_blocks;
  *   indexes   the open child parts: per part file TIER_BLOCKS_FILE_BYTES
  *             (its DbStoreFile and zstd dictionary), per file block of
- *             DBSTORE_BLOCK_BYTES / width records 16 bytes of index, at the
- *             tier whose child tiers need the most;
+ *             DBSTORE_BLOCK_BYTES / width records 16 bytes of index (a
+ *             bound: the index as stored, 8 bytes, read in the mapping, and
+ *             the offsets of its groups, core/dbstore.h), at the tier
+ *             whose child tiers need the most;
  *   rest      TIER_BLOCKS_REST_BYTES, and per thread TIER_BLOCKS_THREAD_BYTES:
  *             its zstd decompression context, a compressor of the
  *             background writer and its scratch (core/dbwriter.h), the
