@@ -77,11 +77,7 @@ uint64_t store_parts_cache_blocks(const Store *st) {
         }
         most = blocks > most ? blocks : most;
     }
-    uint64_t cap = TIER_BLOCKS_WAYS, n = tier_graph_cache_blocks(TIER_BLOCKS_CACHE_DEFAULT);
-    while (cap < 2 * most) {
-        cap *= 2;
-    }
-    return n < cap ? n : cap;
+    return tier_graph_cache_capped(TIER_BLOCKS_CACHE_DEFAULT, most);
 }
 
 uint64_t store_parts_memory(const Store *st, int t, const int *tiers, int ntiers, int threads,

@@ -262,6 +262,15 @@ uint64_t tier_graph_cache_blocks(uint64_t n) {
     return p;
 }
 
+uint64_t tier_graph_cache_capped(uint64_t n, uint64_t child_blocks) {
+    uint64_t cap = TIER_BLOCKS_WAYS;
+    while (cap < 2 * child_blocks) {
+        cap *= 2;
+    }
+    uint64_t blocks = tier_graph_cache_blocks(n);
+    return blocks < cap ? blocks : cap;
+}
+
 void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part_records,
                               int threads, uint64_t cache_blocks, TierBlocksMemory *m) {
     memset(m, 0, sizeof *m);
@@ -315,13 +324,8 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
         }
         most = blocks > most ? blocks : most;
     }
-    uint64_t cap = TIER_BLOCKS_WAYS;
-    while (cap < 2 * most) {
-        cap *= 2;
-    }
     free(parts);
-    m->cache_blocks = tier_graph_cache_blocks(cache_blocks);
-    m->cache_blocks = m->cache_blocks < cap ? m->cache_blocks : cap;
+    m->cache_blocks = tier_graph_cache_capped(cache_blocks, most);
     m->caches =
         (uint64_t)threads * m->cache_blocks * (DBSTORE_BLOCK_BYTES + TIER_BLOCKS_ENTRY_BYTES);
     m->rest = TIER_BLOCKS_REST_BYTES + (uint64_t)threads * TIER_BLOCKS_THREAD_BYTES;

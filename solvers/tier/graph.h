@@ -170,5 +170,10 @@ void tier_graph_blocks_memory(const TierGraph *gr, unsigned width, uint64_t part
 /* tier:blocks,cache=N as the cache holds it: rounded down to a power of
  * two, at least TIER_BLOCKS_WAYS. */
 uint64_t tier_graph_cache_blocks(uint64_t n);
+/* tier_graph_cache_blocks(n), at most the power of two at or above twice
+ * child_blocks (the file blocks of the child tiers of any one tier: a
+ * larger cache would hold nothing more); tier:blocks' caches and --verify
+ * by parts' (solvers/store_verify_parts.c). */
+uint64_t tier_graph_cache_capped(uint64_t n, uint64_t child_blocks);
 
 #endif /* SOLVERS_TIER_GRAPH_H */
