@@ -287,21 +287,27 @@ ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect
 /* A record file open for random access: its header and block index. */
 typedef struct DbStoreFile {
     int fd;
-    char path[4200];
     DbStoreInfo info;
     uint32_t block_records;
     uint64_t blocks;
     /* The block index as stored, 8 bytes a block (its frame's bytes, 0
      * when every record is zero, then their checksum; little-endian): in
-     * the mapping when the file was opened mapped, else in `own`. Read
-     * through dbstore_block_csize, _csum and _offset. */
+     * the mapping when the file was opened mapped, else in `own`; NULL
+     * when opened lean. Read through dbstore_block_csize, _csum and
+     * _offset (not for a lean file). */
     const unsigned char *index;
     unsigned char *own; /* the index read by pread, or NULL */
     uint64_t *group;    /* per DBSTORE_INDEX_GROUP blocks: where the first one's frame starts */
-    void *ddict;        /* the file's zstd dictionary (ZSTD_DDict), or NULL */
+    void *ddict;        /* the file's zstd dictionary (ZSTD_DDict), or NULL (none, or lean) */
     uint64_t header_sum;
     uint64_t file_bytes;
-    const unsigned char *map; /* the whole file mapped (dbstore_file_map), or NULL */
+    uint64_t index_off;            /* where the index starts in the file */
+    uint32_t dict_bytes, dict_sum; /* the dictionary (0 bytes: none) and its checksum */
+    bool lean;                     /* opened by dbstore_file_open_lean */
+    const unsigned char *map;      /* the whole file mapped (dbstore_file_map), or NULL */
+    /* Last, so that opening writes only its first bytes (a reader of
+     * thousands of files touches one page of each one's DbStoreFile). */
+    char path[4200];
 } DbStoreFile;
 
 /* malloc, rounded up to whole 2 MiB pages, 2 MiB-aligned and advised to
@@ -328,6 +334,48 @@ ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *e
  * pread into 128 KiB of fresh memory (docs/connect-four.md). */
 ErrCode dbstore_file_open_mapped(const DbDir *d, const char *name, const DbStoreInfo *expect,
                                  DbStoreFile *f, Error *err);
+/* The same checks, for a reader of a few blocks of each of thousands of
+ * files (queries): the index read by pread into a buffer freed before
+ * returning, nothing kept of it but where each group of
+ * DBSTORE_INDEX_GROUP blocks starts (1/4 byte a block), and no zstd
+ * dictionary made (dbstore_file_ddict makes it when the caller wants it).
+ * A block read then preads the index entries of its group, then its
+ * frame: two system calls, no page of the file mapped, no memory that
+ * grows with the file. On this project's host a page touched for the
+ * first time costs ten times a pread or more
+ * (scripts/measure/page-costs.sh; docs/connect-four.md, queries).
+ * dbstore_block_csize, _csum and _offset are not for a lean file. */
+ErrCode dbstore_file_open_lean(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                               DbStoreFile *f, Error *err);
+/* The zstd dictionary of an open file made anew (a ZSTD_DDict, some 30 KB
+ * in memory): read again and checked against the header's checksum. NULL
+ * with *err set on failure; *ddict is NULL (ERR_OK) for a file without
+ * one. Free with dbstore_ddict_free. */
+ErrCode dbstore_file_ddict(const DbStoreFile *f, void **ddict, Error *err);
+void dbstore_ddict_free(void *ddict);
+
+/* The dictionaries of lean files, a direct-mapped cache of `slots` by the
+ * caller's key for each file (the store's file number): a file whose slot
+ * holds another's gets its own made again (a pread, a checksum and
+ * ZSTD_createDDict). For a few reads of each of thousands of files this
+ * is cheaper than one kept for each: the 30 KB of a new one cost some 20
+ * times more here than one made in memory just freed, its pages touched
+ * for the first time (scripts/measure/page-costs.sh). Zeroed = empty but
+ * for `slots`; allocated on first use. */
+typedef struct DbStoreDicts {
+    int slots;
+    void **ddict;
+    int64_t *key;  /* whose each slot holds (-1: none) */
+    uint64_t made; /* dictionaries made, for the tests */
+} DbStoreDicts;
+/* The dictionary to read f's blocks with (dbstore_block_read_dict): its
+ * own when it holds one (not lean), NULL when it has none, else the one in
+ * key's slot, made first if the slot holds another key's. */
+ErrCode dbstore_dicts_get(DbStoreDicts *c, const DbStoreFile *f, int64_t key, const void **ddict,
+                          Error *err);
+/* Forgets key's dictionary (its file closed). */
+void dbstore_dicts_drop(DbStoreDicts *c, int64_t key);
+void dbstore_dicts_free(DbStoreDicts *c);
 
 /* Block k's frame: its compressed bytes (0: every record zero, no frame),
  * their checksum, and where it starts in the file. */
@@ -374,6 +422,10 @@ uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k);
  * bytes), checking its checksum and size. `ctx` is a decompression context
  * from dbstore_dctx_new (one per thread). */
 ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err);
+/* The same with the file's dictionary given (from dbstore_file_ddict; NULL:
+ * f->ddict): how a lean file with a dictionary is read. */
+ErrCode dbstore_block_read_dict(const DbStoreFile *f, uint64_t k, void *ctx, const void *ddict,
+                                void *out, Error *err);
 void *dbstore_dctx_new(void);
 void dbstore_dctx_free(void *ctx);
 

@@ -19,6 +19,7 @@
 #include "core/dbstore.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <omp.h>
@@ -180,12 +181,98 @@ static bool map_whole(DbStoreFile *f) {
     return true;
 }
 
-/* Opens; *found false (ERR_OK) when missing and found != NULL; with map,
- * the file mapped and its index read in place when it can be. */
+/* Reads the dictionary of f (dict_bytes > 0) into a fresh ZSTD_DDict,
+ * checking it against the header's checksum. */
+static ErrCode load_ddict(const DbStoreFile *f, void **ddict, Error *err) {
+    unsigned char dict[DBSTORE_DICT_BYTES];
+    *ddict = NULL;
+    ErrCode rc = dbstore_read_at(f->fd, dict, f->dict_bytes, DBSTORE_HEADER_BYTES, f->path, err);
+    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, dict, f->dict_bytes) != f->dict_sum) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (dictionary checksum mismatch); " REMEDY_READ,
+                       f->path);
+    }
+    if (rc == ERR_OK && (*ddict = ZSTD_createDDict(dict, f->dict_bytes)) == NULL) {
+        rc = error_set(err, ERR_IO, "%s is corrupt (its dictionary is not zstd's); " REMEDY_READ,
+                       f->path);
+    }
+    return rc;
+}
+
+ErrCode dbstore_file_ddict(const DbStoreFile *f, void **ddict, Error *err) {
+    *ddict = NULL;
+    return f->dict_bytes > 0 ? load_ddict(f, ddict, err) : ERR_OK;
+}
+
+void dbstore_ddict_free(void *ddict) { ZSTD_freeDDict(ddict); }
+
+ErrCode dbstore_dicts_get(DbStoreDicts *c, const DbStoreFile *f, int64_t key, const void **ddict,
+                          Error *err) {
+    *ddict = f->ddict;
+    if (!f->lean || f->dict_bytes == 0) {
+        return ERR_OK;
+    }
+    if (c->ddict == NULL) {
+        c->slots = c->slots > 0 ? c->slots : 1;
+        c->ddict = calloc((size_t)c->slots, sizeof *c->ddict);
+        c->key = malloc((size_t)c->slots * sizeof *c->key);
+        if (c->ddict == NULL || c->key == NULL) {
+            free(c->ddict);
+            free(c->key);
+            c->ddict = NULL;
+            c->key = NULL;
+            return error_set(err, ERR_MEMORY, "cannot allocate the dictionary cache");
+        }
+        for (int i = 0; i < c->slots; i++) {
+            c->key[i] = -1;
+        }
+    }
+    int slot = (int)((uint64_t)key % (uint64_t)c->slots);
+    if (c->key[slot] != key) {
+        ZSTD_freeDDict(c->ddict[slot]);
+        c->ddict[slot] = NULL;
+        c->key[slot] = -1;
+        ErrCode rc = load_ddict(f, &c->ddict[slot], err);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+        c->key[slot] = key;
+        c->made++;
+    }
+    *ddict = c->ddict[slot];
+    return ERR_OK;
+}
+
+void dbstore_dicts_drop(DbStoreDicts *c, int64_t key) {
+    int slot = c->ddict != NULL ? (int)((uint64_t)key % (uint64_t)c->slots) : 0;
+    if (c->ddict != NULL && c->key[slot] == key) {
+        ZSTD_freeDDict(c->ddict[slot]);
+        c->ddict[slot] = NULL;
+        c->key[slot] = -1;
+    }
+}
+
+void dbstore_dicts_free(DbStoreDicts *c) {
+    for (int i = 0; c->ddict != NULL && i < c->slots; i++) {
+        ZSTD_freeDDict(c->ddict[i]);
+    }
+    free(c->ddict);
+    free(c->key);
+    c->ddict = NULL;
+    c->key = NULL;
+}
+
+/* How file_open keeps the index: read into `own`, in place in the file's
+ * mapping, or not at all (lean). */
+typedef enum { OPEN_READ, OPEN_MAPPED, OPEN_LEAN } OpenMode;
+
+/* Opens; *found false (ERR_OK) when missing and found != NULL. */
 static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
-                         DbStoreFile *f, bool *found, bool map, Error *err) {
-    memset(f, 0, sizeof *f);
+                         DbStoreFile *f, bool *found, OpenMode mode, Error *err) {
+    /* the fields before the path, and the path's own bytes (not the
+     * rest of its 4 KiB: see DbStoreFile) */
+    memset(f, 0, offsetof(DbStoreFile, path));
     f->fd = -1;
+    f->lean = mode == OPEN_LEAN;
     snprintf(f->path, sizeof f->path, "%s/%s", d->path, name);
     bool missing = false;
     f->fd = dbstore_open_regular(d, name, O_RDONLY, found != NULL ? &missing : NULL, &f->file_bytes,
@@ -211,27 +298,26 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
     if (rc == ERR_OK) {
         rc = check_header(f, b, expect, &index_off, &index_sum, &dict_bytes, &dict_sum, err);
     }
+    f->index_off = index_off;
+    f->dict_bytes = dict_bytes;
+    f->dict_sum = dict_sum;
     if (rc == ERR_OK && dict_bytes > 0) {
-        unsigned char dict[DBSTORE_DICT_BYTES];
-        rc = dbstore_read_at(f->fd, dict, dict_bytes, DBSTORE_HEADER_BYTES, f->path, err);
-        if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, dict, dict_bytes) != dict_sum) {
-            rc = error_set(err, ERR_IO,
-                           "%s is corrupt (dictionary checksum mismatch); " REMEDY_READ, f->path);
-        }
-        if (rc == ERR_OK && (f->ddict = ZSTD_createDDict(dict, dict_bytes)) == NULL) {
-            rc = error_set(err, ERR_IO,
-                           "%s is corrupt (its dictionary is not zstd's); " REMEDY_READ, f->path);
+        /* checked whatever the mode; a lean file's is made on demand */
+        rc = load_ddict(f, &f->ddict, err);
+        if (mode == OPEN_LEAN) {
+            ZSTD_freeDDict(f->ddict);
+            f->ddict = NULL;
         }
     }
     /* The index: in place in the mapping, or read into `own` (8 bytes a
-     * block, as stored). Then one pass over it: each frame within zstd's
-     * bound (so a block read allocates no more), the frames filling [body,
-     * index_off) exactly, and where each group of DBSTORE_INDEX_GROUP
-     * blocks starts. */
+     * block, as stored; for a lean file freed at the end). Then one pass
+     * over it: each frame within zstd's bound (so a block read allocates
+     * no more), the frames filling [body, index_off) exactly, and where
+     * each group of DBSTORE_INDEX_GROUP blocks starts. */
     uint64_t groups = (f->blocks + DBSTORE_INDEX_GROUP - 1) / DBSTORE_INDEX_GROUP;
     if (rc == ERR_OK) {
         f->group = malloc((size_t)groups * sizeof *f->group + 8);
-        if (map && map_whole(f)) {
+        if (mode == OPEN_MAPPED && map_whole(f)) {
             f->index = f->map + index_off;
         } else {
             /* on huge pages from 1 MiB (6x5's file of 2.4 million blocks
@@ -262,6 +348,11 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
         off += c;
         too_big = too_big || c > bound;
     }
+    if (mode == OPEN_LEAN) {
+        free(f->own);
+        f->own = NULL;
+        f->index = NULL;
+    }
     if (rc == ERR_OK && too_big) {
         rc = error_set(err, ERR_IO, "%s is corrupt (a block larger than zstd makes); " REMEDY_READ,
                        f->path);
@@ -278,12 +369,17 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
 
 ErrCode dbstore_file_open(const DbDir *d, const char *name, const DbStoreInfo *expect,
                           DbStoreFile *f, Error *err) {
-    return file_open(d, name, expect, f, NULL, false, err);
+    return file_open(d, name, expect, f, NULL, OPEN_READ, err);
 }
 
 ErrCode dbstore_file_open_mapped(const DbDir *d, const char *name, const DbStoreInfo *expect,
                                  DbStoreFile *f, Error *err) {
-    return file_open(d, name, expect, f, NULL, true, err);
+    return file_open(d, name, expect, f, NULL, OPEN_MAPPED, err);
+}
+
+ErrCode dbstore_file_open_lean(const DbDir *d, const char *name, const DbStoreInfo *expect,
+                               DbStoreFile *f, Error *err) {
+    return file_open(d, name, expect, f, NULL, OPEN_LEAN, err);
 }
 
 bool dbstore_file_map(DbStoreFile *f) { return f->map != NULL || map_whole(f); }
@@ -350,17 +446,64 @@ uint64_t dbstore_block_bytes(const DbStoreFile *f, uint64_t k) {
 void *dbstore_dctx_new(void) { return ZSTD_createDCtx(); }
 void dbstore_dctx_free(void *ctx) { ZSTD_freeDCtx(ctx); }
 
+/* A lean file's block k: its frame's bytes, checksum and offset, from
+ * the index entries of its group read again (checked against the frames'
+ * bounds: the file may have been replaced since its index was checked,
+ * if only by rename). */
+static ErrCode lean_entry(const DbStoreFile *f, uint64_t k, uint32_t *c, uint32_t *sum,
+                          uint64_t *at, Error *err) {
+    unsigned char ent[8 * DBSTORE_INDEX_GROUP];
+    uint64_t g0 = k - k % DBSTORE_INDEX_GROUP;
+    ErrCode rc = dbstore_read_at(f->fd, ent, 8 * (k - g0 + 1), f->index_off + 8 * g0, f->path, err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    *at = f->group[k / DBSTORE_INDEX_GROUP];
+    for (uint64_t j = g0; j < k; j++) {
+        *at += le_get32(ent + 8 * (j - g0));
+    }
+    *c = le_get32(ent + 8 * (k - g0));
+    *sum = le_get32(ent + 8 * (k - g0) + 4);
+    if (*c > ZSTD_compressBound((size_t)dbstore_block_bytes(f, 0)) || *at > f->index_off ||
+        *c > f->index_off - *at) {
+        return error_set(err, ERR_IO,
+                         "%s changed while it was read (block %" PRIu64 "); " REMEDY_READ, f->path,
+                         k);
+    }
+    return ERR_OK;
+}
+
 ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *out, Error *err) {
+    return dbstore_block_read_dict(f, k, ctx, NULL, out, err);
+}
+
+ErrCode dbstore_block_read_dict(const DbStoreFile *f, uint64_t k, void *ctx, const void *ddict,
+                                void *out, Error *err) {
     uint64_t n = dbstore_block_bytes(f, k);
-    uint32_t c = dbstore_block_csize(f, k);
+    uint32_t c = 0, sum = 0;
+    uint64_t at = 0;
+    if (f->lean) {
+        ErrCode rc = lean_entry(f, k, &c, &sum, &at, err);
+        if (rc != ERR_OK) {
+            return rc;
+        }
+    } else {
+        c = dbstore_block_csize(f, k);
+        sum = dbstore_block_csum(f, k);
+    }
     if (c == 0) {
         memset(out, 0, (size_t)n);
         return ERR_OK;
     }
+    ddict = ddict != NULL ? ddict : f->ddict;
+    if (f->dict_bytes > 0 && ddict == NULL) {
+        return error_set(err, ERR_INTERNAL, "%s: block %" PRIu64 " read without its dictionary",
+                         f->path, k);
+    }
     unsigned char stackbuf[8192];
     /* mapped: the frame in place (file_open checked that the frames fill
      * the file's data, so it lies within the mapping) */
-    uint64_t at = dbstore_block_offset(f, k);
+    at = f->lean ? at : dbstore_block_offset(f, k);
     const unsigned char *buf = f->map != NULL         ? f->map + at
                                : c <= sizeof stackbuf ? stackbuf
                                                       : malloc(c);
@@ -369,15 +512,14 @@ ErrCode dbstore_block_read(const DbStoreFile *f, uint64_t k, void *ctx, void *ou
     }
     ErrCode rc =
         f->map != NULL ? ERR_OK : dbstore_read_at(f->fd, (unsigned char *)buf, c, at, f->path, err);
-    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != dbstore_block_csum(f, k)) {
+    if (rc == ERR_OK && (uint32_t)dbfile_checksum(0, buf, c) != sum) {
         rc = error_set(err, ERR_IO,
                        "%s is corrupt (checksum mismatch in block %" PRIu64 "); " REMEDY_READ,
                        f->path, k);
     }
     if (rc == ERR_OK) {
-        size_t got = f->ddict != NULL
-                         ? ZSTD_decompress_usingDDict(ctx, out, (size_t)n, buf, c, f->ddict)
-                         : ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
+        size_t got = ddict != NULL ? ZSTD_decompress_usingDDict(ctx, out, (size_t)n, buf, c, ddict)
+                                   : ZSTD_decompressDCtx(ctx, out, (size_t)n, buf, c);
         if (ZSTD_isError(got) || got != n) {
             rc = error_set(err, ERR_IO,
                            "%s is corrupt (block %" PRIu64 " does not decompress to "
@@ -395,7 +537,7 @@ ErrCode dbstore_read(const DbDir *d, const char *name, const DbStoreInfo *expect
                      int16_t *winby, int threads, bool *found, uint64_t *header_sum,
                      uint64_t *bytes, Error *err) {
     DbStoreFile f;
-    ErrCode rc = file_open(d, name, expect, &f, found, false, err);
+    ErrCode rc = file_open(d, name, expect, &f, found, OPEN_READ, err);
     if (rc != ERR_OK || !*found) {
         return rc;
     }

@@ -4,9 +4,11 @@
  * Input: one mode byte, then the bytes of a record file. Bit 0 of the mode
  * repairs the file's checksums first (fuzz_fix_record_file), so that the
  * checks behind them are reached as by a crafted file with valid ones.
- * Bit 1 opens the file mapped (dbstore_file_open_mapped: the index and
- * the frames read in the mapping), else by pread; the other way must
- * accept or refuse the file alike.
+ * Bits 1 and 2 pick the way the blocks are read: 0 by pread
+ * (dbstore_file_open), 1 mapped (dbstore_file_open_mapped: the index and
+ * the frames read in the mapping), 2 or 3 lean (dbstore_file_open_lean:
+ * no index held, the dictionary made through a one-slot DbStoreDicts);
+ * every way must accept or refuse the file alike.
  * The bytes are written as f.gmdb in a scratch directory (tmpfs) and read
  * as a caller with a matching manifest would: the expected DbStoreInfo is
  * taken from the header itself (kind, spec, index, count, winby, records,
@@ -17,7 +19,7 @@
  *   middle and the last block only, as a query would), and, for files of
  *   at most 16 MiB of records, dbstore_read of the whole file, whose
  *   records must equal the blocks read one by one.
- * Findings: a sanitizer report, the two ways of opening disagreeing, or
+ * Findings: a sanitizer report, the ways of opening disagreeing, or
  * the whole-file read (by pread) disagreeing with the blocks. Bounds: the reader is trusted to
  * refuse a block layout larger than its file; a block buffer is at most 64 MiB (the reader's own
  * limit on a block's raw bytes).
@@ -75,17 +77,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     DbDir d;
     Error err = {0};
     FUZZ_CHECK(dbstore_dir_open(dir, false, &d, &err) == ERR_OK, "%s", err.msg);
-    DbStoreFile f, other;
-    bool mapped = (data[0] & 2) != 0;
-    ErrCode rc = mapped ? dbstore_file_open_mapped(&d, "f.gmdb", &expect, &f, &err)
-                        : dbstore_file_open(&d, "f.gmdb", &expect, &f, &err);
-    Error other_err = {0};
-    ErrCode other_rc = mapped ? dbstore_file_open(&d, "f.gmdb", &expect, &other, &other_err)
-                              : dbstore_file_open_mapped(&d, "f.gmdb", &expect, &other, &other_err);
-    FUZZ_CHECK(rc == other_rc, "opened %s: %d (%s); the other way: %d (%s)",
-               mapped ? "mapped" : "by pread", (int)rc, err.msg, (int)other_rc, other_err.msg);
-    if (other_rc == ERR_OK) {
-        dbstore_file_close(&other);
+    static const char *const names[3] = {"by pread", "mapped", "lean"};
+    int way = (data[0] >> 1 & 3) > 2 ? 2 : data[0] >> 1 & 3;
+    DbStoreFile f;
+    ErrCode rc = ERR_OK;
+    for (int w = 0; w < 3; w++) {
+        DbStoreFile g;
+        Error e = {0};
+        ErrCode wrc = w == 0   ? dbstore_file_open(&d, "f.gmdb", &expect, &g, &e)
+                      : w == 1 ? dbstore_file_open_mapped(&d, "f.gmdb", &expect, &g, &e)
+                               : dbstore_file_open_lean(&d, "f.gmdb", &expect, &g, &e);
+        if (w > 0) {
+            FUZZ_CHECK(wrc == rc, "opened %s: %d (%s); by pread: %d (%s)", names[w], (int)wrc,
+                       e.msg, (int)rc, err.msg);
+        }
+        if (w == 0) {
+            rc = wrc;
+            err = e;
+        }
+        if (w == way && wrc == ERR_OK) {
+            f = g;
+        } else if (wrc == ERR_OK) {
+            dbstore_file_close(&g);
+        }
     }
     if (rc != ERR_OK) {
         dbstore_dir_close(&d);
@@ -93,6 +107,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     void *ctx = dbstore_dctx_new();
     FUZZ_CHECK(ctx != NULL, "out of memory");
+    DbStoreDicts dicts = {.slots = 1};
     uint64_t total = 0;
     bool all_ok = true;
     for (uint64_t k = 0; k < f.blocks; k++) {
@@ -109,12 +124,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    (unsigned long long)bytes);
         unsigned char *out = blocks != NULL ? blocks + at : malloc((size_t)bytes + 1);
         FUZZ_CHECK(out != NULL, "out of memory");
-        all_ok = dbstore_block_read(&f, k, ctx, out, &err) == ERR_OK && all_ok;
+        const void *dd = NULL;
+        all_ok = dbstore_dicts_get(&dicts, &f, 0, &dd, &err) == ERR_OK &&
+                 dbstore_block_read_dict(&f, k, ctx, dd, out, &err) == ERR_OK && all_ok;
         if (blocks == NULL) {
             free(out);
         }
         at += bytes;
     }
+    dbstore_dicts_free(&dicts);
     dbstore_dctx_free(ctx);
     DbStoreInfo info = f.info;
     dbstore_file_close(&f);

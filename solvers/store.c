@@ -345,6 +345,7 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
             st->cache[i].file = -1;
         }
         st->fd_cap = fd_cap(st->nfiles);
+        st->dicts.slots = STORE_DDICTS;
     }
     if (rc != ERR_OK) {
         store_close(st);
@@ -359,6 +360,7 @@ void store_close(Store *st) {
             dbstore_file_close(&st->files[k]);
         }
     }
+    dbstore_dicts_free(&st->dicts);
     free(st->cache_mem);
     if (st->dctx != NULL) {
         dbstore_dctx_free(st->dctx);
@@ -387,12 +389,13 @@ static void expect_info(const Store *st, int k, DbStoreInfo *info) {
     info->first = f->first;
 }
 
-/* Opens file k of the manifest into f (header, index); checks it is the
- * file the manifest lists. */
-static ErrCode file_open_listed(const Store *st, int k, DbStoreFile *f, Error *err) {
+/* Opens file k of the manifest into f (header, index; lean: see
+ * dbstore_file_open_lean); checks it is the file the manifest lists. */
+static ErrCode file_open_listed(const Store *st, int k, bool lean, DbStoreFile *f, Error *err) {
     DbStoreInfo info;
     expect_info(st, k, &info);
-    ErrCode rc = dbstore_file_open_mapped(&st->dir, st->m.files[k].name, &info, f, err);
+    ErrCode rc = lean ? dbstore_file_open_lean(&st->dir, st->m.files[k].name, &info, f, err)
+                      : dbstore_file_open_mapped(&st->dir, st->m.files[k].name, &info, f, err);
     if (rc == ERR_OK &&
         (f->header_sum != st->m.files[k].header_sum || f->file_bytes != st->m.files[k].bytes)) {
         rc = error_set(err, ERR_IO,
@@ -404,11 +407,16 @@ static ErrCode file_open_listed(const Store *st, int k, DbStoreFile *f, Error *e
     return rc;
 }
 
-/* Opens file k (header, index) on first use, or its descriptor again when
- * it was suspended; first, at fd_cap descriptors, suspends the next file
- * after the clock hand that holds one. Not thread-safe (one caller at a
- * time: the queries, search's leaves, verify's checksum pass). */
-ErrCode store_open_file(Store *st, int k, Error *err) {
+/* Opens file k (header, index; lean, or not) on first use, or its
+ * descriptor again when it was suspended; first, at fd_cap descriptors,
+ * suspends the next file after the clock hand that holds one. A file open
+ * lean and wanted whole is closed and opened again. Not thread-safe (one
+ * caller at a time: the queries, search's leaves, verify's checksum
+ * pass). */
+static ErrCode open_file(Store *st, int k, bool lean, Error *err) {
+    if (st->opened[k] && st->files[k].lean && !lean) {
+        store_close_file(st, k);
+    }
     if (st->opened[k] && st->files[k].fd >= 0) {
         return ERR_OK;
     }
@@ -423,13 +431,16 @@ ErrCode store_open_file(Store *st, int k, Error *err) {
     }
     ErrCode rc = st->opened[k]
                      ? dbstore_file_resume(&st->dir, st->m.files[k].name, &st->files[k], err)
-                     : file_open_listed(st, k, &st->files[k], err);
+                     : file_open_listed(st, k, lean, &st->files[k], err);
     st->opened[k] = st->opened[k] || rc == ERR_OK;
     st->fds += rc == ERR_OK;
     return rc;
 }
 
+ErrCode store_open_file(Store *st, int k, Error *err) { return open_file(st, k, false, err); }
+
 void store_close_file(Store *st, int k) {
+    dbstore_dicts_drop(&st->dicts, k);
     if (st->opened[k]) {
         st->fds -= st->files[k].fd >= 0;
         dbstore_file_close(&st->files[k]);
@@ -509,7 +520,7 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         return ERR_OK;
     }
     if (rc == ERR_OK) {
-        rc = store_open_file(st, k, err);
+        rc = open_file(st, k, true, err);
     }
     if (rc != ERR_OK) {
         return rc;
@@ -536,7 +547,11 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         }
         e->data = st->cache_mem + slot * st->cache_entry;
         e->file = -1;
-        rc = dbstore_block_read(f, b, st->dctx, e->data, err);
+        const void *ddict = NULL;
+        rc = dbstore_dicts_get(&st->dicts, f, k, &ddict, err);
+        if (rc == ERR_OK) {
+            rc = dbstore_block_read_dict(f, b, st->dctx, ddict, e->data, err);
+        }
         if (rc != ERR_OK) {
             return rc;
         }
@@ -741,7 +756,7 @@ static ErrCode analyze_records(Store *st, int tier, AnalyzeShare *a, const DbSto
  * each, whatever the database's number of files), streamed, closed. */
 static ErrCode analyze_file(Store *st, int k, int tier, AnalyzeShare *a, Error *err) {
     DbStoreFile f;
-    ErrCode rc = file_open_listed(st, k, &f, err);
+    ErrCode rc = file_open_listed(st, k, false, &f, err);
     if (rc != ERR_OK) {
         return rc;
     }

@@ -16,9 +16,14 @@
  *          checks the checksums, the dumps' structure and the counts).
  *
  * Reading a record (store_get) touches the manifest, the header and block
- * index of its file (read once, on first use) and one block, decompressed
- * into a direct-mapped cache of STORE_CACHE_BLOCKS blocks: memory is the
- * indexes plus the cache, whatever the database's size. A database of more
+ * index of its file (read and checked once, on first use, the file opened
+ * lean: where each group of 32 blocks starts is all that is kept) and one
+ * block, decompressed into a direct-mapped cache of STORE_CACHE_BLOCKS
+ * blocks (with its file's zstd dictionary, one of STORE_DDICTS): memory
+ * is 1/4 byte a block of the files read plus the caches, whatever the
+ * database's size. The other readers (verify, compare, analyze) open files
+ * mapped, index and all (a file store_get opened lean is opened again
+ * so). A database of more
  * files than the process may hold open (tier:blocks' parts: 20,568 for
  * Connect Four 6x6) keeps every opened file's index but at most Store.fd_cap
  * descriptors, closing the one a clock hand comes to (round the files) and
@@ -60,6 +65,11 @@
 #define STORE_SLOTS_PER_FILE (UINT64_C(1) << 30)
 #ifndef STORE_CACHE_BLOCKS
 #define STORE_CACHE_BLOCKS 8192 /* 32 MiB of 4 KiB blocks */
+#endif
+/* zstd dictionaries of store_get's files (opened lean) held at once, some
+ * 30 KB each: core/dbstore.h's DbStoreDicts, by file number. */
+#ifndef STORE_DDICTS
+#define STORE_DDICTS 1024
 #endif
 
 /* "tier-0007.gmdb" */
@@ -106,6 +116,7 @@ typedef struct Store {
      * clock hand, and resumed on use. */
     int fds, fd_cap, fd_hand;
     void *dctx;
+    DbStoreDicts dicts; /* of the files store_get opened lean */
     StoreCacheEntry *cache;
     unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
     uint64_t cache_entry;

@@ -16,7 +16,8 @@
 #define REMEDY "remove the directory and solve again, or use another --db"
 
 /* Opens file k of the manifest (header, index) on first use; checks it is
- * the file the manifest lists. */
+ * the file the manifest lists. Mapped, with its index (a file opened lean
+ * is opened again so); store_get opens lean (core/dbstore.h). */
 ErrCode store_open_file(Store *st, int k, Error *err);
 
 /* Closes file k if open (store_open_file opens it again). */

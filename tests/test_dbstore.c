@@ -143,25 +143,36 @@ static Craft test_craft(void) {
                    .spec = "test"};
 }
 
-/* dbstore_file_open of DIR/x.gmdb with expect is refused (ERR_IO) with a
- * message holding `part`, and so is dbstore_file_open_mapped (its index
- * read in the mapping); so is dbstore_read when `read` (its records
- * buffer sized by the caller from expect: only for small expectations). */
+/* Opens DIR/x.gmdb one of three ways: 0 dbstore_file_open, 1 mapped
+ * (the index read in the mapping), 2 lean (the index read, checked and
+ * let go). */
+static ErrCode open_way(const DbDir *d, const DbStoreInfo *expect, int way, DbStoreFile *f,
+                        Error *err) {
+    return way == 0   ? dbstore_file_open(d, "x.gmdb", expect, f, err)
+           : way == 1 ? dbstore_file_open_mapped(d, "x.gmdb", expect, f, err)
+                      : dbstore_file_open_lean(d, "x.gmdb", expect, f, err);
+}
+
+static const char *const way_name[3] = {"", " mapped", " lean"};
+
+/* DIR/x.gmdb with expect is refused (ERR_IO) with a message holding
+ * `part` by each way of opening it (open_way); so is dbstore_read when
+ * `read` (its records buffer sized by the caller from expect: only for
+ * small expectations). */
 static void open_refused(const char *dir, const DbStoreInfo *expect, const char *part, bool read) {
     DbDir d;
     Error err = {0};
     assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
-    for (int mapped = 0; mapped < 2; mapped++) {
+    for (int way = 0; way < 3; way++) {
         DbStoreFile f;
         err = (Error){0};
-        ErrCode rc = mapped ? dbstore_file_open_mapped(&d, "x.gmdb", expect, &f, &err)
-                            : dbstore_file_open(&d, "x.gmdb", expect, &f, &err);
+        ErrCode rc = open_way(&d, expect, way, &f, &err);
         if (rc == ERR_OK) {
             dbstore_file_close(&f);
         }
         if (rc != ERR_IO || strstr(err.msg, part) == NULL) {
-            fail_msg("open%s: expected ERR_IO with '%s', got %d: %s", mapped ? " mapped" : "", part,
-                     rc, err.msg);
+            fail_msg("open%s: expected ERR_IO with '%s', got %d: %s", way_name[way], part, rc,
+                     err.msg);
         }
     }
     if (read) {
@@ -498,7 +509,9 @@ static void xor_byte(const char *path, uint64_t at, unsigned char mask) {
 }
 
 /* way 0: by pread; 1: mapped after opening (dbstore_file_map); 2: opened
- * mapped (dbstore_file_open_mapped: the index read in the mapping). */
+ * mapped (dbstore_file_open_mapped: the index read in the mapping); 3:
+ * opened lean (dbstore_file_open_lean: no index held, a pread of its
+ * group's entries a block). */
 static void block_refused_way(const char *dir, const DbStoreInfo *info, const uint8_t *rec,
                               uint64_t k, const char *part, int way) {
     DbDir d;
@@ -509,6 +522,13 @@ static void block_refused_way(const char *dir, const DbStoreInfo *info, const ui
         assert_int_equal(dbstore_file_open_mapped(&d, "x.gmdb", info, &f, &err), ERR_OK);
         assert_non_null(f.map);
         assert_null(f.own);
+    } else if (way == 3) {
+        assert_int_equal(dbstore_file_open_lean(&d, "x.gmdb", info, &f, &err), ERR_OK);
+        assert_true(f.lean);
+        assert_null(f.map);
+        assert_null(f.own);
+        assert_null(f.index);
+        assert_non_null(f.group);
     } else {
         assert_int_equal(dbstore_file_open(&d, "x.gmdb", info, &f, &err), ERR_OK);
         assert_null(f.map);
@@ -545,10 +565,11 @@ static void block_refused_way(const char *dir, const DbStoreInfo *info, const ui
 /* Block k read alone (dbstore_block_read) is refused with `part`, and
  * every other block reads back its records: by pread, then from the file
  * mapped after opening (dbstore_file_map), then opened mapped
- * (dbstore_file_open_mapped: queries, tier:blocks' child parts). */
+ * (dbstore_file_open_mapped: tier:blocks' child parts, --verify by
+ * parts), then opened lean (dbstore_file_open_lean: queries). */
 static void block_refused(const char *dir, const DbStoreInfo *info, const uint8_t *rec, uint64_t k,
                           const char *part) {
-    for (int way = 0; way < 3; way++) {
+    for (int way = 0; way < 4; way++) {
         block_refused_way(dir, info, rec, k, part, way);
     }
 }
@@ -643,12 +664,109 @@ static void corrupt_last_index_entry(void **state) {
     test_remove_dir(dir);
 }
 
+/* ------------------------------------------------------- lean files */
+
+#define LEAN_FILES 3
+
+/* Files opened lean, with dictionaries (DBSTORE_DICT_MIN_BLOCKS blocks
+ * each), read through a dictionary cache of one slot, blocks of the
+ * files in turn: every block reads back its records, each file's
+ * dictionary made again each time it comes round (a cache that handed
+ * out another file's would fail the checksum or the records); a read
+ * without the dictionary is refused; a damaged dictionary is refused
+ * when made again (the file already open), an index entry changed on disk
+ * since opening refused at the block's read. */
+static void lean_files(void **state) {
+    (void)state;
+    char *dir = test_make_dir("test_dbstore");
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, true, &d, &err), ERR_OK);
+    uint64_t records = (uint64_t)DBSTORE_DICT_MIN_BLOCKS * 4096 - 77;
+    uint8_t *rec[LEAN_FILES];
+    DbStoreFile f[LEAN_FILES];
+    uint64_t x = 777;
+    DbStoreInfo info = test_info(records);
+    for (int i = 0; i < LEAN_FILES; i++) {
+        rec[i] = malloc(records);
+        assert_non_null(rec[i]);
+        for (uint64_t j = 0; j < records; j++) {
+            rec[i][j] = (uint8_t)(test_rng(&x) % 4 == 0 ? 0 : 64 + i + test_rng(&x) % (10 + i));
+        }
+        char name[32];
+        snprintf(name, sizeof name, "l%d.gmdb", i);
+        info.index = i;
+        assert_int_equal(dbstore_write(&d, name, &info, rec[i], NULL, 1, NULL, NULL, &err), ERR_OK);
+        assert_int_equal(dbstore_file_open_lean(&d, name, &info, &f[i], &err), ERR_OK);
+        assert_true(f[i].dict_bytes > 0);
+        assert_null(f[i].ddict);
+        assert_null(f[i].index);
+    }
+    DbStoreDicts cache = {.slots = 1};
+    void *ctx = dbstore_dctx_new();
+    uint8_t buf[4096];
+    err = (Error){0};
+    assert_int_equal(dbstore_block_read(&f[0], 1, ctx, buf, &err), ERR_INTERNAL);
+    assert_non_null(strstr(err.msg, "without its dictionary"));
+    uint64_t reads = 0;
+    for (uint64_t b = 0; b < f[0].blocks; b += 7) {
+        for (int i = 0; i < LEAN_FILES; i++) {
+            const void *dd = NULL;
+            assert_int_equal(dbstore_dicts_get(&cache, &f[i], i, &dd, &err), ERR_OK);
+            assert_non_null(dd);
+            if (dbstore_block_read_dict(&f[i], b, ctx, dd, buf, &err) != ERR_OK) {
+                fail_msg("file %d block %" PRIu64 ": %s", i, b, err.msg);
+            }
+            assert_memory_equal(buf, rec[i] + b * 4096, dbstore_block_bytes(&f[i], b));
+            reads++;
+        }
+    }
+    assert_int_equal(cache.made, reads);
+    /* the same file again: its dictionary is still in the slot */
+    const void *dd = NULL;
+    assert_int_equal(dbstore_dicts_get(&cache, &f[LEAN_FILES - 1], LEAN_FILES - 1, &dd, &err),
+                     ERR_OK);
+    assert_int_equal(cache.made, reads);
+    dbstore_dicts_drop(&cache, LEAN_FILES - 1);
+    /* file 0's dictionary damaged under it */
+    char *path = test_strdupf("%s/l0.gmdb", dir);
+    xor_byte(path, DBSTORE_HEADER_BYTES + 100, 0x10);
+    err = (Error){0};
+    assert_int_equal(dbstore_dicts_get(&cache, &f[0], 0, &dd, &err), ERR_IO);
+    assert_non_null(strstr(err.msg, "l0.gmdb is corrupt (dictionary checksum mismatch)"));
+    /* file 1's entry for block 40 (group 1) given a size past the data */
+    free(path);
+    path = test_strdupf("%s/l1.gmdb", dir);
+    xor_byte(path, f[1].index_off + 8 * 40 + 3, 0x40);
+    assert_int_equal(dbstore_dicts_get(&cache, &f[1], 1, &dd, &err), ERR_OK);
+    err = (Error){0};
+    assert_int_equal(dbstore_block_read_dict(&f[1], 40, ctx, dd, buf, &err), ERR_IO);
+    assert_non_null(strstr(err.msg, "l1.gmdb changed while it was read (block 40)"));
+    /* and block 41, after it in the group, then lies elsewhere */
+    err = (Error){0};
+    assert_int_equal(dbstore_block_read_dict(&f[1], 41, ctx, dd, buf, &err), ERR_IO);
+    free(path);
+    dbstore_dicts_free(&cache);
+    dbstore_dctx_free(ctx);
+    for (int i = 0; i < LEAN_FILES; i++) {
+        dbstore_file_close(&f[i]);
+        free(rec[i]);
+    }
+    dbstore_dir_close(&d);
+    test_remove_dir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(d4_file_refused),          cmocka_unit_test(d4_database_refused),
-        cmocka_unit_test(wrapping_headers_refused), cmocka_unit_test(crafted_manifests_refused),
-        cmocka_unit_test(corrupt_middle_block),     cmocka_unit_test(corrupt_last_block),
-        cmocka_unit_test(corrupt_last_index_entry), cmocka_unit_test(edited_partial_refused),
+        cmocka_unit_test(d4_file_refused),
+        cmocka_unit_test(d4_database_refused),
+        cmocka_unit_test(wrapping_headers_refused),
+        cmocka_unit_test(crafted_manifests_refused),
+        cmocka_unit_test(corrupt_middle_block),
+        cmocka_unit_test(corrupt_last_block),
+        cmocka_unit_test(corrupt_last_index_entry),
+        cmocka_unit_test(edited_partial_refused),
+        cmocka_unit_test(lean_files),
     };
     return cmocka_run_group_tests_name("dbstore", tests, NULL, NULL);
 }
