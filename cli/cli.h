@@ -80,8 +80,13 @@ void query_json(JsonWriter *w, const char *key, const Game *g, const Query *q, c
  * cannot be answered: a malformed position, a line holding a NUL byte).
  * Returns ERR_OK, or the code of the last failed line; stops at the first
  * ERR_IO, ERR_MEMORY or ERR_INTERNAL (the database is at fault), which it
- * also prints on standard error. */
-ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source);
+ * also prints on standard error. The lines waiting (up to 4096) are
+ * answered at once by `threads` workers, each with a store of its own for
+ * a database on disk (the descriptors shared out among them), and printed
+ * in their order; a batch is answered as soon as no more input is waiting,
+ * so a client that writes a line and waits for its answer gets it. */
+ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source,
+                     int threads);
 
 /* The report as text: the game, solver, value, counts (sum, NULL: none),
  * counters, time, memory, the solver's figures, by remoteness (with

@@ -9,10 +9,14 @@
  * A query costs one look-up per move plus the game's moves; --query -
  * repeats it per line of standard input, one JSON object per line.
  */
+#include <errno.h>
+#include <omp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -197,45 +201,223 @@ void query_json(JsonWriter *w, const char *key, const Game *g, const Query *q, c
     json_object_end(w);
 }
 
-ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source) {
-    static Query q;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    ErrCode last = ERR_OK;
-    while ((n = getline(&line, &cap, stdin)) >= 0) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) {
-            line[--n] = '\0';
+/* ------------------------------------------------------- --query - */
+
+/* Lines of standard input read by read(2), so that a batch is answered as
+ * soon as no more input is waiting (poll): a client that writes a line
+ * and waits for its answer gets it. */
+typedef struct LineReader {
+    char *buf;
+    size_t len, cap, pos;
+    bool eof;
+} LineReader;
+
+/* The next line, its end of line dropped, NUL-terminated in place (*n
+ * its length, NUL bytes within it counted), or NULL: at the end of the
+ * input, or, when `wait` is false, when no whole line is buffered or
+ * waiting to be read. */
+static char *next_line(LineReader *r, bool wait, size_t *n) {
+    for (;;) {
+        char *nl = r->pos < r->len ? memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
+        if (nl != NULL || (r->eof && r->pos < r->len)) {
+            char *line = r->buf + r->pos;
+            size_t end = nl != NULL ? (size_t)(nl - r->buf) : r->len; /* cap > len: room */
+            r->buf[end] = '\0';
+            *n = end - r->pos;
+            r->pos = nl != NULL ? end + 1 : r->len;
+            return line;
         }
-        if (n == 0) {
-            continue;
+        if (r->eof) {
+            return NULL;
         }
-        Error err = {0};
-        JsonWriter w;
-        json_init(&w, stdout, false);
-        /* A NUL would end the text the game parses, and the rest of the
-         * line would be dropped unseen: the line is malformed. */
-        const char *nul = memchr(line, '\0', (size_t)n);
-        ErrCode rc = nul != NULL ? error_set(&err, ERR_USAGE,
-                                             "a query line holds a NUL byte (byte %td of the "
-                                             "line); positions are text",
-                                             nul - line + 1)
-                                 : query_run(g, src, line, rule, &q, &err);
-        if (rc == ERR_OK) {
-            query_json(&w, NULL, g, &q, source); /* one line: the writer ends it */
-        } else {
-            json_object_begin(&w, NULL);
-            json_string_n(&w, "position", line, (size_t)n);
-            json_string(&w, "error", err.msg);
-            json_int(&w, "code", rc);
-            json_object_end(&w);
-            last = rc;
-            if (rc == ERR_IO || rc == ERR_MEMORY || rc == ERR_INTERNAL) {
-                fprintf(stderr, "solve: %s\n", err.msg);
-                break; /* the database itself is at fault: stop */
+        if (!wait) {
+            struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+            if (poll(&p, 1, 0) <= 0) {
+                return NULL;
             }
         }
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+        if (r->len + 1 >= r->cap) {
+            size_t cap = r->cap > 0 ? 2 * r->cap : (size_t)1 << 16;
+            char *b = realloc(r->buf, cap);
+            if (b == NULL) {
+                r->eof = true; /* the lines read so far are answered */
+                continue;
+            }
+            r->buf = b;
+            r->cap = cap;
+        }
+        ssize_t got = read(STDIN_FILENO, r->buf + r->len, r->cap - r->len - 1);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        r->eof = got <= 0;
+        r->len += got > 0 ? (size_t)got : 0;
     }
-    free(line);
+}
+
+/* Lines answered at once (their answers printed in their order). */
+#define QUERY_BATCH 4096
+
+typedef struct Slot {
+    char *text; /* the line, NUL-terminated (may hold NUL bytes: n) */
+    size_t n, cap;
+    long start, end; /* its answer in its worker's stream */
+    ErrCode rc;
+    Error err;
+} Slot;
+
+/* Answers one line into w's stream. */
+static void answer(const Game *g, const Source *src, PickRule rule, const char *source, Query *q,
+                   Slot *s, FILE *out) {
+    Error *err = &s->err;
+    *err = (Error){0};
+    JsonWriter w;
+    json_init(&w, out, false);
+    /* A NUL would end the text the game parses, and the rest of the
+     * line would be dropped unseen: the line is malformed. */
+    const char *nul = memchr(s->text, '\0', s->n);
+    s->start = ftell(out);
+    s->rc = nul != NULL ? error_set(err, ERR_USAGE,
+                                    "a query line holds a NUL byte (byte %td of the "
+                                    "line); positions are text",
+                                    nul - s->text + 1)
+                        : query_run(g, src, s->text, rule, q, err);
+    if (s->rc == ERR_OK) {
+        query_json(&w, NULL, g, q, source); /* one line: the writer ends it */
+    } else {
+        json_object_begin(&w, NULL);
+        json_string_n(&w, "position", s->text, s->n);
+        json_string(&w, "error", err->msg);
+        json_int(&w, "code", s->rc);
+        json_object_end(&w);
+    }
+    fflush(out);
+    s->end = ftell(out);
+}
+
+static bool fatal(ErrCode rc) { return rc == ERR_IO || rc == ERR_MEMORY || rc == ERR_INTERNAL; }
+
+ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source,
+                     int threads) {
+    threads = threads < 1 ? 1 : threads > QUERY_BATCH ? QUERY_BATCH : threads;
+    /* A database on disk: a store for each worker (store_get is for one
+     * caller at a time), the descriptors shared out among them. */
+    Source *srcs = calloc((size_t)threads, sizeof *srcs);
+    Store *more = calloc((size_t)threads, sizeof *more);
+    Query *qs = calloc((size_t)threads, sizeof *qs);
+    Slot *slots = calloc(QUERY_BATCH, sizeof *slots);
+    char **mem = calloc((size_t)threads, sizeof *mem);
+    size_t *mem_bytes = calloc((size_t)threads, sizeof *mem_bytes);
+    ErrCode last = ERR_OK;
+    if (srcs == NULL || more == NULL || qs == NULL || slots == NULL || mem == NULL ||
+        mem_bytes == NULL) {
+        fprintf(stderr, "solve: cannot allocate the query buffers\n");
+        last = ERR_MEMORY;
+    }
+    int opened = 0;
+    for (int t = 0; t < threads && last == ERR_OK; t++) {
+        srcs[t] = *src;
+        if (t > 0 && src->store != NULL) {
+            Error err = {0};
+            last = store_open(g, src->store->dir.path, &more[t], &err);
+            if (last != ERR_OK) {
+                fprintf(stderr, "solve: %s\n", err.msg);
+                break;
+            }
+            opened = t;
+            srcs[t].store = &more[t];
+        }
+    }
+    if (last == ERR_OK && src->store != NULL && threads > 1) {
+        int cap = src->store->fd_cap / threads > 0 ? src->store->fd_cap / threads : 1;
+        for (int t = 0; t < threads; t++) {
+            srcs[t].store->fd_cap = cap;
+        }
+    }
+    LineReader r = {0};
+    bool stop = last != ERR_OK;
+    while (!stop) {
+        int n = 0;
+        size_t len;
+        for (char *line; n < QUERY_BATCH && (line = next_line(&r, n == 0, &len)) != NULL;) {
+            while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) {
+                line[--len] = '\0';
+            }
+            if (len == 0) {
+                continue;
+            }
+            Slot *s = &slots[n];
+            if (len + 1 > s->cap) {
+                char *t = realloc(s->text, len + 1);
+                if (t == NULL) {
+                    fprintf(stderr, "solve: cannot allocate a query line\n");
+                    last = ERR_MEMORY;
+                    break;
+                }
+                s->text = t;
+                s->cap = len + 1;
+            }
+            memcpy(s->text, line, len + 1);
+            s->n = len;
+            n++;
+        }
+        if (n == 0 || last == ERR_MEMORY) {
+            break;
+        }
+        /* Every line of the batch answered (those after a fatal one are
+         * not printed: the answers stop there, as one at a time). */
+#pragma omp parallel num_threads(threads) if (threads > 1 && n > 1)
+        {
+            int t = omp_get_thread_num(), nt = omp_get_num_threads();
+            FILE *out = open_memstream(&mem[t], &mem_bytes[t]);
+            for (int i = t; i < n; i += nt) {
+                if (out != NULL) {
+                    answer(g, &srcs[t], rule, source, &qs[t], &slots[i], out);
+                } else {
+                    slots[i].rc = error_set(&slots[i].err, ERR_MEMORY,
+                                            "cannot allocate the answer to a query");
+                    slots[i].start = slots[i].end = 0;
+                }
+            }
+            if (out != NULL) {
+                fclose(out);
+            }
+        }
+        int nt = threads > 1 && n > 1 ? threads : 1;
+        for (int i = 0; i < n && !stop; i++) {
+            const Slot *s = &slots[i];
+            if (s->end > s->start) {
+                fwrite(mem[i % nt] + s->start, 1, (size_t)(s->end - s->start), stdout);
+            }
+            if (s->rc != ERR_OK) {
+                last = s->rc;
+            }
+            if (fatal(s->rc)) {
+                fprintf(stderr, "solve: %s\n", s->err.msg);
+                stop = true; /* the database itself is at fault */
+            }
+        }
+        fflush(stdout);
+        for (int t = 0; t < threads; t++) {
+            free(mem[t]);
+            mem[t] = NULL;
+        }
+    }
+    for (int t = 1; t <= opened; t++) {
+        store_close(&more[t]);
+    }
+    for (int i = 0; slots != NULL && i < QUERY_BATCH; i++) {
+        free(slots[i].text);
+    }
+    free(r.buf);
+    free(srcs);
+    free(more);
+    free(qs);
+    free(slots);
+    free(mem);
+    free(mem_bytes);
     return last;
 }

@@ -91,13 +91,15 @@ static const char usage_text[] =
     "  --query POSITION             value of a position and of each move from it\n"
     "  --pick RULE                  the move --query picks: remoteness (default), winby\n"
     "                               (best margin) or false-hope (win by the least)\n"
-    "  --threads N                  threads for parallel solvers (default: all cores)\n"
+    "  --threads N                  threads for parallel solvers, --analyze, --verify and\n"
+    "                               --query - (default: all cores)\n"
     "  --max-memory SIZE            memory budget, e.g. 4G (default: 90% of available)\n"
     "  --progress                   report progress of long solves on standard error\n"
     "  --db DIR                     save the database to DIR (compressed); without --solver,\n"
     "                               --query/--analyze/--verify read it instead of solving\n"
     "  --work-dir DIR               the old name of --db\n"
     "  --query -                    positions from standard input, one JSON line each\n"
+    "                               (answered by --threads workers, in order)\n"
     "  --sample N                   print N random reachable positions (random play from\n"
     "                               the initial position, no solve); --seed S varies them\n"
     "  --compare DIR2               with --db DIR: compare DIR's database with DIR2's, position\n"
@@ -427,7 +429,8 @@ static int from_disk(const Game *g, Args *a) {
     static Query q;
     bool stream = a->query != NULL && strcmp(a->query, "-") == 0;
     if (rc == ERR_OK && stream) {
-        rc = query_stream(g, &src, a->pick, "disk");
+        rc = query_stream(g, &src, a->pick, "disk",
+                          a->cfg.threads > 0 ? a->cfg.threads : omp_get_num_procs());
     } else if (rc == ERR_OK && a->query != NULL) {
         rc = query_run(g, &src, a->query, a->pick, &q, &err);
     }
@@ -717,7 +720,8 @@ static int run(int argc, char **argv) {
         }
     }
     if (rc == ERR_OK && stream) {
-        rc = query_stream(g, &src, a.pick, "solve");
+        rc = query_stream(g, &src, a.pick, "solve",
+                          a.cfg.threads > 0 ? a.cfg.threads : omp_get_num_procs());
     } else if (rc == ERR_OK && a.cfg.root != NULL) { /* search: the value of P, from P */
         g->ops->format(g, query_root, q.text, sizeof q.text);
         q.outcome = res.root;

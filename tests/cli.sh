@@ -417,6 +417,18 @@ n=$(ls "$db/b" | grep -c '^tier-')
 ) && [ "$n" -gt 100 ] && cmp -s "$db/q-all" "$db/q-few" &&
     ok "tier:blocks database of $n files read with 110 open files at most" ||
     bad "tier:blocks database of $n files with 110 open files at most"
+# The query stream answered by 1, 2 and 3 workers (each its own store, the
+# descriptors shared out: 110 open files again), with malformed and blank
+# lines among the positions: the same lines in the same order.
+{ sed -n 1,100p "$db/pos" && printf 'zzz\n\n' && sed -n '101,$p' "$db/pos" && echo ----; } >"$db/pos-mixed"
+for t in 1 2 3; do
+    (ulimit -n 110 && "$solve" $c4 --db "$db/b" --query - --threads $t <"$db/pos-mixed" \
+        >"$db/q-t$t" 2>/dev/null)
+done
+[ "$(wc -l <"$db/q-t1")" = 302 ] && cmp -s "$db/q-t1" "$db/q-t2" && cmp -s "$db/q-t1" "$db/q-t3" &&
+    [ "$(grep -c '"code":2' "$db/q-t1")" = 2 ] &&
+    ok "query stream: 1, 2 and 3 workers answer alike, in order" ||
+    bad "query stream: workers differ ($(wc -l <"$db/q-t1") lines)"
 # The same database against search's values (scripts/measure/c4-crosscheck.sh),
 # 15 sampled positions of at least 6 discs.
 BIN="$solve" sh "$(dirname "$0")/../scripts/measure/c4-crosscheck.sh" $c4 "$db/b" 15 6 3 \
@@ -1493,6 +1505,40 @@ printf 'xx-oo----\n---------\nzzz\nx--------\n' |
     "$solve" tictactoe --db "$qd/t" --query - >"$qd/out" 2>/dev/null
 json_lines "$qd/out" 4 && ok "query stream: one object per line" ||
     bad "query stream: lines: $(od -c "$qd/out" | head -5)"
+# The database at fault in the middle of the stream (a tier file gone: a
+# child of the second line is in it): the first line answered, the second
+# refused (exit 5, on stderr too), the third not answered, by 1 worker as
+# by 2 (which answer the lines together).
+cp -r "$qd/t" "$qd/u" && rm "$qd/u/tier-0009.gmdb"
+for t in 1 2; do
+    printf 'x--------\nxoxoxoox-\nx--------\n' |
+        "$solve" tictactoe --db "$qd/u" --query - --threads $t >"$qd/f$t" 2>"$qd/e$t"
+    echo $? >"$qd/rc$t"
+done
+if [ "$(cat "$qd/rc1") $(cat "$qd/rc2")" = "5 5" ] && cmp -s "$qd/f1" "$qd/f2" &&
+    [ "$(jq -c '[.position, .value, .code]' "$qd/f1" | tr '\n' ' ')" = \
+        '["x--------","tie",null] ["xoxoxoox-",null,5] ' ] &&
+    grep -q 'tier-0009.gmdb' "$qd/e2"; then
+    ok "query stream: stops at the database's fault, 1 or 2 workers"
+else
+    bad "query stream: a fault: $(cat "$qd/rc1" "$qd/rc2" "$qd/f2" "$qd/e2")"
+fi
+# A client that writes a line and waits for its answer gets it (the
+# workers answer what is waiting, not a full batch): two lines in turn
+# through a pipe held open, each answer read before the next line is sent.
+mkfifo "$qd/fin" "$qd/fout"
+"$solve" tictactoe --db "$qd/t" --query - --threads 2 <"$qd/fin" >"$qd/fout" 2>/dev/null &
+qpid=$!
+exec 7>"$qd/fin" 8<"$qd/fout"
+echo xx-oo---- >&7
+a1=$(timeout 20 head -n 1 <&8)
+echo x-------- >&7
+a2=$(timeout 20 head -n 1 <&8)
+exec 7>&- 8<&-
+wait $qpid
+[ "$(echo "$a1" | jq -r .value) $(echo "$a2" | jq -r .value)" = "win tie" ] &&
+    ok "query stream: each line answered before the next is sent" ||
+    bad "query stream: interactive: '$a1' '$a2'"
 rm -rf "$qd"
 
 # Exit codes (issue 33, "also seen"): a variant too large to hash is a bad
