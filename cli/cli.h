@@ -62,6 +62,7 @@ typedef struct Query {
 typedef struct Source {
     const SolveResult *res; /* res->db, when store is NULL; res->no_remoteness */
     Store *store;
+    StoreReader *reader; /* the caller's reader of store (NULL: the store's own) */
 } Source;
 
 /* Answers --query TEXT from src: the position's outcome and, unless it is
@@ -81,10 +82,11 @@ void query_json(JsonWriter *w, const char *key, const Game *g, const Query *q, c
  * Returns ERR_OK, or the code of the last failed line; stops at the first
  * ERR_IO, ERR_MEMORY or ERR_INTERNAL (the database is at fault), which it
  * also prints on standard error. The lines waiting (up to 4096) are
- * answered at once by `threads` workers, each with a store of its own for
- * a database on disk (the descriptors shared out among them), and printed
- * in their order; a batch is answered as soon as no more input is waiting,
- * so a client that writes a line and waits for its answer gets it. */
+ * answered at once by `threads` workers (a database on disk shared by
+ * them, store_share: its open files once, a block cache each; one worker
+ * for a symbolic one) and printed in their order; a batch is answered as
+ * soon as no more input is waiting, so a client that writes a line and
+ * waits for its answer gets it. */
 ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source,
                      int threads);
 

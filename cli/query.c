@@ -40,7 +40,8 @@ static ErrCode lookup(const Game *g, const Source *src, Position pos, Outcome *o
     const Database *fmt = src->store != NULL ? &src->store->fmt : &src->res->db;
     uint32_t raw;
     if (src->store != NULL) {
-        ErrCode rc = store_get(src->store, key, &raw, winby, err);
+        ErrCode rc = store_read(src->store, src->reader != NULL ? src->reader : &src->store->rd,
+                                key, &raw, winby, err);
         if (rc != ERR_OK) {
             return rc;
         }
@@ -303,38 +304,35 @@ static bool fatal(ErrCode rc) { return rc == ERR_IO || rc == ERR_MEMORY || rc ==
 ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char *source,
                      int threads) {
     threads = threads < 1 ? 1 : threads > QUERY_BATCH ? QUERY_BATCH : threads;
-    /* A database on disk: a store for each worker (store_get is for one
-     * caller at a time), the descriptors shared out among them. */
+    /* A database on disk shared by the workers (its files opened once),
+     * each with a reader of its own; one worker when it cannot be. */
+    if (threads > 1 && src->store != NULL && !store_share(src->store)) {
+        threads = 1;
+    }
     Source *srcs = calloc((size_t)threads, sizeof *srcs);
-    Store *more = calloc((size_t)threads, sizeof *more);
+    StoreReader *readers = calloc((size_t)threads, sizeof *readers);
     Query *qs = calloc((size_t)threads, sizeof *qs);
     Slot *slots = calloc(QUERY_BATCH, sizeof *slots);
     char **mem = calloc((size_t)threads, sizeof *mem);
     size_t *mem_bytes = calloc((size_t)threads, sizeof *mem_bytes);
     ErrCode last = ERR_OK;
-    if (srcs == NULL || more == NULL || qs == NULL || slots == NULL || mem == NULL ||
+    if (srcs == NULL || readers == NULL || qs == NULL || slots == NULL || mem == NULL ||
         mem_bytes == NULL) {
         fprintf(stderr, "solve: cannot allocate the query buffers\n");
         last = ERR_MEMORY;
     }
-    int opened = 0;
+    int made = 0;
     for (int t = 0; t < threads && last == ERR_OK; t++) {
         srcs[t] = *src;
         if (t > 0 && src->store != NULL) {
             Error err = {0};
-            last = store_open(g, src->store->dir.path, &more[t], &err);
+            last = store_reader_init(&readers[t], &err);
             if (last != ERR_OK) {
                 fprintf(stderr, "solve: %s\n", err.msg);
                 break;
             }
-            opened = t;
-            srcs[t].store = &more[t];
-        }
-    }
-    if (last == ERR_OK && src->store != NULL && threads > 1) {
-        int cap = src->store->fd_cap / threads > 0 ? src->store->fd_cap / threads : 1;
-        for (int t = 0; t < threads; t++) {
-            srcs[t].store->fd_cap = cap;
+            made = t;
+            srcs[t].reader = &readers[t];
         }
     }
     LineReader r = {0};
@@ -406,15 +404,15 @@ ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char
             mem[t] = NULL;
         }
     }
-    for (int t = 1; t <= opened; t++) {
-        store_close(&more[t]);
+    for (int t = 1; t <= made; t++) {
+        store_reader_free(&readers[t]);
     }
     for (int i = 0; slots != NULL && i < QUERY_BATCH; i++) {
         free(slots[i].text);
     }
     free(r.buf);
     free(srcs);
-    free(more);
+    free(readers);
     free(qs);
     free(slots);
     free(mem);

@@ -448,7 +448,7 @@ static int from_disk(const Game *g, Args *a) {
                 solve_result_extra(&res, "unverified_tiers", st.unchecked);
             }
         }
-        solve_result_extra(&res, "blocks_read", (double)st.misses);
+        solve_result_extra(&res, "blocks_read", (double)st.rd.misses);
         const Query *pq = a->query != NULL ? &q : NULL;
         /* a partial database's manifest has no counts: --analyze has them */
         const DbSummary *ps = st.m.partial && !a->analyze ? NULL : &sum;

@@ -52,6 +52,17 @@ static void put_string(FILE *out, const char *s, size_t len) {
     fputc('"', out);
     const unsigned char *p = (const unsigned char *)s;
     for (size_t i = 0; i < len; i++) {
+        /* a run of bytes written as they are, at once (a character at a
+         * time took a tenth of a query stream's time) */
+        size_t run = i;
+        while (run < len && p[run] >= 0x20 && p[run] < 0x80 && p[run] != '"' && p[run] != '\\') {
+            run++;
+        }
+        if (run > i) {
+            fwrite(p + i, 1, run - i, out);
+            i = run - 1;
+            continue;
+        }
         unsigned char c = p[i];
         if (c >= 0x80) {
             size_t k = utf8_sequence(p + i, len - i);

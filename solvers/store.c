@@ -336,16 +336,13 @@ ErrCode store_open(const Game *g, const char *dir, Store *st, Error *err) {
         st->nfiles = m->nfiles;
         st->files = calloc((size_t)st->nfiles + 1, sizeof *st->files);
         st->opened = calloc((size_t)st->nfiles + 1, sizeof *st->opened);
-        st->cache = calloc(STORE_CACHE_BLOCKS, sizeof *st->cache);
-        st->dctx = dbstore_dctx_new();
-        if (!st->files || !st->opened || !st->cache || !st->dctx) {
+        if (!st->files || !st->opened) {
             rc = error_set(err, ERR_MEMORY, "cannot allocate the database reader");
         }
-        for (int i = 0; st->cache != NULL && i < STORE_CACHE_BLOCKS; i++) {
-            st->cache[i].file = -1;
+        if (rc == ERR_OK) {
+            rc = store_reader_init(&st->rd, err);
         }
         st->fd_cap = fd_cap(st->nfiles);
-        st->dicts.slots = STORE_DDICTS;
     }
     if (rc != ERR_OK) {
         store_close(st);
@@ -360,16 +357,15 @@ void store_close(Store *st) {
             dbstore_file_close(&st->files[k]);
         }
     }
-    dbstore_dicts_free(&st->dicts);
-    free(st->cache_mem);
-    if (st->dctx != NULL) {
-        dbstore_dctx_free(st->dctx);
+    store_reader_free(&st->rd);
+    if (st->shared) {
+        pthread_mutex_destroy(&st->lock);
     }
+    free(st->busy);
     free(st->files);
     free(st->opened);
     free(st->tier_file);
     free(st->tier_size);
-    free(st->cache);
     dbstore_manifest_free(&st->m);
     dbstore_dir_close(&st->dir);
     memset(st, 0, sizeof *st);
@@ -424,7 +420,8 @@ static ErrCode open_file(Store *st, int k, bool lean, Error *err) {
      * close goes through store_close_file or here), so a turn finds one */
     for (int turn = 0; st->fds >= st->fd_cap && st->fds > 0 && turn < st->nfiles; turn++) {
         st->fd_hand = (st->fd_hand + 1) % st->nfiles;
-        if (st->opened[st->fd_hand] && st->files[st->fd_hand].fd >= 0) {
+        if (st->opened[st->fd_hand] && st->files[st->fd_hand].fd >= 0 &&
+            (st->busy == NULL || st->busy[st->fd_hand] == 0)) {
             dbstore_file_suspend(&st->files[st->fd_hand]);
             st->fds--;
         }
@@ -440,7 +437,7 @@ static ErrCode open_file(Store *st, int k, bool lean, Error *err) {
 ErrCode store_open_file(Store *st, int k, Error *err) { return open_file(st, k, false, err); }
 
 void store_close_file(Store *st, int k) {
-    dbstore_dicts_drop(&st->dicts, k);
+    dbstore_dicts_drop(&st->rd.dicts, k);
     if (st->opened[k]) {
         st->fds -= st->files[k].fd >= 0;
         dbstore_file_close(&st->files[k]);
@@ -504,53 +501,81 @@ static ErrCode locate_pos(const Store *st, Position pos, int *k, uint64_t *i, bo
 
 bool store_has_remoteness(const Store *st) { return st->bdd == NULL || symdb_remoteness(st->bdd); }
 
+ErrCode store_reader_init(StoreReader *r, Error *err) {
+    memset(r, 0, sizeof *r);
+    r->cache = calloc(STORE_CACHE_BLOCKS, sizeof *r->cache);
+    r->dctx = dbstore_dctx_new();
+    r->dicts.slots = STORE_DDICTS;
+    if (r->cache == NULL || r->dctx == NULL) {
+        store_reader_free(r);
+        return error_set(err, ERR_MEMORY, "cannot allocate the database reader");
+    }
+    for (int i = 0; i < STORE_CACHE_BLOCKS; i++) {
+        r->cache[i].file = -1;
+    }
+    return ERR_OK;
+}
+
+void store_reader_free(StoreReader *r) {
+    dbstore_dicts_free(&r->dicts);
+    free(r->cache_mem);
+    if (r->dctx != NULL) {
+        dbstore_dctx_free(r->dctx);
+    }
+    free(r->cache);
+    memset(r, 0, sizeof *r);
+}
+
+bool store_share(Store *st) {
+    if (st->shared) {
+        return true;
+    }
+    if (st->bdd != NULL || st->nfiles == 0) {
+        return false;
+    }
+    st->busy = calloc((size_t)st->nfiles, sizeof *st->busy);
+    if (st->busy == NULL || pthread_mutex_init(&st->lock, NULL) != 0) {
+        free(st->busy);
+        st->busy = NULL;
+        return false;
+    }
+    st->shared = true;
+    return true;
+}
+
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err) {
-    if (st->bdd != NULL) {
-        *winby = 0;
-        st->reads++;
-        return symdb_get(st->bdd, &st->fmt, pos, raw, err);
-    }
-    int k = 0;
-    uint64_t i = 0;
-    bool in = true;
-    ErrCode rc = locate_pos(st, pos, &k, &i, &in, err);
-    if (rc == ERR_OK && !in) {
-        *raw = DB_UNREACHED;
-        *winby = 0;
-        return ERR_OK;
-    }
-    if (rc == ERR_OK) {
-        rc = open_file(st, k, true, err);
-    }
-    if (rc != ERR_OK) {
-        return rc;
-    }
+    return store_read(st, &st->rd, pos, raw, winby, err);
+}
+
+/* Record i of open file k, through r's cache. */
+static ErrCode read_record(Store *st, StoreReader *r, int k, uint64_t i, uint32_t *raw,
+                           WinBy *winby, Error *err) {
     const DbStoreFile *f = &st->files[k];
     uint64_t b = i / f->block_records, j = i % f->block_records;
     uint64_t slot = ((uint64_t)k * UINT64_C(0x9E3779B97F4A7C15) + b) % STORE_CACHE_BLOCKS;
-    StoreCacheEntry *e = &st->cache[slot];
-    st->reads++;
+    StoreCacheEntry *e = &r->cache[slot];
+    r->reads++;
     if (e->file != k || e->block != b) {
-        st->misses++;
-        if (st->cache_mem == NULL) {
+        r->misses++;
+        if (r->cache_mem == NULL) {
             /* One slab on huge pages, on the first miss (a single query
              * touches a few of its pages). */
             uint64_t br = DBSTORE_BLOCK_BYTES / st->m.width;
-            st->cache_entry = br * (st->m.width + (st->m.winby ? 2 : 0));
-            st->cache_mem = dbstore_alloc_huge((size_t)(st->cache_entry * STORE_CACHE_BLOCKS));
-            if (st->cache_mem == NULL) {
+            r->cache_entry = br * (st->m.width + (st->m.winby ? 2 : 0));
+            r->cache_mem = dbstore_alloc_huge((size_t)(r->cache_entry * STORE_CACHE_BLOCKS));
+            if (r->cache_mem == NULL) {
                 return error_set(err, ERR_MEMORY, "cannot allocate the block cache");
             }
         }
-        if (dbstore_block_bytes(f, b) > st->cache_entry) {
+        if (dbstore_block_bytes(f, b) > r->cache_entry) {
             return error_set(err, ERR_INTERNAL, "%s: a block larger than the cache's", f->path);
         }
-        e->data = st->cache_mem + slot * st->cache_entry;
+        e->data = r->cache_mem + slot * r->cache_entry;
         e->file = -1;
         const void *ddict = NULL;
-        rc = dbstore_dicts_get(&st->dicts, f, k, &ddict, err);
+        ErrCode rc = dbstore_dicts_get(&r->dicts, f, k, &ddict, err);
         if (rc == ERR_OK) {
-            rc = dbstore_block_read_dict(f, b, st->dctx, ddict, e->data, err);
+            rc = dbstore_block_read_dict(f, b, r->dctx, ddict, e->data, err);
         }
         if (rc != ERR_OK) {
             return rc;
@@ -562,9 +587,9 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
     if (f->info.width == 1) {
         *raw = e->data[j];
     } else {
-        uint16_t r;
-        memcpy(&r, e->data + 2 * j, 2);
-        *raw = r;
+        uint16_t r16;
+        memcpy(&r16, e->data + 2 * j, 2);
+        *raw = r16;
     }
     *winby = 0;
     if (f->info.winby) {
@@ -577,6 +602,45 @@ ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *e
         return error_set(err, ERR_IO, "%s holds %s (record %" PRIu64 "); " REMEDY, f->path, why, i);
     }
     return ERR_OK;
+}
+
+ErrCode store_read(Store *st, StoreReader *r, Position pos, uint32_t *raw, WinBy *winby,
+                   Error *err) {
+    if (st->bdd != NULL) {
+        *winby = 0;
+        r->reads++;
+        return symdb_get(st->bdd, &st->fmt, pos, raw, err);
+    }
+    int k = 0;
+    uint64_t i = 0;
+    bool in = true;
+    ErrCode rc = locate_pos(st, pos, &k, &i, &in, err);
+    if (rc == ERR_OK && !in) {
+        *raw = DB_UNREACHED;
+        *winby = 0;
+        return ERR_OK;
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    if (st->shared) {
+        pthread_mutex_lock(&st->lock);
+    }
+    rc = open_file(st, k, true, err);
+    if (st->shared) {
+        st->busy[k] += rc == ERR_OK;
+        pthread_mutex_unlock(&st->lock);
+    }
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    rc = read_record(st, r, k, i, raw, winby, err);
+    if (st->shared) {
+        pthread_mutex_lock(&st->lock);
+        st->busy[k]--;
+        pthread_mutex_unlock(&st->lock);
+    }
+    return rc;
 }
 
 /* ------------------------------------------------------- whole files */

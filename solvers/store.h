@@ -52,6 +52,7 @@
 #ifndef SOLVERS_STORE_H
 #define SOLVERS_STORE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,6 +102,20 @@ typedef struct StoreCacheEntry {
     unsigned char *data;
 } StoreCacheEntry;
 
+/* One caller's state for reading records (store_read): a direct-mapped
+ * cache of STORE_CACHE_BLOCKS decompressed blocks, a zstd context and the
+ * dictionaries of the files opened lean. The store holds one, store_get's;
+ * each further thread brings its own (store_reader_init, after
+ * store_share). */
+typedef struct StoreReader {
+    void *dctx;
+    DbStoreDicts dicts;
+    StoreCacheEntry *cache;
+    unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
+    uint64_t cache_entry;
+    uint64_t reads, misses;
+} StoreReader;
+
 typedef struct Store {
     const Game *g;
     DbDir dir;
@@ -115,12 +130,12 @@ typedef struct Store {
      * others are suspended (index kept, descriptor closed), chosen by a
      * clock hand, and resumed on use. */
     int fds, fd_cap, fd_hand;
-    void *dctx;
-    DbStoreDicts dicts; /* of the files store_get opened lean */
-    StoreCacheEntry *cache;
-    unsigned char *cache_mem; /* STORE_CACHE_BLOCKS entries of cache_entry bytes */
-    uint64_t cache_entry;
-    uint64_t reads, misses;
+    StoreReader rd; /* store_get's */
+    /* store_share: the files' table behind `lock`, and how many readers
+     * are in each file (a file being read keeps its descriptor) */
+    bool shared;
+    pthread_mutex_t lock;
+    int *busy;
     struct SymDb *bdd; /* layout "bdd": the symbolic solver's plies
                           (solvers/symbolic_db.h), else NULL */
     /* layout tiers: tier t's files are [tier_file[t], tier_file[t + 1]),
@@ -154,6 +169,19 @@ bool store_has_remoteness(const Store *st);
 
 /* The record (raw, core/db.h) and score of position pos (canonical). */
 ErrCode store_get(Store *st, Position pos, uint32_t *raw, WinBy *winby, Error *err);
+/* store_get with the caller's reader (r: &st->rd is store_get). Several
+ * threads may read at once, each with its own reader, once store_share
+ * returned true. */
+ErrCode store_read(Store *st, StoreReader *r, Position pos, uint32_t *raw, WinBy *winby,
+                   Error *err);
+/* Lets store_read be called by several threads at once (each with a
+ * reader of its own): opening a file and choosing whose descriptor to
+ * close go behind a lock, and a file being read keeps its descriptor.
+ * False, nothing changed, for layout bdd (one reader at a time) or when
+ * the lock cannot be made. */
+bool store_share(Store *st);
+ErrCode store_reader_init(StoreReader *r, Error *err);
+void store_reader_free(StoreReader *r);
 
 /* Layout tiers: true when the database holds tier t (a partial database
  * holds only some); layout slots: true (such a database is complete). */

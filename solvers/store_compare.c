@@ -647,7 +647,7 @@ ErrCode store_compare(Store *a, Store *b, int threads, bool progress, StoreCompa
         out->blocks_read += rd[k].blocks_read;
         reader_free(&rd[k]);
     }
-    out->blocks_read += a->misses + b->misses; /* store_get's, layout bdd */
+    out->blocks_read += a->rd.misses + b->rd.misses; /* store_get's, layout bdd */
     free(rd);
     free(pos);
     walk_free(&w);

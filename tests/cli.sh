@@ -417,9 +417,10 @@ n=$(ls "$db/b" | grep -c '^tier-')
 ) && [ "$n" -gt 100 ] && cmp -s "$db/q-all" "$db/q-few" &&
     ok "tier:blocks database of $n files read with 110 open files at most" ||
     bad "tier:blocks database of $n files with 110 open files at most"
-# The query stream answered by 1, 2 and 3 workers (each its own store, the
-# descriptors shared out: 110 open files again), with malformed and blank
-# lines among the positions: the same lines in the same order.
+# The query stream answered by 1, 2 and 3 workers (sharing the store:
+# 110 open files again, so that descriptors are closed and opened again
+# while other workers read), with malformed and blank lines among the
+# positions: the same lines in the same order.
 { sed -n 1,100p "$db/pos" && printf 'zzz\n\n' && sed -n '101,$p' "$db/pos" && echo ----; } >"$db/pos-mixed"
 for t in 1 2 3; do
     (ulimit -n 110 && "$solve" $c4 --db "$db/b" --query - --threads $t <"$db/pos-mixed" \

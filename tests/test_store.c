@@ -2033,6 +2033,68 @@ static void bad_dirs_refused(void **state) {
     game_destroy(other);
 }
 
+/* A shared store (store_share: several readers at once) keeps the
+ * descriptor of a file being read: with room for one descriptor, the
+ * clock that closes one to open another passes over a file a reader is in
+ * (busy), and closes it once none is. The reads by a second reader equal
+ * the first's. Connect Four 4x4 by tier:blocks (parts of 1000 records). */
+static void shared_store_keeps_busy_files(void **state) {
+    (void)state;
+    Game *g = test_game("connect4:w=4,h=4");
+    char *dir = make_dir();
+    SolveResult res;
+    Error err = {0};
+    if (test_run_tier(g, "blocks,part=1000", 2, dir, &res, &err) != ERR_OK) {
+        fail_msg("tier:blocks: %s", err.msg);
+    }
+    solve_result_free(&res);
+    Store st;
+    assert_int_equal(store_open(g, dir, &st, &err), ERR_OK);
+    assert_true(st.nfiles > 3);
+    assert_true(store_share(&st));
+    st.fd_cap = 1;
+    StoreReader r2;
+    assert_int_equal(store_reader_init(&r2, &err), ERR_OK);
+    /* a reached position of each of three files, read by r2 */
+    int file[3];
+    Position at[3];
+    int found = 0;
+    for (int k = 0; k < st.nfiles && found < 3; k++) {
+        int t = st.m.files[k].index;
+        for (uint64_t i = 0; i < st.m.files[k].records; i++) {
+            Position p = g->tiers->first(g, t) + st.m.files[k].first + i;
+            uint32_t raw;
+            WinBy w;
+            assert_int_equal(store_read(&st, &r2, p, &raw, &w, &err), ERR_OK);
+            if (raw != DB_UNREACHED) {
+                file[found] = k;
+                at[found++] = p;
+                break;
+            }
+        }
+    }
+    assert_int_equal(found, 3);
+    uint32_t raw, raw2;
+    WinBy w;
+    assert_int_equal(store_get(&st, at[0], &raw, &w, &err), ERR_OK);
+    assert_int_equal(store_read(&st, &r2, at[0], &raw2, &w, &err), ERR_OK);
+    assert_int_equal(raw, raw2);
+    assert_true(st.files[file[0]].fd >= 0);
+    st.busy[file[0]] = 1; /* a reader in file 0 */
+    assert_int_equal(store_get(&st, at[1], &raw, &w, &err), ERR_OK);
+    assert_true(st.files[file[0]].fd >= 0); /* kept, over the budget */
+    assert_true(st.files[file[1]].fd >= 0);
+    st.busy[file[0]] = 0;
+    assert_int_equal(store_get(&st, at[2], &raw, &w, &err), ERR_OK);
+    assert_true(st.files[file[2]].fd >= 0);
+    assert_true(st.files[file[0]].fd < 0 || st.files[file[1]].fd < 0);
+    assert_int_equal(st.busy[file[0]] + st.busy[file[1]] + st.busy[file[2]], 0);
+    store_reader_free(&r2);
+    store_close(&st);
+    test_remove_dir(dir);
+    game_destroy(g);
+}
+
 int main(void) {
     size_t n;
     char **specs = test_game_specs(&n);
@@ -2043,6 +2105,7 @@ int main(void) {
         {"verify catches a flipped record", verify_catches_flip},
         {"verify catches a flipped record (tier fast path)", verify_catches_flip_fast},
         {"verify by parts: good databases of tier:blocks and tier:window", verify_parts_good},
+        {"a shared store keeps the descriptor of a file being read", shared_store_keeps_busy_files},
         {"verify: past VERIFY_WHOLE_MAX by parts, below it whole", verify_whole_max},
         {"verify by parts: a flipped record named as whole", verify_parts_flip},
         {"verify by parts: a missing part, a corrupt block, the budget", verify_parts_refusals},

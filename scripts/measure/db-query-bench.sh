@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/measure/db-query-bench.sh GAME DIR [N] [SOLVE]: query figures of a
+# scripts/measure/db-query-bench.sh GAME DIR [N] [SOLVE] [THREADS]: query figures of a
 # database on disk (docs/database.md).
 #   cold   one query in a fresh process after dropping the page cache
 #          (needs root: `sync; echo 3 > /proc/sys/vm/drop_caches`; skipped
@@ -9,12 +9,15 @@
 #          with --query - (each answer reads the position and every child),
 #          twice; the second run's rate (per wall second and per CPU
 #          second) and the process's peak RSS.
-# SOLVE defaults to bin/solve. Prints one `key value` line per figure.
+# SOLVE defaults to bin/solve; THREADS (5th argument), when given, is
+# passed as --threads (the workers of --query -; default all cores).
+# Prints one `key value` line per figure.
 set -eu
 game=$1
 dir=$2
 n=${3:-10000}
 solve=${4:-bin/solve}
+threads=${5:+--threads $5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$solve" "$game" --sample "$n" --seed 1 >"$tmp/pos"
@@ -30,8 +33,9 @@ else
     echo "cold_query_seconds skipped (not root: cannot drop the page cache)"
 fi
 for run in 1 2; do
+    # shellcheck disable=SC2086 # $threads: none, or --threads N
     /usr/bin/time -f '%e %M %U %S' -o "$tmp/warm" "$solve" "$game" --db "$dir" --query - \
-        <"$tmp/pos" >"$tmp/out"
+        $threads <"$tmp/pos" >"$tmp/out"
 done
 answered=$(jq -s 'map(select(.value != null)) | length' "$tmp/out")
 secs=$(cut -d' ' -f1 "$tmp/warm")
