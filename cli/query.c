@@ -265,6 +265,7 @@ static char *next_line(LineReader *r, bool wait, size_t *n) {
 typedef struct Slot {
     char *text; /* the line, NUL-terminated (may hold NUL bytes: n) */
     size_t n, cap;
+    int worker;
     long start, end; /* its answer in its worker's stream */
     ErrCode rc;
     Error err;
@@ -372,6 +373,7 @@ ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char
             int t = omp_get_thread_num(), nt = omp_get_num_threads();
             FILE *out = open_memstream(&mem[t], &mem_bytes[t]);
             for (int i = t; i < n; i += nt) {
+                slots[i].worker = t;
                 if (out != NULL) {
                     answer(g, &srcs[t], rule, source, &qs[t], &slots[i], out);
                 } else {
@@ -384,11 +386,10 @@ ErrCode query_stream(const Game *g, const Source *src, PickRule rule, const char
                 fclose(out);
             }
         }
-        int nt = threads > 1 && n > 1 ? threads : 1;
         for (int i = 0; i < n && !stop; i++) {
             const Slot *s = &slots[i];
             if (s->end > s->start) {
-                fwrite(mem[i % nt] + s->start, 1, (size_t)(s->end - s->start), stdout);
+                fwrite(mem[s->worker] + s->start, 1, (size_t)(s->end - s->start), stdout);
             }
             if (s->rc != ERR_OK) {
                 last = s->rc;
