@@ -237,9 +237,11 @@ static char *next_line(LineReader *r, bool wait, size_t *n) {
                 return NULL;
             }
         }
-        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
-        r->len -= r->pos;
-        r->pos = 0;
+        if (r->pos > 0) {
+            memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+            r->len -= r->pos;
+            r->pos = 0;
+        }
         if (r->len + 1 >= r->cap) {
             size_t cap = r->cap > 0 ? 2 * r->cap : (size_t)1 << 16;
             char *b = realloc(r->buf, cap);
