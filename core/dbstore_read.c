@@ -6,14 +6,16 @@
  * dictionary (its checksum) and the block index (its checksum; each frame
  * within zstd's bound, the frames filling the data exactly). A block is
  * then read at random: one pread (or, for a file mapped by
- * dbstore_file_map, its frame where the mapping holds it), its checksum,
+ * dbstore_file_map, its frame where the mapping holds it; for a file
+ * opened lean, a pread of its group's index entries first), its checksum,
  * one decompression (into exactly its raw bytes). dbstore_read reads a
  * whole file, blocks in parallel (OpenMP). Memory: the index, 8 bytes a
  * block as stored (read in place for a file opened mapped,
- * dbstore_file_open_mapped; else in memory, on huge pages from 1 MiB),
- * 8 bytes a group of DBSTORE_INDEX_GROUP blocks for the frames' offsets,
- * and one block of scratch per thread. No lock: the files a reader opens
- * are replaced only by rename.
+ * dbstore_file_open_mapped; none kept for one opened lean; else in memory,
+ * on huge pages from 1 MiB), 8 bytes a group of DBSTORE_INDEX_GROUP blocks
+ * for the frames' offsets, and one block of scratch per thread; the
+ * dictionaries of lean files in the caller's DbStoreDicts. No lock: the
+ * files a reader opens are replaced only by rename.
  */
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "core/dbstore.h"
