@@ -310,12 +310,6 @@ typedef struct DbStoreFile {
     char path[4200];
 } DbStoreFile;
 
-/* malloc, rounded up to whole 2 MiB pages, 2 MiB-aligned and advised to
- * use huge pages (MADV_HUGEPAGE), so that touching it costs one page fault
- * per 2 MiB, not per 4 KiB (each huge page touched is resident whole).
- * Free with free(). */
-void *dbstore_alloc_huge(size_t bytes);
-
 /* Blocks a DbStoreFile.group entry covers: a block's offset is its
  * group's plus the frames before it in the group (at most 31 sizes added;
  * 8 bytes a group, 1/4 byte a block). */

@@ -17,7 +17,7 @@
  * dictionaries of lean files in the caller's DbStoreDicts. No lock: the
  * files a reader opens are replaced only by rename.
  */
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE /* pread, mmap */
 #include "core/dbstore.h"
 
 #include <errno.h>
@@ -36,20 +36,7 @@
 #include "core/dbfile.h"
 #include "core/dbstore_internal.h"
 #include "core/le.h"
-
-/* ------------------------------------------------------------- memory */
-
-void *dbstore_alloc_huge(size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
-    size_t n = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, n);
-#ifdef MADV_HUGEPAGE
-    if (p != NULL) {
-        (void)madvise(p, n, MADV_HUGEPAGE);
-    }
-#endif
-    return p;
-}
+#include "core/mem.h"
 
 /* ------------------------------------------------------ reading a file */
 
@@ -325,7 +312,7 @@ static ErrCode file_open(const DbDir *d, const char *name, const DbStoreInfo *ex
             /* on huge pages from 1 MiB (6x5's file of 2.4 million blocks
              * would otherwise fault 4,700 small pages) */
             size_t bytes = (size_t)f->blocks * 8 + 8;
-            f->own = bytes >= ((size_t)1 << 20) ? dbstore_alloc_huge(bytes) : malloc(bytes);
+            f->own = mem_alloc_big(bytes, (size_t)1 << 20);
             f->index = f->own;
         }
         if (f->group == NULL || f->index == NULL) {

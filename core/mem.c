@@ -1,4 +1,5 @@
 /* core/mem.c: see mem.h. */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "core/mem.h"
 
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #ifdef HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
@@ -301,4 +303,31 @@ void *mem_calloc(size_t count, size_t size, const char *what, Error *err) {
                   mem_format((uint64_t)count * size, buf, sizeof buf), what);
     }
     return p;
+}
+
+void *mem_alloc_huge(size_t bytes) {
+    const size_t huge = (size_t)2 << 20;
+    size_t n = (bytes + huge - 1) & ~(huge - 1);
+    void *p = aligned_alloc(huge, n > 0 ? n : huge);
+    if (p != NULL) {
+        mem_advise_huge(p, n);
+    }
+    return p;
+}
+
+void *mem_alloc_big(size_t bytes, size_t at_least) {
+    return bytes >= at_least ? mem_alloc_huge(bytes) : malloc(bytes);
+}
+
+void mem_advise_huge(void *p, uint64_t bytes) {
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (bytes >= huge && e > a) {
+        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }

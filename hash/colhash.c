@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/mem.h"
+
 #define COLHASH_SPACE_MAX_ROWS 64
 
 double colhash_space(int cols, int rows) {
@@ -32,6 +34,24 @@ double colhash_space(int cols, int rows) {
         total += vectors[n] * c;
     }
     return total;
+}
+
+/* base[] for the codes whose columns i+1.. hold the heights that made
+ * `code`, `sum` discs and `rank` so far. compositions_rank_core's term of
+ * column i, below[q][S_i + 1] - below[q][S_{i+1} + 1] (q = cols - 1 - i),
+ * depends only on the sums S of columns i.. and i+1..: adding the columns
+ * from the last (the code's most significant digit) down fills the table in
+ * O(1) an entry, in the order of the codes. */
+static void fill_base(ColHash *h, int i, uint64_t code, int sum, uint64_t rank) {
+    const uint64_t *below = h->heights.below[h->cols - 1 - i];
+    for (int x = 0; x <= h->rows; x++) {
+        uint64_t r = rank + below[sum + x + 1] - below[sum + 1];
+        if (i == 0) {
+            h->base[code + (uint64_t)x] = h->first[sum + x] + r * h->colourings[sum + x];
+        } else {
+            fill_base(h, i - 1, code + (uint64_t)x * h->radix[i], sum + x, r);
+        }
+    }
 }
 
 ErrCode colhash_init(ColHash *h, int cols, int rows, Error *err) {
@@ -86,20 +106,13 @@ ErrCode colhash_init(ColHash *h, int cols, int rows, Error *err) {
         codes = codes > COLHASH_MAX_TABLE ? codes : codes * (uint64_t)(rows + 1);
     }
     if (codes <= COLHASH_MAX_TABLE) {
-        h->base = malloc(codes * sizeof *h->base);
+        /* 6x6: 941 KB filled at once, on one huge page instead of 230
+         * small ones (each first touch costs a page fault) */
+        h->base = mem_alloc_big(codes * sizeof *h->base, (size_t)512 << 10);
         if (h->base == NULL) {
             return error_set(err, ERR_MEMORY, "out of memory for a %dx%d column hash", cols, rows);
         }
-        for (uint64_t code = 0; code < codes; code++) {
-            uint8_t heights[COLHASH_MAX_COLS];
-            int n = 0;
-            for (int c = 0; c < cols; c++) {
-                heights[c] = (uint8_t)(code / h->radix[c] % (uint64_t)(rows + 1));
-                n += heights[c];
-            }
-            h->base[code] =
-                h->first[n] + compositions_rank_core(&h->heights, heights, n) * h->colourings[n];
-        }
+        fill_base(h, cols - 1, 0, 0, 0);
     }
     return ERR_OK;
 }

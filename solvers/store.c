@@ -562,7 +562,7 @@ static ErrCode read_record(Store *st, StoreReader *r, int k, uint64_t i, uint32_
              * touches a few of its pages). */
             uint64_t br = DBSTORE_BLOCK_BYTES / st->m.width;
             r->cache_entry = br * (st->m.width + (st->m.winby ? 2 : 0));
-            r->cache_mem = dbstore_alloc_huge((size_t)(r->cache_entry * STORE_CACHE_BLOCKS));
+            r->cache_mem = mem_alloc_huge((size_t)(r->cache_entry * STORE_CACHE_BLOCKS));
             if (r->cache_mem == NULL) {
                 return error_set(err, ERR_MEMORY, "cannot allocate the block cache");
             }

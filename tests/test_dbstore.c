@@ -13,6 +13,8 @@
  *     open, before any allocation or read they size; manifests with a
  *     negative, signed, padded or overflowing number, or files outside the
  *     hash space, are refused;
+ *   - a manifest's hexadecimal checksums read as strtoull reads them, and
+ *     a manifest of 20,000 files (read into huge pages) entry for entry;
  *   - `partial 1` edited into a complete manifest (which would hide its
  *     missing tiers, counts and root value from --verify) is refused;
  *   - block checksums at every position (mutation testing found only
@@ -380,7 +382,9 @@ static void write_manifest(const char *dir, const char *text) {
     free(path);
 }
 
-static ErrCode read_manifest(const char *dir, Error *err) {
+/* Reads DIR/manifest; when it is read and `sum` is not NULL, its first
+ * file's header_sum goes there. */
+static ErrCode read_manifest_sum(const char *dir, uint64_t *sum, Error *err) {
     DbDir d;
     assert_int_equal(dbstore_dir_open(dir, false, &d, err), ERR_OK);
     DbManifest m;
@@ -388,10 +392,18 @@ static ErrCode read_manifest(const char *dir, Error *err) {
     ErrCode rc = dbstore_manifest_read(&d, &m, &found, err);
     assert_true(found);
     if (rc == ERR_OK) {
+        if (sum != NULL) {
+            assert_true(m.nfiles >= 1);
+            *sum = m.files[0].header_sum;
+        }
         dbstore_manifest_free(&m);
     }
     dbstore_dir_close(&d);
     return rc;
+}
+
+static ErrCode read_manifest(const char *dir, Error *err) {
+    return read_manifest_sum(dir, NULL, err);
 }
 
 /* Manifests with valid checksums and one bad number or range each. */
@@ -419,6 +431,11 @@ static void crafted_manifests_refused(void **state) {
          "cannot be read"},
         {"files 1\nfile slots-0000.gmdb 0 1000 0 100 00000000000000ff\n", "cannot be read"},
         {"files 1\nfile slots-0000.gmdb 0 1000 0 600 1ff00000000000000ff\n", "cannot be read"},
+        {"files 1\nfile slots-0000.gmdb 0 1000 0 600 00000000000000fg\n", "cannot be read"},
+        {"files 1\nfile slots-0000.gmdb 0 1000 0 600 0x000000000000ff\n", "cannot be read"},
+        {"files 1\nfile slots-0000.gmdb 0 1000 0 600 0123456789abcdef0\n", "cannot be read"},
+        {"files 1\nfile slots-0000.gmdb 0 1000 0 600 -ff\n", "cannot be read"},
+        {"files 1\nfile slots-0000.gmdb 0 1000 0 600 \n", "cannot be read"},
         {"files -1\n", "cannot be read"},
         {"files 4294967297\n", "cannot be read"},
         {"files 1\nfile slots-0000.gmdb 0 1000 0 600 00000000000000ff\nwinby 2\n",
@@ -437,6 +454,74 @@ static void crafted_manifests_refused(void **state) {
         }
         free(text);
     }
+    /* A file's header checksum: 1 to 16 hexadecimal digits of either case,
+     * read as the number strtoull(3) makes of them. */
+    const char *sums[] = {
+        "0", "f", "0123456789abcdef", "FEDCBA9876543210", "ffffffffffffffff", "aBcDeF0918273645",
+        "7"};
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+        char *text = test_strdupf("%sfiles 1\nfile slots-0000.gmdb 0 1000 0 600 %s\n%s", head,
+                                  sums[i], tail);
+        write_manifest(dir, text);
+        Error err = {0};
+        uint64_t got = 0;
+        assert_int_equal(read_manifest_sum(dir, &got, &err), ERR_OK);
+        assert_true(got == strtoull(sums[i], NULL, 16));
+        free(text);
+    }
+    test_remove_dir(dir);
+}
+
+/* A manifest of 20,000 files (1.2 MB, 2.1 MB of entries: both read into
+ * huge pages, mem_alloc_big) is read entry for entry as written here. */
+static void large_manifest_read(void **state) {
+    (void)state;
+    char *dir = test_make_dir("test_dbstore");
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 80 + 4096, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    n += (size_t)snprintf(text + n, cap - n,
+                          "format 2\nspec test\nsolver dfs\nlayout slots\nhash_space %d\n"
+                          "width 1\nwinby 0\nloopy 0\npositions 5\nfiles %d\n",
+                          N * 1000, N);
+    uint64_t x = 0x9e3779b97f4a7c15;
+    for (int k = 0; k < N; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        n += (size_t)snprintf(text + n, cap - n,
+                              "file slots-%05d.gmdb %d 1000 %d %d %016" PRIx64 "\n", k, k, k * 1000,
+                              600 + k % 977, x);
+    }
+    n += (size_t)snprintf(text + n, cap - n, "complete 1\n");
+    assert_true(n > ((size_t)1 << 20) && n < cap);
+    write_manifest(dir, text);
+    DbDir d;
+    Error err = {0};
+    assert_int_equal(dbstore_dir_open(dir, false, &d, &err), ERR_OK);
+    DbManifest m;
+    bool found = false;
+    assert_int_equal(dbstore_manifest_read(&d, &m, &found, &err), ERR_OK);
+    assert_int_equal(m.nfiles, N);
+    x = 0x9e3779b97f4a7c15;
+    for (int k = 0; k < N; k++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        const DbManifestFile *f = &m.files[k];
+        char name[32];
+        snprintf(name, sizeof name, "slots-%05d.gmdb", k);
+        if (strcmp(f->name, name) != 0 || f->index != k || f->records != 1000 ||
+            f->first != (uint64_t)k * 1000 || f->bytes != (uint64_t)(600 + k % 977) ||
+            f->header_sum != x) {
+            fail_msg("entry %d read as %s %d %" PRIu64 " %" PRIu64 " %" PRIu64 " %016" PRIx64, k,
+                     f->name, f->index, f->records, f->first, f->bytes, f->header_sum);
+        }
+    }
+    dbstore_manifest_free(&m);
+    dbstore_dir_close(&d);
+    free(text);
     test_remove_dir(dir);
 }
 
@@ -758,15 +843,11 @@ static void lean_files(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(d4_file_refused),
-        cmocka_unit_test(d4_database_refused),
-        cmocka_unit_test(wrapping_headers_refused),
-        cmocka_unit_test(crafted_manifests_refused),
-        cmocka_unit_test(corrupt_middle_block),
-        cmocka_unit_test(corrupt_last_block),
-        cmocka_unit_test(corrupt_last_index_entry),
-        cmocka_unit_test(edited_partial_refused),
-        cmocka_unit_test(lean_files),
+        cmocka_unit_test(d4_file_refused),          cmocka_unit_test(d4_database_refused),
+        cmocka_unit_test(wrapping_headers_refused), cmocka_unit_test(crafted_manifests_refused),
+        cmocka_unit_test(large_manifest_read),      cmocka_unit_test(corrupt_middle_block),
+        cmocka_unit_test(corrupt_last_block),       cmocka_unit_test(corrupt_last_index_entry),
+        cmocka_unit_test(edited_partial_refused),   cmocka_unit_test(lean_files),
     };
     return cmocka_run_group_tests_name("dbstore", tests, NULL, NULL);
 }

@@ -221,7 +221,7 @@ static ErrCode bitmap_alloc(TierSolve *s, int t) {
             return ERR_MEMORY;
         }
         ti->reach_w0 = 0;
-        tier_huge_pages(ti->reach, words * 8);
+        mem_advise_huge(ti->reach, words * 8);
         if (t == s->gr.root_tier) {
             uint64_t r = s->gr.root_index;
             ti->reach[r / 64] |= UINT64_C(1) << (r % 64);

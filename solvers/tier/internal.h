@@ -216,7 +216,6 @@ bool tier_failed(const TierSolve *s);
 static inline Position tier_position(const TierSolve *s, int tier, uint64_t i) {
     return tier_graph_position(&s->gr, tier, i);
 }
-void tier_huge_pages(void *p, uint64_t bytes);
 void tier_progress(TierSolve *s, const char *phase, int tier, uint64_t done, uint64_t total,
                    bool final);
 /* Expands every reachable position of the tier in this rank's range and

@@ -14,34 +14,14 @@
  * the solver, observer.h), tier_walk wraps the visit for the pass so that
  * each position is shown to it too; without one nothing a position changes.
  */
-#define _DEFAULT_SOURCE /* madvise */
 #include <inttypes.h>
 #include <omp.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/mman.h>
 
 #include "core/clock.h"
 #include "solvers/expand.h"
 #include "solvers/tier/internal.h"
-
-/* Asks for transparent huge pages on the whole 2 MiB pages inside
- * [p, p + bytes), before they are first touched: the child look-ups and the
- * bitmap ORs of a large tier land on many pages (6x5: 1.3 GB tiers), and
- * with 4 KiB pages nearly every one is a TLB miss. A hint: ignored where
- * the kernel has no THP or disables it. */
-void tier_huge_pages(void *p, uint64_t bytes) {
-#ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (bytes >= huge && e > a) {
-        (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-    }
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
 
 /* Records an error from inside a parallel region (the first one wins). */
 void tier_fail(TierSolve *s, ErrCode code, const char *fmt, ...) {
