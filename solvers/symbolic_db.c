@@ -46,6 +46,8 @@ void symdb_ply_free(SymPly *sp) {
 
 void symdb_ply_name(int ply, char *buf, size_t n) { snprintf(buf, n, "ply-%04d.gmdb", ply); }
 
+void symdb_reach_name(int ply, char *buf, size_t n) { snprintf(buf, n, "reach-%04d.gmdb", ply); }
+
 void symdb_ply_info(const Game *g, int ply, uint64_t bytes, DbStoreInfo *info) {
     memset(info, 0, sizeof *info);
     info->kind = DBSTORE_BDD;
@@ -78,8 +80,8 @@ static uint64_t dump_max(const Game *g) {
     return dump_bytes((uint64_t)SYMDB_CLASSES * ((uint64_t)g->max_depth + 1), nodes);
 }
 
-ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFile *entry,
-                        Error *err) {
+ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, const char *name,
+                        DbManifestFile *entry, Error *err) {
     uint64_t nroots = (uint64_t)SYMDB_CLASSES * sp->nlayers;
     uint64_t n = dump_bytes(nroots, sp->nnodes);
     unsigned char *b = malloc((size_t)n);
@@ -109,7 +111,11 @@ ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFil
     DbStoreInfo info;
     symdb_ply_info(g, (int)sp->ply, n, &info);
     memset(entry, 0, sizeof *entry);
-    symdb_ply_name((int)sp->ply, entry->name, sizeof entry->name);
+    if (name != NULL) {
+        snprintf(entry->name, sizeof entry->name, "%s", name);
+    } else {
+        symdb_ply_name((int)sp->ply, entry->name, sizeof entry->name);
+    }
     entry->index = (int32_t)sp->ply;
     entry->records = n;
     ErrCode rc =

@@ -67,13 +67,19 @@ void symdb_ply_free(SymPly *sp);
 /* "ply-0007.gmdb" */
 void symdb_ply_name(int ply, char *buf, size_t n);
 
+/* "reach-0007.gmdb": a solve in progress keeps ply 7's reachable set there
+ * (a dump of one layer: the set as its win root, false and false;
+ * solvers/symbolic_io.c), so that a resumed solve need not walk forward
+ * again. Not part of a complete database. */
+void symdb_reach_name(int ply, char *buf, size_t n);
+
 /* The DbStoreInfo of ply file `ply` of g's database, `bytes` long. */
 void symdb_ply_info(const Game *g, int ply, uint64_t bytes, DbStoreInfo *info);
 
-/* Writes sp as DIR/ply-NNNN.gmdb (d locked by the caller); *entry gets its
- * manifest line. */
-ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, DbManifestFile *entry,
-                        Error *err);
+/* Writes sp as DIR/NAME (NULL: ply-NNNN.gmdb; d locked by the caller);
+ * *entry gets its manifest line. */
+ErrCode symdb_ply_write(DbDir *d, const Game *g, const SymPly *sp, const char *name,
+                        DbManifestFile *entry, Error *err);
 
 /* Reads and checks the ply file the manifest line `entry` names: every
  * checksum, the header against entry, and the dump's structure (ids in

@@ -34,6 +34,11 @@ typedef struct Ply {
     double count[NCLS];
     double reach_count;
     int reach_nodes;
+    /* A saved ply above the lowest one a resume loads is only counted,
+     * from its file (sym_count_ply): its sets' counts, [c * nlayers + r],
+     * and its dump's nodes; its layers stay empty. NULL: not so. */
+    double *counted;
+    uint64_t counted_nodes;
 } Ply;
 
 typedef struct Sym Sym;
@@ -107,6 +112,19 @@ struct Sym {
     DbDir dir;
     DbManifestFile *entry; /* per ply: its file (entry[p].name[0] == 0: none) */
     int resume_from;       /* lowest ply loaded from DIR; last + 1: none */
+    /* per ply: its reachable set's file (reach_entry[p].name[0] == 0:
+     * none). The forward pass writes them and drops each set once the next
+     * ply's is formed; the backward pass reads each back when it reaches
+     * its ply. The manifest lists them once the forward pass is over, so a
+     * resumed solve reads them instead of walking forward again. */
+    DbManifestFile *reach_entry;
+    /* the forward pass writes the reachable sets (not over a complete
+     * database: a solve refused there, say for another remoteness option,
+     * must leave it complete) */
+    bool reach_to_disk;
+    bool forward_read; /* this solve read the reachable sets from DIR */
+    long stop_after;   /* GAMESMAN_SYMBOLIC_STOP (tests): _exit after so many files */
+    long written;      /* ply and reach files written */
     uint64_t saved_bytes;
     double t_save;
     /* figures */
@@ -184,6 +202,21 @@ void sym_save_plan(Sym *s);
 ErrCode sym_save_ply(Sym *s, int p);
 /* Loads ply p's sets from DIR instead of classifying it. */
 ErrCode sym_load_ply(Sym *s, int p);
+/* Counts ply p's sets from its file without building them (pl->counted):
+ * a resume builds only the lowest saved ply, the target of the next
+ * ply's preimages. */
+ErrCode sym_count_ply(Sym *s, int p);
+/* Saves ply p's reachable set (s->reach_entry[p]). */
+ErrCode sym_save_reach(Sym *s, int p);
+/* Builds ply p's reachable set from its file; its count must be the
+ * forward pass's. */
+ErrCode sym_load_reach(Sym *s, int p);
+/* Before the forward pass: when DIR's manifest lists the reachable sets of
+ * plies 0 to L (a previous run's whole forward pass), reads their counts
+ * and node counts, builds ply L's set, sets s->last = L and *done; else
+ * forgets any it listed. */
+ErrCode sym_read_forward(Sym *s, bool *done);
+
 /* Writes DIR's manifest: complete (sum and the root) or not. */
 ErrCode sym_save_manifest(Sym *s, const DbSummary *sum, bool complete);
 /* Closes DIR (when saving) and frees the plies' entries. */

@@ -2,9 +2,19 @@
  * (--db DIR): BuDDy BDDs to and from the node dumps of
  * solvers/symbolic_db.h (symio_dump, symio_load: see symbolic_io.h), and
  * the solve's side of the directory (solvers/symbolic_impl.h: sym_save_*,
- * sym_load_ply): the lock, the plies a previous run saved, one ply file
- * and a `complete 0` manifest after every classified ply, the final
- * manifest.
+ * sym_load_ply, sym_count_ply, the reachable sets' sym_*_reach): the lock,
+ * the plies and reachable sets a previous run saved, one reach file per
+ * ply during the forward pass and a `complete 0` manifest listing them at
+ * its end, one ply file and a `complete 0` manifest after every classified
+ * ply, the final manifest (whose commit removes the reach files the last
+ * one listed).
+ *
+ * A resume reads the reachable sets' counts from their files instead of
+ * walking forward, builds the lowest saved ply (the next one's target) and
+ * only counts the saved plies above it from their files (each checked and
+ * recounted by symdb_ply_read either way). GAMESMAN_SYMBOLIC_STOP=K (tests)
+ * ends the process with _exit(86) once K reach and ply files are written,
+ * as a kill would.
  *
  * The dump numbers nodes in depth-first post-order through an
  * open-addressing map from BuDDy's node index to the dump's id, sized from
@@ -15,11 +25,14 @@
 #include "solvers/symbolic_io.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/options.h"
 #include "solvers/store.h"
 #include "solvers/symbolic_impl.h"
 
@@ -131,9 +144,17 @@ ErrCode symio_load(const SymPly *sp, BDD *out, int copy, Error *err) {
 ErrCode sym_save_begin(Sym *s, const char *path) {
     const Game *g = s->g;
     s->entry = calloc((size_t)s->depth + 2, sizeof *s->entry);
-    if (s->entry == NULL) {
+    s->reach_entry = calloc((size_t)s->depth + 2, sizeof *s->reach_entry);
+    if (s->entry == NULL || s->reach_entry == NULL) {
         return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
     }
+    int64_t stop = 0;
+    ErrCode src = env_int64("GAMESMAN_SYMBOLIC_STOP", 1, LONG_MAX, "a number of files, at least 1",
+                            &stop, s->err);
+    if (src != ERR_OK) {
+        return src;
+    }
+    s->stop_after = (long)stop;
     ErrCode rc = dbstore_dir_open(path, true, &s->dir, s->err);
     if (rc != ERR_OK) {
         return rc;
@@ -145,6 +166,7 @@ ErrCode sym_save_begin(Sym *s, const char *path) {
     if (rc == ERR_OK) {
         rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
     }
+    s->reach_to_disk = rc == ERR_OK && !(found && m.complete);
     if (rc != ERR_OK || !found) {
         return rc;
     }
@@ -157,11 +179,14 @@ ErrCode sym_save_begin(Sym *s, const char *path) {
                        path, m.spec, spec);
     } else if (strcmp(m.layout, SYMDB_LAYOUT) == 0) {
         for (int k = 0; k < m.nfiles; k++) {
-            char name[DBSTORE_NAME_MAX];
+            char name[DBSTORE_NAME_MAX], reach[DBSTORE_NAME_MAX];
             int p = m.files[k].index;
             symdb_ply_name(p, name, sizeof name);
+            symdb_reach_name(p, reach, sizeof reach);
             if (p >= 0 && p <= s->depth && strcmp(name, m.files[k].name) == 0) {
                 s->entry[p] = m.files[k];
+            } else if (p >= 0 && p <= s->depth && strcmp(reach, m.files[k].name) == 0) {
+                s->reach_entry[p] = m.files[k];
             }
         }
     } else {
@@ -204,13 +229,19 @@ ErrCode sym_save_manifest(Sym *s, const DbSummary *sum, bool complete) {
     DbManifest m;
     store_manifest_fill(&m, s->g, "symbolic", SYMDB_LAYOUT, complete ? sum : &none,
                         complete ? s->res->root : (Outcome){VALUE_UNDECIDED, 0}, false, 0);
-    m.files = calloc((size_t)s->last + 1, sizeof *m.files);
+    m.files = calloc(2 * ((size_t)s->last + 1), sizeof *m.files);
     if (m.files == NULL) {
         return error_set(s->err, ERR_MEMORY, "symbolic: out of memory");
     }
     for (int p = 0; p <= s->last; p++) {
         if (s->entry[p].name[0] != '\0') {
             m.files[m.nfiles++] = s->entry[p];
+        }
+    }
+    /* the reachable sets, while the solve is in progress */
+    for (int p = 0; p <= s->last && !complete; p++) {
+        if (s->reach_entry[p].name[0] != '\0') {
+            m.files[m.nfiles++] = s->reach_entry[p];
         }
     }
     ErrCode rc;
@@ -223,6 +254,15 @@ ErrCode sym_save_manifest(Sym *s, const DbSummary *sum, bool complete) {
     }
     dbstore_manifest_free(&m);
     return rc;
+}
+
+/* GAMESMAN_SYMBOLIC_STOP: a kill after so many files. */
+static void stop_point(Sym *s) {
+    if (s->stop_after > 0 && ++s->written == s->stop_after) {
+        fprintf(stderr, "symbolic: stopped after %ld files (GAMESMAN_SYMBOLIC_STOP)\n",
+                s->stop_after);
+        _exit(86);
+    }
 }
 
 /* Saves ply p's sets (exact: before their care-set simplification) and
@@ -250,7 +290,7 @@ ErrCode sym_save_ply(Sym *s, int p) {
         rc = symio_dump(roots, n, sym_ply_copy(s, p), &sp, s->err);
     }
     if (rc == ERR_OK) {
-        rc = symdb_ply_write(&s->dir, s->g, &sp, &s->entry[p], s->err);
+        rc = symdb_ply_write(&s->dir, s->g, &sp, NULL, &s->entry[p], s->err);
     }
     if (rc == ERR_OK) {
         s->saved_bytes += s->entry[p].bytes;
@@ -258,6 +298,28 @@ ErrCode sym_save_ply(Sym *s, int p) {
     }
     symdb_ply_free(&sp);
     free(roots);
+    if (rc == ERR_OK) {
+        stop_point(s);
+    }
+    return rc;
+}
+
+/* Reads ply p's file and checks it was solved with this solve's
+ * remoteness option: nlayers layers. */
+static ErrCode read_ply(Sym *s, int p, SymPly *sp, int *nlayers) {
+    ErrCode rc = symdb_ply_read(&s->dir, s->g, &s->entry[p], sp, s->err);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    int want = s->remoteness ? s->depth - p + 1 : 1;
+    if (sp->remoteness != s->remoteness || (int)sp->nlayers != want) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s/%s holds ply %d solved with remoteness=%d; solve with the same "
+                       "option, or use another --db",
+                       s->dir.path, s->entry[p].name, p, sp->remoteness ? 1 : 0);
+        symdb_ply_free(sp);
+    }
+    *nlayers = want;
     return rc;
 }
 
@@ -266,20 +328,12 @@ ErrCode sym_save_ply(Sym *s, int p) {
 ErrCode sym_load_ply(Sym *s, int p) {
     Ply *pl = &s->ply[p];
     SymPly sp;
-    ErrCode rc = symdb_ply_read(&s->dir, s->g, &s->entry[p], &sp, s->err);
+    int want = 0;
+    ErrCode rc = read_ply(s, p, &sp, &want);
     if (rc != ERR_OK) {
         return rc;
     }
-    int want = s->remoteness ? s->depth - p + 1 : 1;
-    if (sp.remoteness != s->remoteness || (int)sp.nlayers != want) {
-        rc = error_set(s->err, ERR_IO,
-                       "%s/%s holds ply %d solved with remoteness=%d; solve with the same "
-                       "option, or use another --db",
-                       s->dir.path, s->entry[p].name, p, sp.remoteness ? 1 : 0);
-    }
-    if (rc == ERR_OK) {
-        rc = sym_alloc_layers(s, pl, want);
-    }
+    rc = sym_alloc_layers(s, pl, want);
     BDD *b = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *b) : NULL;
     if (rc == ERR_OK && b == NULL) {
         rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to load ply %d", p);
@@ -308,10 +362,146 @@ ErrCode sym_load_ply(Sym *s, int p) {
     return rc;
 }
 
+ErrCode sym_count_ply(Sym *s, int p) {
+    Ply *pl = &s->ply[p];
+    SymPly sp;
+    int want = 0;
+    ErrCode rc = read_ply(s, p, &sp, &want);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    rc = sym_alloc_layers(s, pl, want);
+    pl->counted = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *pl->counted) : NULL;
+    if (rc == ERR_OK && pl->counted == NULL) {
+        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to count ply %d", p);
+    }
+    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
+        pl->counted[i] = (double)sp.counts[i];
+    }
+    pl->counted_nodes = sp.nnodes;
+    symdb_ply_free(&sp);
+    return rc;
+}
+
+/* A reachable set's file: one layer, the set as its win root, false and
+ * false; `remoteness` 0. */
+static ErrCode read_reach(Sym *s, int p, SymPly *sp) {
+    ErrCode rc = symdb_ply_read(&s->dir, s->g, &s->reach_entry[p], sp, s->err);
+    if (rc == ERR_OK && (sp->nlayers != 1 || sp->remoteness || sp->roots[1] != 0 ||
+                         sp->roots[2] != 0 || sp->counts[1] != 0 || sp->counts[2] != 0)) {
+        rc = error_set(s->err, ERR_IO,
+                       "%s/%s is not a reachable set (it holds %u layers of three sets); "
+                       "remove the directory and solve again",
+                       s->dir.path, s->reach_entry[p].name, sp->nlayers);
+        symdb_ply_free(sp);
+    }
+    return rc;
+}
+
+ErrCode sym_save_reach(Sym *s, int p) {
+    const Ply *pl = &s->ply[p];
+    BDD roots[NCLS] = {pl->reach, bddfalse, bddfalse};
+    uint64_t counts[NCLS] = {(uint64_t)llround(pl->reach_count), 0, 0};
+    SymPly sp = {.ply = (uint32_t)p, .nlayers = 1, .nvars = (uint32_t)s->enc->nvars};
+    sp.counts = counts;
+    ErrCode rc = symio_dump(roots, NCLS, sym_ply_copy(s, p), &sp, s->err);
+    char name[DBSTORE_NAME_MAX];
+    symdb_reach_name(p, name, sizeof name);
+    if (rc == ERR_OK) {
+        rc = symdb_ply_write(&s->dir, s->g, &sp, name, &s->reach_entry[p], s->err);
+    }
+    sp.counts = NULL;
+    symdb_ply_free(&sp);
+    if (rc == ERR_OK) {
+        stop_point(s);
+    }
+    return rc;
+}
+
+ErrCode sym_load_reach(Sym *s, int p) {
+    Ply *pl = &s->ply[p];
+    SymPly sp;
+    ErrCode rc = read_reach(s, p, &sp);
+    if (rc != ERR_OK) {
+        return rc;
+    }
+    BDD b[NCLS] = {bddfalse, bddfalse, bddfalse};
+    rc = symio_load(&sp, b, sym_ply_copy(s, p), s->err);
+    if (rc == ERR_OK) {
+        rc = sym_bdd_failed(s);
+    }
+    if (rc == ERR_OK) {
+        sym_assign(&pl->reach, b[0]);
+        if (sym_count(s, pl->reach, p) != pl->reach_count) {
+            rc = error_set(s->err, ERR_IO,
+                           "%s/%s holds %.0f positions, the forward pass %.0f; remove the "
+                           "directory and solve again",
+                           s->dir.path, s->reach_entry[p].name, sym_count(s, pl->reach, p),
+                           pl->reach_count);
+        }
+    }
+    for (int c = 0; c < NCLS; c++) {
+        bdd_delref(b[c]);
+    }
+    symdb_ply_free(&sp);
+    return rc;
+}
+
+ErrCode sym_read_forward(Sym *s, bool *done) {
+    *done = false;
+    if (!s->saving) {
+        return ERR_OK;
+    }
+    int last = -1;
+    for (int p = 0; p <= s->depth; p++) {
+        if (s->reach_entry[p].name[0] != '\0') {
+            last = p;
+        }
+    }
+    bool whole = last >= 0;
+    for (int p = 0; p <= last && whole; p++) {
+        whole =
+            s->reach_entry[p].name[0] != '\0' && dbstore_exists(&s->dir, s->reach_entry[p].name);
+    }
+    if (!whole) {
+        memset(s->reach_entry, 0, ((size_t)s->depth + 2) * sizeof *s->reach_entry);
+        return ERR_OK;
+    }
+    fprintf(stderr,
+            "symbolic: resuming from %s: the reachable sets of plies 0 to %d are read, not "
+            "computed\n",
+            s->dir.path, last);
+    ErrCode rc = ERR_OK;
+    for (int p = 0; p <= last && rc == ERR_OK; p++) {
+        Ply *pl = &s->ply[p];
+        SymPly sp;
+        rc = read_reach(s, p, &sp);
+        if (rc != ERR_OK) {
+            break;
+        }
+        pl->reach_count = (double)sp.counts[0];
+        pl->reach_nodes = (int)sp.nnodes;
+        symdb_ply_free(&sp);
+        if (p == last) {
+            rc = sym_load_reach(s, p);
+        }
+        if (rc == ERR_OK && s->progress) {
+            fprintf(stderr, "symbolic: forward ply %d (read): %.0f positions, %d nodes\n", p,
+                    pl->reach_count, pl->reach_nodes);
+        }
+    }
+    s->last = last;
+    s->forward_read = rc == ERR_OK;
+    *done = rc == ERR_OK;
+    return rc;
+}
+
 void sym_save_end(Sym *s) {
     if (s->saving) {
         dbstore_dir_close(&s->dir);
     }
     free(s->entry);
+    free(s->reach_entry);
     s->entry = NULL;
+    s->reach_entry = NULL;
 }

@@ -212,6 +212,40 @@ rc=$?
 "$solve" $c4 --db "$db/s0" --compare "$db/t" --json | jq -e '.values_only and .differ == 0 and
     .compared == .a.positions' >/dev/null && ok "compare BDDs without remoteness: values" ||
     bad "compare BDDs without remoteness"
+# The symbolic solver stopped like a kill (GAMESMAN_SYMBOLIC_STOP=K:
+# _exit(86) after K reachable-set and ply files; 4x4 writes 17 sets, then
+# 17 plies): in the forward pass (7), after its last set but before the
+# manifest that lists them (17: the next run walks forward again), after
+# the first ply (18), then twice in runs that read the sets instead of
+# walking forward (4, 2: the second counts plies 16 to 13 from their files
+# and builds ply 12 only); resumed to the end: the ply files and manifest
+# of one run ($db/s0), no reachable set left behind.
+for k in 7 17 18 4 2; do
+    GAMESMAN_SYMBOLIC_STOP=$k "$solve" $c4 --solver symbolic:remoteness=0 --db "$db/ss" \
+        --progress >/dev/null 2>"$db/stop"
+    rc=$?
+    read_sets=$(grep -c "reachable sets of plies 0 to 16 are read" "$db/stop")
+    counted=$(grep -c "counted from its file" "$db/stop")
+    case $k in 4) want="1 0" ;; 2) want="1 4" ;; *) want="0 0" ;; esac
+    [ "$rc" -eq 86 ] && grep -q "stopped after $k files" "$db/stop" &&
+        [ "$read_sets $counted" = "$want" ] && ok "symbolic stopped after $k files" ||
+        bad "symbolic stop $k: exit $rc, read $read_sets, counted $counted (want $want)"
+done
+j=$("$solve" $c4 --solver symbolic:remoteness=0 --db "$db/ss" --json 2>/dev/null)
+same=yes
+for f in "$db/s0"/ply-*.gmdb "$db/s0/manifest"; do
+    cmp -s "$f" "$db/ss/${f##*/}" || same="no: ${f##*/}"
+done
+[ "$same" = yes ] && [ -z "$(ls "$db/ss" | grep '^reach-')" ] &&
+    echo "$j" | jq -e '.solver_stats.resumed_forward == 1' >/dev/null &&
+    ok "symbolic resumed to the end: one run's files" ||
+    bad "symbolic resumed: same files $same, $(ls "$db/ss" | grep -c '^reach-') reach files, $j"
+# A reachable set damaged on disk is refused when a resume reads it.
+GAMESMAN_SYMBOLIC_STOP=18 "$solve" $c4 --solver symbolic:remoteness=0 --db "$db/sr" \
+    >/dev/null 2>&1
+printf 'XXXX' | dd of="$db/sr/reach-0005.gmdb" bs=1 seek=600 conv=notrunc 2>/dev/null
+refuse_code 5 "symbolic resume, a damaged reachable set" "reach-0005.gmdb" $c4 \
+    --solver symbolic:remoteness=0 --db "$db/sr"
 refuse_code 2 "compare without db" "give --db DIR too" $tt --compare "$db/tr"
 refuse_code 2 "compare with verify" "does nothing else" $tt --db "$db/tt" --compare "$db/tr" --verify
 refuse_code 2 "compare with a solver" "does nothing else" $tt --db "$db/tt" --compare "$db/tr" \

@@ -28,8 +28,10 @@
  *     of every slot of the hash space (reachable or not) equals the dfs
  *     solver's; --verify's check passes; a solve resumed from some saved
  *     plies (the others removed) gives the same database and says how many
- *     it loaded; a flipped byte in a ply file, another variant and another
- *     remoteness option are refused with ERR_IO.
+ *     it loaded, and without a database to export (the saved plies above
+ *     the lowest only counted from their files) the tier solver's totals
+ *     and histogram; no reachable set's file is left behind; a flipped byte in a ply file, another
+ * variant and another remoteness option are refused with ERR_IO.
  *   - Crafted ply files (written by hand or by the suite's writers, every
  *     checksum valid): an impossible size (issue 33, D2) is refused, and so
  *     are stored counts that are not the sets' (two sets of a class trading
@@ -285,6 +287,46 @@ static void disk_answers_every_position(void **state) {
     assert_int_equal(again.root.value, dfs.root.value);
     assert_int_equal(again.root.remoteness, dfs.root.remoteness);
     assert_disk_equals(g, dir, &dfs.db);
+
+    /* Without a database to export, a resume builds the lowest saved ply
+     * only and counts the others from their files: the totals and the
+     * histogram by remoteness are still the tier solver's (with and
+     * without the care-set simplification, which needs the lowest saved
+     * ply's reachable set read back). */
+    SolveResult tier;
+    DbSummary ts;
+    tier_totals(g, &tier, &ts);
+    static const char *const opts[] = {"export_max=0", "export_max=0,simplify=1"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        for (int p = 0; p < 4; p++) {
+            char *path = test_strdupf("%s/ply-%04d.gmdb", dir, p);
+            assert_int_equal(unlink(path), 0);
+            free(path);
+        }
+        SolveResult counted;
+        if (run_saving(g, opts[i], dir, &counted, &err) != ERR_OK) {
+            fail_msg("symbolic:%s --db resumed on %s: %s", opts[i], spec, err.msg);
+        }
+        assert_int_equal(test_extra(&counted, "resumed_plies"), test_extra(&sym, "plies") - 4);
+        assert_false(counted.has_db);
+        assert_int_equal(counted.root.value, tier.root.value);
+        assert_int_equal(counted.root.remoteness, tier.root.remoteness);
+        assert_int_equal(counted.summary.positions, ts.positions);
+        assert_int_equal(counted.summary.max_remoteness, ts.max_remoteness);
+        for (uint32_t r = 0; r <= ts.max_remoteness; r++) {
+            for (int v = 0; v < VALUE_COUNT; v++) {
+                assert_int_equal(counted.summary.by_remoteness[r][v], ts.by_remoteness[r][v]);
+            }
+        }
+        solve_result_free(&counted);
+        assert_disk_equals(g, dir, &dfs.db);
+    }
+    /* A complete solve leaves no reachable set behind. */
+    char *reach = test_strdupf("%s/reach-0000.gmdb", dir);
+    assert_int_not_equal(access(reach, F_OK), 0);
+    free(reach);
+    db_summary_free(&ts);
+    solve_result_free(&tier);
     solve_result_free(&again);
     solve_result_free(&sym);
     solve_result_free(&dfs);
@@ -463,7 +505,7 @@ static void shift_count(const Game *g, const char *dir, int p) {
     sp.counts[a]--;
     sp.counts[b]++;
     DbManifestFile e;
-    assert_int_equal(symdb_ply_write(&d, g, &sp, &e, &err), ERR_OK);
+    assert_int_equal(symdb_ply_write(&d, g, &sp, NULL, &e, &err), ERR_OK);
     symdb_ply_free(&sp);
     dbstore_manifest_free(&m);
     dbstore_dir_close(&d);
