@@ -106,6 +106,12 @@ VARIANTS := release timing asan mpi mpitiming fuzz
 # The commit written into database manifests (core/dbstore.c: "build").
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/%/core/dbstore.o: EXTRA_CFLAGS = -DGAMESMAN_COMMIT='"$(COMMIT)"'
+# ... compiled again when the commit changes (BUILD/commit holds it and is
+# rewritten only then), so that a binary built after a commit does not
+# write the one before.
+$(shell mkdir -p $(BUILD) && { [ "$$(cat $(BUILD)/commit 2>/dev/null)" = "$(COMMIT)" ] || \
+	echo "$(COMMIT)" >$(BUILD)/commit; })
+$(foreach v,$(VARIANTS),$(BUILD)/$(v)/core/dbstore.o): $(BUILD)/commit
 
 .SECONDARY:
 .PHONY: all test bench bench-full bench-reference bench-compare plots format format-check clean \
