@@ -373,12 +373,19 @@ ErrCode dbstore_file_open_lean(const DbDir *d, const char *name, const DbStoreIn
 
 bool dbstore_file_map(DbStoreFile *f) { return f->map != NULL || map_whole(f); }
 
-uint64_t dbstore_block_offset(const DbStoreFile *f, uint64_t k) {
+/* Where block k's frame starts: its group's offset plus the frames before
+ * it in the group, whose index entries start at `entries` (the held index
+ * or, for a lean file, the group's entries just read). */
+static uint64_t offset_in_group(const DbStoreFile *f, const unsigned char *entries, uint64_t k) {
     uint64_t off = f->group[k / DBSTORE_INDEX_GROUP];
-    for (uint64_t j = k - k % DBSTORE_INDEX_GROUP; j < k; j++) {
-        off += dbstore_block_csize(f, j);
+    for (uint64_t j = 0; j < k % DBSTORE_INDEX_GROUP; j++) {
+        off += le_get32(entries + 8 * j);
     }
     return off;
+}
+
+uint64_t dbstore_block_offset(const DbStoreFile *f, uint64_t k) {
+    return offset_in_group(f, f->index + 8 * (k - k % DBSTORE_INDEX_GROUP), k);
 }
 
 void dbstore_file_close(DbStoreFile *f) {
@@ -447,10 +454,7 @@ static ErrCode lean_entry(const DbStoreFile *f, uint64_t k, uint32_t *c, uint32_
     if (rc != ERR_OK) {
         return rc;
     }
-    *at = f->group[k / DBSTORE_INDEX_GROUP];
-    for (uint64_t j = g0; j < k; j++) {
-        *at += le_get32(ent + 8 * (j - g0));
-    }
+    *at = offset_in_group(f, ent, k);
     *c = le_get32(ent + 8 * (k - g0));
     *sum = le_get32(ent + 8 * (k - g0) + 4);
     if (*c > ZSTD_compressBound((size_t)dbstore_block_bytes(f, 0)) || *at > f->index_off ||
