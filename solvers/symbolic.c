@@ -459,7 +459,7 @@ static ErrCode backward(Sym *s, DbSummary *sum) {
             rc = sym_load_reach(s, p);
         }
         if (rc == ERR_OK) {
-            rc = !saved ? classify(s, p) : build ? sym_load_ply(s, p) : sym_count_ply(s, p);
+            rc = saved ? sym_load_ply(s, p, build) : classify(s, p);
         }
         double total = 0;
         for (int c = 0; c < NCLS && rc == ERR_OK; c++) {

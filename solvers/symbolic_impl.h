@@ -35,7 +35,7 @@ typedef struct Ply {
     double reach_count;
     int reach_nodes;
     /* A saved ply above the lowest one a resume loads is only counted,
-     * from its file (sym_count_ply): its sets' counts, [c * nlayers + r],
+     * from its file (sym_load_ply, build false): its sets' counts, [c * nlayers + r],
      * and its dump's nodes; its layers stay empty. NULL: not so. */
     double *counted;
     uint64_t counted_nodes;
@@ -200,12 +200,11 @@ void sym_save_plan(Sym *s);
 /* Saves ply p's sets (before their simplification) and the manifest of
  * the plies saved so far (complete 0). */
 ErrCode sym_save_ply(Sym *s, int p);
-/* Loads ply p's sets from DIR instead of classifying it. */
-ErrCode sym_load_ply(Sym *s, int p);
-/* Counts ply p's sets from its file without building them (pl->counted):
- * a resume builds only the lowest saved ply, the target of the next
- * ply's preimages. */
-ErrCode sym_count_ply(Sym *s, int p);
+/* Loads ply p from DIR instead of classifying it: builds its sets, or
+ * (build false) only counts them from the file (pl->counted): a resume
+ * builds only the lowest saved ply, the target of the next ply's
+ * preimages. */
+ErrCode sym_load_ply(Sym *s, int p, bool build);
 /* Saves ply p's reachable set (s->reach_entry[p]). */
 ErrCode sym_save_reach(Sym *s, int p);
 /* Builds ply p's reachable set from its file; its count must be the

@@ -2,7 +2,7 @@
  * (--db DIR): BuDDy BDDs to and from the node dumps of
  * solvers/symbolic_db.h (symio_dump, symio_load: see symbolic_io.h), and
  * the solve's side of the directory (solvers/symbolic_impl.h: sym_save_*,
- * sym_load_ply, sym_count_ply, the reachable sets' sym_*_reach): the lock,
+ * sym_load_ply, the reachable sets' sym_*_reach): the lock,
  * the plies and reachable sets a previous run saved, one reach file per
  * ply during the forward pass and a `complete 0` manifest listing them at
  * its end, one ply file and a `complete 0` manifest after every classified
@@ -323,9 +323,9 @@ static ErrCode read_ply(Sym *s, int p, SymPly *sp, int *nlayers) {
     return rc;
 }
 
-/* Loads ply p's sets from DIR instead of classifying it; each set's count
- * must be the one saved. */
-ErrCode sym_load_ply(Sym *s, int p) {
+/* Loads ply p from DIR instead of classifying it: builds its sets (each
+ * count must be the one saved) or only counts them from the file. */
+ErrCode sym_load_ply(Sym *s, int p, bool build) {
     Ply *pl = &s->ply[p];
     SymPly sp;
     int want = 0;
@@ -334,6 +334,18 @@ ErrCode sym_load_ply(Sym *s, int p) {
         return rc;
     }
     rc = sym_alloc_layers(s, pl, want);
+    if (rc == ERR_OK && !build) {
+        pl->counted = calloc((size_t)NCLS * (size_t)want, sizeof *pl->counted);
+        if (pl->counted == NULL) {
+            rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to count ply %d", p);
+        }
+        for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
+            pl->counted[i] = (double)sp.counts[i];
+        }
+        pl->counted_nodes = sp.nnodes;
+        symdb_ply_free(&sp);
+        return rc;
+    }
     BDD *b = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *b) : NULL;
     if (rc == ERR_OK && b == NULL) {
         rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to load ply %d", p);
@@ -358,27 +370,6 @@ ErrCode sym_load_ply(Sym *s, int p) {
         }
     }
     free(b);
-    symdb_ply_free(&sp);
-    return rc;
-}
-
-ErrCode sym_count_ply(Sym *s, int p) {
-    Ply *pl = &s->ply[p];
-    SymPly sp;
-    int want = 0;
-    ErrCode rc = read_ply(s, p, &sp, &want);
-    if (rc != ERR_OK) {
-        return rc;
-    }
-    rc = sym_alloc_layers(s, pl, want);
-    pl->counted = rc == ERR_OK ? calloc((size_t)NCLS * (size_t)want, sizeof *pl->counted) : NULL;
-    if (rc == ERR_OK && pl->counted == NULL) {
-        rc = error_set(s->err, ERR_MEMORY, "symbolic: out of memory to count ply %d", p);
-    }
-    for (int i = 0; rc == ERR_OK && i < NCLS * want; i++) {
-        pl->counted[i] = (double)sp.counts[i];
-    }
-    pl->counted_nodes = sp.nnodes;
     symdb_ply_free(&sp);
     return rc;
 }

@@ -177,24 +177,31 @@ static void wdl_only_matches_tier(void **state) {
     game_destroy(g);
 }
 
+/* A symbolic solve without a database: its root, totals and histogram by
+ * remoteness are the tier solve's. */
+static void assert_summary_is_tier(const SolveResult *sym, const SolveResult *tier,
+                                   const DbSummary *ts) {
+    assert_false(sym->has_db);
+    assert_true(sym->has_summary);
+    assert_non_null(sym->summary.by_remoteness);
+    assert_int_equal(sym->root.value, tier->root.value);
+    assert_int_equal(sym->root.remoteness, tier->root.remoteness);
+    assert_int_equal(sym->summary.positions, ts->positions);
+    assert_int_equal(sym->summary.max_remoteness, ts->max_remoteness);
+    for (uint32_t r = 0; r <= ts->max_remoteness; r++) {
+        for (int v = 0; v < VALUE_COUNT; v++) {
+            assert_int_equal(sym->summary.by_remoteness[r][v], ts->by_remoteness[r][v]);
+        }
+    }
+}
+
 static void summary_matches_tier_with(const char *spec, const char *opts) {
     Game *g = test_game(spec);
     SolveResult sym, tier;
     DbSummary ts;
     symbolic_ok(g, opts, &sym);
     tier_totals(g, &tier, &ts);
-    assert_false(sym.has_db);
-    assert_true(sym.has_summary);
-    assert_non_null(sym.summary.by_remoteness);
-    assert_int_equal(sym.root.value, tier.root.value);
-    assert_int_equal(sym.root.remoteness, tier.root.remoteness);
-    assert_int_equal(sym.summary.positions, ts.positions);
-    assert_int_equal(sym.summary.max_remoteness, ts.max_remoteness);
-    for (uint32_t r = 0; r <= ts.max_remoteness; r++) {
-        for (int v = 0; v < VALUE_COUNT; v++) {
-            assert_int_equal(sym.summary.by_remoteness[r][v], ts.by_remoteness[r][v]);
-        }
-    }
+    assert_summary_is_tier(&sym, &tier, &ts);
     db_summary_free(&ts);
     solve_result_free(&sym);
     solve_result_free(&tier);
@@ -308,16 +315,7 @@ static void disk_answers_every_position(void **state) {
             fail_msg("symbolic:%s --db resumed on %s: %s", opts[i], spec, err.msg);
         }
         assert_int_equal(test_extra(&counted, "resumed_plies"), test_extra(&sym, "plies") - 4);
-        assert_false(counted.has_db);
-        assert_int_equal(counted.root.value, tier.root.value);
-        assert_int_equal(counted.root.remoteness, tier.root.remoteness);
-        assert_int_equal(counted.summary.positions, ts.positions);
-        assert_int_equal(counted.summary.max_remoteness, ts.max_remoteness);
-        for (uint32_t r = 0; r <= ts.max_remoteness; r++) {
-            for (int v = 0; v < VALUE_COUNT; v++) {
-                assert_int_equal(counted.summary.by_remoteness[r][v], ts.by_remoteness[r][v]);
-            }
-        }
+        assert_summary_is_tier(&counted, &tier, &ts);
         solve_result_free(&counted);
         assert_disk_equals(g, dir, &dfs.db);
     }
