@@ -464,6 +464,14 @@ done
     [ "$(grep -c '"code":2' "$db/q-t1")" = 2 ] &&
     ok "query stream: 1, 2 and 3 workers answer alike, in order" ||
     bad "query stream: workers differ ($(wc -l <"$db/q-t1") lines)"
+# scripts/measure/db-query-bench.sh on the 4x4 database (no cold runs:
+# they drop the page cache): every sampled position answered, on 2 workers.
+qb=$(COLD_RUNS=0 sh "$(dirname "$0")/../scripts/measure/db-query-bench.sh" $c4 "$db/t" 50 \
+    "$solve" 2 2>&1)
+echo "$qb" | grep -q "^warm_positions 50 of 50$" &&
+    echo "$qb" | grep -q "^warm_queries_per_second [1-9]" &&
+    echo "$qb" | grep -q "^cold_query_seconds skipped (COLD_RUNS=0)$" &&
+    ok "db-query-bench.sh on 4x4" || bad "db-query-bench.sh on 4x4: $qb"
 # The same database against search's values (scripts/measure/c4-crosscheck.sh),
 # 15 sampled positions of at least 6 discs.
 BIN="$solve" sh "$(dirname "$0")/../scripts/measure/c4-crosscheck.sh" $c4 "$db/b" 15 6 3 \

@@ -3,7 +3,9 @@
 # database on disk (docs/database.md).
 #   cold   one query in a fresh process after dropping the page cache
 #          (needs root: `sync; echo 3 > /proc/sys/vm/drop_caches`; skipped
-#          otherwise), wall time of the whole process;
+#          otherwise), wall time of the whole process, COLD_RUNS times
+#          (default 5; 0: none), the cache dropped before each; then the
+#          peak RSS of one query;
 #   warm   N random reachable positions (bin/solve --sample N --seed 1:
 #          random play from the initial position) answered by one process
 #          with --query - (each answer reads the position and every child),
@@ -22,13 +24,24 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$solve" "$game" --sample "$n" --seed 1 >"$tmp/pos"
 first=$(head -n 1 "$tmp/pos")
-if [ "$(id -u)" -eq 0 ]; then
-    sync
-    echo 3 >/proc/sys/vm/drop_caches
-    /usr/bin/time -f '%e %M' -o "$tmp/cold" "$solve" "$game" --db "$dir" --query "$first" \
+if [ "${COLD_RUNS:-5}" -eq 0 ]; then
+    echo "cold_query_seconds skipped (COLD_RUNS=0)"
+elif [ "$(id -u)" -eq 0 ]; then
+    # COLD_RUNS times (default 5), the page cache dropped before each, timed
+    # to the millisecond by bash's `time` (no program of its own to load
+    # cold; time(1)'s %e has 10 ms steps)
+    runs=""
+    for i in $(seq "${COLD_RUNS:-5}"); do
+        sync
+        echo 3 >/proc/sys/vm/drop_caches
+        s=$(bash -c 'TIMEFORMAT=%3R; { time "$@" >/dev/null 2>&1; } 2>&1' _ \
+            "$solve" "$game" --db "$dir" --query "$first" --json)
+        runs="$runs $s"
+    done
+    echo "cold_query_seconds$runs"
+    /usr/bin/time -f '%M' -o "$tmp/one" "$solve" "$game" --db "$dir" --query "$first" \
         --json >/dev/null
-    echo "cold_query_seconds $(cut -d' ' -f1 "$tmp/cold")"
-    echo "cold_query_peak_rss_kib $(cut -d' ' -f2 "$tmp/cold")"
+    echo "single_query_peak_rss_kib $(cat "$tmp/one")"
 else
     echo "cold_query_seconds skipped (not root: cannot drop the page cache)"
 fi
