@@ -7,6 +7,11 @@
 # `key value` line a figure, microseconds:
 #   anon_first_touch_us      a page of fresh anonymous memory, first written
 #   anon_again_us            the same page again
+#   small_2mib_first_touch_us  2 MiB of fresh memory first written, 4 KiB
+#                            pages (a fault each)
+#   huge_2mib_first_touch_us   the same advised to be a transparent huge
+#                            page (MADV_HUGEPAGE: one fault, where the
+#                            kernel's THP setting allows it)
 #   map_first_touch_us       a page of FILE mapped, first read, one in 16
 #                            (each one a fault: the kernel maps 16 around it)
 #   pread_256_us, pread_64k_us  a pread of 256 bytes, of 64 KiB, into a
@@ -64,6 +69,22 @@ int main(int argc, char **argv) {
         sink += (unsigned long)p[i * 4096];
     }
     printf("anon_again_us %.3f\n", (now() - t) / (double)pages * 1e6);
+    /* 2 MiB first written in 4 KiB pages, then 2 MiB advised to be one
+     * transparent huge page (core/mem.h mem_alloc_huge) */
+    for (int huge = 0; huge < 2; huge++) {
+        const size_t mib2 = (size_t)2 << 20;
+        char *r = mmap(NULL, 2 * mib2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char *a = (char *)(((uintptr_t)r + mib2 - 1) & ~(uintptr_t)(mib2 - 1));
+        if (huge) {
+            madvise(a, mib2, MADV_HUGEPAGE);
+        }
+        t = now();
+        for (size_t i = 0; i < mib2; i += 4096) {
+            a[i] = 1;
+        }
+        printf("%s_2mib_first_touch_us %.1f\n", huge ? "huge" : "small", (now() - t) * 1e6);
+        munmap(r, 2 * mib2);
+    }
     size_t fp = (size_t)len / 4096, touched = 0;
     unsigned char *m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, fd, 0);
     t = now();
