@@ -766,7 +766,6 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
         rc = sym_save_manifest(&s, &sum, true);
         res->saved_db = rc == ERR_OK;
     }
-
     free(sum.by_remoteness);
     stop_buddy(&s);
     return rc;

@@ -166,7 +166,7 @@ ErrCode sym_save_begin(Sym *s, const char *path) {
     if (rc == ERR_OK) {
         rc = dbstore_manifest_read(&s->dir, &m, &found, s->err);
     }
-    s->reach_to_disk = rc == ERR_OK && !(found && m.complete);
+    s->reach_to_disk = rc == ERR_OK;
     if (rc != ERR_OK || !found) {
         return rc;
     }
@@ -178,6 +178,7 @@ ErrCode sym_save_begin(Sym *s, const char *path) {
                        "--db",
                        path, m.spec, spec);
     } else if (strcmp(m.layout, SYMDB_LAYOUT) == 0) {
+        s->reach_to_disk = !m.complete;
         for (int k = 0; k < m.nfiles; k++) {
             char name[DBSTORE_NAME_MAX], reach[DBSTORE_NAME_MAX];
             int p = m.files[k].index;
