@@ -682,11 +682,10 @@ static ErrCode symbolic_solve(const Game *g, const SolveConfig *cfg, SolveResult
                         "the database one per symmetry class): the exported database is saved "
                         "instead (layout slots)\n");
     }
-    bool forward_done = false;
     if (rc == ERR_OK) {
-        rc = sym_read_forward(&s, &forward_done);
+        rc = sym_read_forward(&s);
     }
-    if (rc == ERR_OK && !forward_done) {
+    if (rc == ERR_OK && !s.forward_read) {
         rc = forward(&s);
     }
     sym_save_plan(&s);

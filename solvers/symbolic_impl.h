@@ -212,9 +212,9 @@ ErrCode sym_save_reach(Sym *s, int p);
 ErrCode sym_load_reach(Sym *s, int p);
 /* Before the forward pass: when DIR's manifest lists the reachable sets of
  * plies 0 to L (a previous run's whole forward pass), reads their counts
- * and node counts, builds ply L's set, sets s->last = L and *done; else
- * forgets any it listed. */
-ErrCode sym_read_forward(Sym *s, bool *done);
+ * and node counts, sets s->last = L and s->forward_read (the backward pass
+ * builds each set when it reaches its ply); else forgets any it listed. */
+ErrCode sym_read_forward(Sym *s);
 
 /* Writes DIR's manifest: complete (sum and the root) or not. */
 ErrCode sym_save_manifest(Sym *s, const DbSummary *sum, bool complete);

@@ -439,8 +439,7 @@ ErrCode sym_load_reach(Sym *s, int p) {
     return rc;
 }
 
-ErrCode sym_read_forward(Sym *s, bool *done) {
-    *done = false;
+ErrCode sym_read_forward(Sym *s) {
     if (!s->saving) {
         return ERR_OK;
     }
@@ -474,17 +473,13 @@ ErrCode sym_read_forward(Sym *s, bool *done) {
         pl->reach_count = (double)sp.counts[0];
         pl->reach_nodes = (int)sp.nnodes;
         symdb_ply_free(&sp);
-        if (p == last) {
-            rc = sym_load_reach(s, p);
-        }
-        if (rc == ERR_OK && s->progress) {
+        if (s->progress) {
             fprintf(stderr, "symbolic: forward ply %d (read): %.0f positions, %d nodes\n", p,
                     pl->reach_count, pl->reach_nodes);
         }
     }
     s->last = last;
     s->forward_read = rc == ERR_OK;
-    *done = rc == ERR_OK;
     return rc;
 }
 
