@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,64 @@ void *mem_alloc_huge(size_t bytes) {
 
 void *mem_alloc_big(size_t bytes, size_t at_least) {
     return bytes >= at_least ? mem_alloc_huge(bytes) : malloc(bytes);
+}
+
+#ifdef HAVE_JEMALLOC
+/* The huge-page arena: jemalloc's default extent hooks, with an alloc that
+ * advises each fresh mapping. Without the default hooks an arena does not
+ * grow a retained range; it maps each extent it needs through alloc. */
+static extent_hooks_t *default_hooks;
+static extent_hooks_t huge_hooks;
+static unsigned huge_arena;
+static bool huge_arena_ok;
+static pthread_once_t huge_once = PTHREAD_ONCE_INIT;
+
+static void *huge_extent_alloc(extent_hooks_t *hooks, void *addr, size_t size, size_t align,
+                               bool *zero, bool *commit, unsigned arena) {
+    (void)hooks;
+    const size_t huge = (size_t)2 << 20;
+    if (addr == NULL && size >= huge && align < huge) {
+        align = huge; /* whole huge pages from the start of the extent */
+    }
+    void *p = default_hooks->alloc(default_hooks, addr, size, align, zero, commit, arena);
+    if (p != NULL) {
+        mem_advise_huge(p, size);
+    }
+    return p;
+}
+
+static void huge_arena_make(void) {
+    size_t sz = sizeof default_hooks;
+    if (mallctl("arena.0.extent_hooks", &default_hooks, &sz, NULL, 0) != 0 ||
+        default_hooks == NULL) {
+        return;
+    }
+    huge_hooks = *default_hooks;
+    huge_hooks.alloc = huge_extent_alloc;
+    extent_hooks_t *hooks = &huge_hooks;
+    sz = sizeof huge_arena;
+    huge_arena_ok = mallctl("arenas.create", &huge_arena, &sz, &hooks, sizeof hooks) == 0;
+}
+#endif
+
+bool mem_huge_arena_begin(unsigned *prev) {
+#ifdef HAVE_JEMALLOC
+    pthread_once(&huge_once, huge_arena_make);
+    size_t sz = sizeof *prev;
+    unsigned arena = huge_arena;
+    return huge_arena_ok && mallctl("thread.arena", prev, &sz, &arena, sizeof arena) == 0;
+#else
+    (void)prev;
+    return false;
+#endif
+}
+
+void mem_huge_arena_end(unsigned prev) {
+#ifdef HAVE_JEMALLOC
+    mallctl("thread.arena", NULL, NULL, &prev, sizeof prev);
+#else
+    (void)prev;
+#endif
 }
 
 void mem_advise_huge(void *p, uint64_t bytes) {

@@ -107,6 +107,20 @@ void *mem_alloc_big(size_t bytes, size_t at_least);
  * disables it. */
 void mem_advise_huge(void *p, uint64_t bytes);
 
+/* Routes the calling thread's allocations, until mem_huge_arena_end, to a
+ * jemalloc arena of its own whose fresh mappings are advised MADV_HUGEPAGE
+ * (mem_advise_huge) before anything touches them. For memory that a library
+ * allocates through malloc and then reaches at random, where a TLB miss a
+ * probe is the cost: BuDDy's node table and operator caches (the symbolic
+ * solver's `thp` option; docs/symbolic.md gives the times). Memory
+ * allocated meanwhile may be freed at any time after. Returns false, and
+ * changes nothing, where jemalloc is not linked or the arena cannot be
+ * made; else *prev is the arena to give back. */
+bool mem_huge_arena_begin(unsigned *prev);
+
+/* Gives the calling thread back the arena mem_huge_arena_begin saved. */
+void mem_huge_arena_end(unsigned prev);
+
 /* malloc/calloc that report failure through err with a clear message. */
 void *mem_alloc(size_t bytes, const char *what, Error *err);
 void *mem_calloc(size_t count, size_t size, const char *what, Error *err);

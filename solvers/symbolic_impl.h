@@ -81,8 +81,10 @@ struct Sym {
     SolveResult *res;
     Error *err;
     bool remoteness;
-    bool simplify; /* shrink finished layers with the reachable set as care set */
-    int depth;     /* plies: 0..depth */
+    bool simplify;         /* shrink finished layers with the reachable set as care set */
+    bool huge_arena;       /* BuDDy's tables come from mem_huge_arena_begin's arena */
+    unsigned arena_before; /* the thread's arena before it */
+    int depth;             /* plies: 0..depth */
     Ply *ply;
     int last; /* last non-empty ply */
     /* the encoding as BDDs (referenced), per move: its precondition, its

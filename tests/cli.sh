@@ -472,6 +472,12 @@ echo "$qb" | grep -q "^warm_positions 50 of 50$" &&
     echo "$qb" | grep -q "^warm_queries_per_second [1-9]" &&
     echo "$qb" | grep -q "^cold_query_seconds skipped (COLD_RUNS=0)$" &&
     ok "db-query-bench.sh on 4x4" || bad "db-query-bench.sh on 4x4: $qb"
+# scripts/measure/sym-huge-pages.sh on 4x4: one run each way, the same
+# value; the huge-page arena used with thp=1 where jemalloc is linked only.
+hp=$(SAMPLE_AT=0 sh "$(dirname "$0")/../scripts/measure/sym-huge-pages.sh" "$solve" $c4 0 1 2>&1)
+echo "$hp" | awk 'NR == 2 && $1 == 1 && $6 == "tie" && $5 == ($8 == "jemalloc") {a = 1}
+    NR == 3 && $1 == 0 && $5 == 0 && $6 == "tie" {b = 1} END {exit !(a && b && NR == 3)}' &&
+    ok "sym-huge-pages.sh on 4x4" || bad "sym-huge-pages.sh on 4x4: $hp"
 # The same database against search's values (scripts/measure/c4-crosscheck.sh),
 # 15 sampled positions of at least 6 discs.
 BIN="$solve" sh "$(dirname "$0")/../scripts/measure/c4-crosscheck.sh" $c4 "$db/b" 15 6 3 \

@@ -621,6 +621,35 @@ static void mem_sizes(void **state) {
     assert_int_equal(b, 1);
 }
 
+/* mem_huge_arena_begin: a large block malloc'd meanwhile lies in a mapping
+ * advised MADV_HUGEPAGE, and one malloc'd after mem_huge_arena_end does not
+ * (the thread's arena given back); twice over, the arena made once. Without
+ * jemalloc (the sanitizer build) nothing changes. */
+static void mem_huge_arena(void **state) {
+    (void)state;
+    const size_t n = (size_t)64 << 20;
+    for (int round = 0; round < 2; round++) {
+        unsigned before = ~0u;
+        bool on = mem_huge_arena_begin(&before);
+        assert_int_equal(on, mem_have_jemalloc());
+        char *in = malloc(n);
+        assert_non_null(in);
+        if (on) {
+            assert_int_not_equal(before, ~0u);
+            mem_huge_arena_end(before);
+        }
+        char *after = malloc(n);
+        assert_non_null(after);
+        int advised = test_advised_huge(in + n / 2);
+        if (advised >= 0) {
+            assert_int_equal(advised, on);
+            assert_int_equal(test_advised_huge(after + n / 2), 0);
+        }
+        free(in);
+        free(after);
+    }
+}
+
 /* The default budget (issue 10, item 4): 90% of the smallest known of
  * MemAvailable, MemTotal (only when MemAvailable is missing or 0) and the
  * cgroup limits; 0 when nothing is known. Figures by hand: 90% of
@@ -771,6 +800,7 @@ int main(void) {
         cmocka_unit_test(json_output),
         cmocka_unit_test(json_invalid_utf8),
         cmocka_unit_test(mem_sizes),
+        cmocka_unit_test(mem_huge_arena),
         cmocka_unit_test(mem_budget_sources),
         cmocka_unit_test(mem_check_unknown_refuses),
         cmocka_unit_test(messages_escape_input),

@@ -49,6 +49,7 @@
 #include "core/dbfile.h"
 #include "core/dbstore.h"
 #include "core/le.h"
+#include "core/mem.h"
 #include "solvers/store.h"
 #include "solvers/symbolic.h"
 #include "solvers/symbolic_db.h"
@@ -223,6 +224,35 @@ static void relprod_matches_tier(void **state) {
     for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
         summary_matches_tier_with(*state, opts[i]);
     }
+}
+
+/* BuDDy's tables on huge pages (thp=1, the default) or not: the same sets;
+ * the solve reports whether the arena was used (jemalloc builds only) and
+ * gives the thread its own arena back (a block malloc'd after the solve is
+ * not advised). */
+static void huge_pages_either_way(void **state) {
+    (void)state;
+    static const char *const opts[] = {"export_max=0", "export_max=0,thp=0", "export_max=0,thp=1"};
+    static const bool want[] = {true, false, true};
+    Game *g = test_game("connect4:w=4,h=4");
+    SolveResult tier;
+    DbSummary ts;
+    tier_totals(g, &tier, &ts);
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) {
+        SolveResult sym;
+        symbolic_ok(g, opts[i], &sym);
+        assert_summary_is_tier(&sym, &tier, &ts);
+        assert_int_equal(test_extra(&sym, "huge_arena"), want[i] && mem_have_jemalloc());
+        solve_result_free(&sym);
+        const size_t n = (size_t)64 << 20;
+        char *after = malloc(n);
+        assert_non_null(after);
+        assert_true(test_advised_huge(after + n / 2) <= 0);
+        free(after);
+    }
+    db_summary_free(&ts);
+    solve_result_free(&tier);
+    game_destroy(g);
 }
 
 /* ---------------------------------------------------------- on disk */
@@ -604,6 +634,8 @@ int main(void) {
             .initial_state = (void *)small[i],
         };
     }
+    tests[n++] = (struct CMUnitTest){.name = test_strdupf("huge pages on and off"),
+                                     .test_func = huge_pages_either_way};
     static const char *const disk[] = {"tictactoe", "tictactoe:misere", "connect4:w=4,h=4",
                                        "connect4:w=4,h=4,tromp"};
     for (size_t i = 0; i < sizeof disk / sizeof *disk; i++) {

@@ -1,6 +1,8 @@
 /* tests/testutil.c: see testutil.h. */
 #include "tests/testutil.h"
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,4 +250,29 @@ void test_assert_after(const Game *g, const char *text, const char *name, const 
         }
     }
     fail_msg("%s: no move %s", text, name);
+}
+
+int test_advised_huge(const void *p) {
+    FILE *thp = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (thp == NULL) {
+        return -1;
+    }
+    fclose(thp);
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    char line[512];
+    bool inside = false;
+    int found = -1;
+    while (found < 0 && fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            found = strstr(line, " hg") != NULL;
+        }
+    }
+    fclose(f);
+    return found;
 }

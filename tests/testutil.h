@@ -61,6 +61,11 @@ void test_assert_same_db(const Database *a, const Database *b);
  * value). Tests seed it with constants, so their cases are fixed. */
 uint64_t test_rng(uint64_t *state);
 
+/* Whether the mapping that holds p is advised MADV_HUGEPAGE: 1 or 0 from
+ * its VmFlags in /proc/self/smaps ("hg"), -1 when the kernel has no
+ * transparent huge pages or smaps does not say. */
+int test_advised_huge(const void *p);
+
 /* Runs a group of dynamically built tests; frees the names. */
 int test_run_group(const char *name, struct CMUnitTest *tests, size_t n);
 
