@@ -569,9 +569,14 @@ static ErrCode start_buddy(Sym *s, const SolveConfig *cfg) {
         double room = (double)mem_budget() - (double)mem_allocated() - 64.0 * 1024 * 1024;
         /* --db: a ply's dump, its file's buffers and BuDDy's freed
          * tables must fit beside the table too (6x5 with --max-memory 7G
-         * peaked at 7.29 GiB RSS without this reserve). */
+         * peaked at 7.29 GiB RSS without this reserve). A growing table
+         * is seldom full when a ply is saved; a table made whole is, and
+         * the dump of a ply's sets (a third of its nodes on 6x6, at 8 bytes
+         * a slot of a hash of twice as many slots, rounded up to a power of
+         * two, and 12 bytes a node: 3.4 GB for ply 24's 100 million nodes)
+         * needs a quarter of the room. */
         if (cfg->work_dir != NULL) {
-            room *= 0.85;
+            room *= whole ? 0.75 : 0.85;
         }
         max_nodes = room > 0 ? (int64_t)(room / per_node) : 0;
         if (max_nodes > INT32_MAX - 1) {
