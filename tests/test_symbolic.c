@@ -255,6 +255,18 @@ static void huge_pages_either_way(void **state) {
     game_destroy(g);
 }
 
+/* ---------------------------------------------------------- on disk */
+
+static char *make_dir(void) { return test_make_dir("test_symbolic"); }
+
+static ErrCode run_saving(const Game *g, const char *opts, const char *dir, SolveResult *res,
+                          Error *err) {
+    const SolverModule *s = solver_find("symbolic");
+    SolveConfig cfg = {.threads = 1, .work_dir = dir};
+    assert_int_equal(options_parse(s->options, opts, "symbolic", &cfg.options, err), ERR_OK);
+    return solver_run(s, g, &cfg, res, err);
+}
+
 /* The node table made whole at the start (prealloc=1): its size is the
  * bound's (the first prime from it on), it is never resized, and the sets
  * are the same. Under a budget the bound counts 38 bytes a node instead of
@@ -282,13 +294,9 @@ static void node_table_whole(void **state) {
     symbolic_ok(g, "export_max=0", &grow);
     symbolic_ok(g, "export_max=0,prealloc=1", &whole);
     /* With --db a whole table leaves a quarter of the room to a ply's dump. */
-    char *dir = test_make_dir("test_symbolic");
-    const SolverModule *sm = solver_find("symbolic");
-    SolveConfig cfg = {.threads = 1, .work_dir = dir};
+    char *dir = make_dir();
     Error err = {0};
-    assert_int_equal(options_parse(sm->options, "prealloc=1", "symbolic", &cfg.options, &err),
-                     ERR_OK);
-    assert_int_equal(solver_run(sm, g, &cfg, &saving, &err), ERR_OK);
+    assert_int_equal(run_saving(g, "prealloc=1", dir, &saving, &err), ERR_OK);
     mem_set_limit(0);
     double ratio = test_extra(&whole, "node_table_max") / test_extra(&grow, "node_table_max");
     assert_true(ratio > 1.25 && ratio < 1.28);
@@ -304,18 +312,6 @@ static void node_table_whole(void **state) {
     db_summary_free(&ts);
     solve_result_free(&tier);
     game_destroy(g);
-}
-
-/* ---------------------------------------------------------- on disk */
-
-static char *make_dir(void) { return test_make_dir("test_symbolic"); }
-
-static ErrCode run_saving(const Game *g, const char *opts, const char *dir, SolveResult *res,
-                          Error *err) {
-    const SolverModule *s = solver_find("symbolic");
-    SolveConfig cfg = {.threads = 1, .work_dir = dir};
-    assert_int_equal(options_parse(s->options, opts, "symbolic", &cfg.options, err), ERR_OK);
-    return solver_run(s, g, &cfg, res, err);
 }
 
 /* Every slot of g's hash space read from dir equals ref's record. */
