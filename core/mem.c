@@ -19,6 +19,10 @@
 
 static uint64_t mem_limit; /* 0: no explicit limit */
 
+/* A transparent huge page on x86-64: what mem_alloc_huge rounds to and
+ * mem_advise_huge advises. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 const char *mem_allocator(void) {
 #ifdef HAVE_JEMALLOC
     static char name[96];
@@ -307,9 +311,8 @@ void *mem_calloc(size_t count, size_t size, const char *what, Error *err) {
 }
 
 void *mem_alloc_huge(size_t bytes) {
-    const size_t huge = (size_t)2 << 20;
-    size_t n = (bytes + huge - 1) & ~(huge - 1);
-    void *p = aligned_alloc(huge, n > 0 ? n : huge);
+    size_t n = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    void *p = aligned_alloc(HUGE_PAGE, n > 0 ? n : HUGE_PAGE);
     if (p != NULL) {
         mem_advise_huge(p, n);
     }
@@ -333,9 +336,8 @@ static pthread_once_t huge_once = PTHREAD_ONCE_INIT;
 static void *huge_extent_alloc(extent_hooks_t *hooks, void *addr, size_t size, size_t align,
                                bool *zero, bool *commit, unsigned arena) {
     (void)hooks;
-    const size_t huge = (size_t)2 << 20;
-    if (addr == NULL && size >= huge && align < huge) {
-        align = huge; /* whole huge pages from the start of the extent */
+    if (addr == NULL && size >= HUGE_PAGE && align < HUGE_PAGE) {
+        align = HUGE_PAGE; /* whole huge pages from the start of the extent */
     }
     void *p = default_hooks->alloc(default_hooks, addr, size, align, zero, commit, arena);
     if (p != NULL) {
@@ -380,7 +382,7 @@ void mem_huge_arena_end(unsigned prev) {
 
 void mem_advise_huge(void *p, uint64_t bytes) {
 #ifdef MADV_HUGEPAGE
-    const uintptr_t huge = (uintptr_t)2 << 20;
+    const uintptr_t huge = HUGE_PAGE;
     uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1), e = ((uintptr_t)p + bytes) & ~(huge - 1);
     if (bytes >= huge && e > a) {
         (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
